@@ -1,0 +1,137 @@
+//! Command-line interface: `viewer [FILE...]` plays; `info`, `export`,
+//! `render` and `bench` are subcommands.
+
+mod export;
+mod info;
+mod input_animation;
+mod memg;
+mod mtn;
+#[cfg(feature = "window")]
+mod play;
+#[cfg(feature = "gpu")]
+mod render;
+mod table;
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Decode and play MEMG, AIBO .mtn and MRTK input-animation motion files.
+#[derive(Debug, Parser)]
+#[command(
+    name = "viewer",
+    version,
+    about,
+    args_conflicts_with_subcommands = true,
+    after_help = "Files are recognised by content. A MEMG motion goes with its .obj scene: \
+                  `viewer scene.obj motion.bin`. Several files play side by side on one timeline."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Files to play (the default command).
+    files: Vec<PathBuf>,
+    #[cfg(feature = "window")]
+    #[command(flatten)]
+    play: play::PlayArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Describe each motion: format, timing, joints or groups, warnings.
+    Info(InfoArgs),
+    /// Write the state at one time (JSON), or every frame (CSV/JSON), or a deformed mesh (.obj).
+    Export(ExportArgs),
+    /// Render pictures without a window: one PNG, or a numbered sequence.
+    #[cfg(feature = "gpu")]
+    Render(render::RenderArgs),
+}
+
+/// Arguments of `viewer info`.
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// Files to describe.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Print a JSON array, one object per motion.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `viewer export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Files to export.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Output: `.json` (state at --time/--frame, or every frame), `.csv` (every frame),
+    /// `.obj` (MEMG deformed mesh).
+    #[arg(long)]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub at: AtArgs,
+    /// Sampling rate for every-frame exports (default: each motion's own frame period).
+    #[arg(long)]
+    pub fps: Option<f64>,
+}
+
+/// A moment in the timeline: `--time S` or `--frame N`.
+#[derive(Debug, Args, Clone, Copy, Default)]
+#[group(multiple = false)]
+pub struct AtArgs {
+    /// Time in seconds.
+    #[arg(long)]
+    pub time: Option<f64>,
+    /// Frame number, in the first motion's own frame period.
+    #[arg(long)]
+    pub frame: Option<u64>,
+}
+
+/// Where to sample a motion.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum At {
+    /// Seconds from the start.
+    Time(f64),
+    /// A frame index in the motion's own frame period.
+    Frame(u64),
+}
+
+impl AtArgs {
+    /// The moment asked for, if any.
+    pub fn at(&self) -> Option<At> {
+        match (self.time, self.frame) {
+            (Some(t), _) => Some(At::Time(t)),
+            (None, Some(f)) => Some(At::Frame(f)),
+            _ => None,
+        }
+    }
+}
+
+/// Parses the command line, runs it, and turns an error into one line on stderr.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Info(args)) => info::run(&args),
+        Some(Command::Export(args)) => export::run(&args),
+        #[cfg(feature = "gpu")]
+        Some(Command::Render(args)) => render::run(&args),
+        None if cli.files.is_empty() => {
+            use clap::CommandFactory;
+            let _ = Cli::command().print_help();
+            return ExitCode::from(2);
+        }
+        #[cfg(feature = "window")]
+        None => play::run(&cli.files, &cli.play),
+        #[cfg(not(feature = "window"))]
+        None => Err(anyhow::anyhow!(
+            "this viewer was built without the `window` feature; use `viewer info`, `export` or `render`"
+        )),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("viewer: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

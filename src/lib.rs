@@ -1,0 +1,24 @@
+//! motion-viewer: decode MEMG, AIBO `.mtn` and MRTK input-animation motion
+//! files, evaluate them on one timeline, and play them back on the GPU.
+//!
+//! Layers, each using only the ones before it:
+//! - [`formats`]: bytes ↔ typed data (no GPU, no time);
+//! - [`anim`]: time → pose, the CPU reference math, and the [`anim::timeline::Timeline`];
+//! - [`scene`]: the files given on a command line, loaded and paired into tracks;
+//! - `gpu` (feature `gpu`): buffers, compute deformation, rendering, offscreen capture;
+//! - `app` (feature `window`): the interactive window.
+//!
+//! With `default-features = false` only the decoders and the CPU math are built.
+
+pub mod anim;
+pub mod error;
+pub mod formats;
+pub mod scene;
+
+#[cfg(feature = "gpu")]
+pub mod gpu;
+
+#[cfg(feature = "window")]
+pub mod app;
+
+pub use error::{DecodeError, Error, Result};

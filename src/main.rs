@@ -1,0 +1,7 @@
+//! The `viewer` command: see `viewer --help`.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::main()
+}
