@@ -1,0 +1,89 @@
+//! Sony `ODAR` archives: the containers Sony ships `.mtn` motions in.
+//!
+//! Layout (`oda-sony-archive-format.txt`): a 64-byte header (magic `ODAR`,
+//! u16 major and minor version, u32 file count, u32 table element size,
+//! reserved), then one table element per file: u32 type (`OMTN`, `WAVE`, …),
+//! a 128-byte NUL-padded name, u32 offset from the start of the archive,
+//! u32 size, u32 reserved. The data of each file lies where its entry says.
+
+use crate::error::DecodeError;
+use crate::formats::bytes::Reader;
+use std::ops::Range;
+
+/// Bytes of the archive header before the table.
+const HEADER_LEN: usize = 64;
+/// Bytes of one table element as Sony writes it.
+const ENTRY_LEN: usize = 144;
+/// Bytes of the name field of an entry.
+const NAME_LEN: usize = 128;
+
+/// One file inside an `ODAR` archive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OdaEntry {
+    /// The file name, up to its first NUL (bytes read as Latin-1).
+    pub name: String,
+    /// The four-byte type tag, e.g. `*b"OMTN"`.
+    pub kind: [u8; 4],
+    /// Where the file's bytes lie in the archive.
+    pub data: Range<usize>,
+}
+
+/// Reads the table of an `ODAR` archive, checking that every entry's data
+/// lies inside the archive.
+pub fn read_oda(bytes: &[u8]) -> Result<Vec<OdaEntry>, DecodeError> {
+    let mut r = Reader::new(bytes);
+    let magic: [u8; 4] = r.array("ODA magic")?;
+    if &magic != b"ODAR" {
+        return Err(DecodeError::new(
+            "ODA magic",
+            0,
+            "\"ODAR\"",
+            format!("{magic:02x?}"),
+        ));
+    }
+    r.u16("ODA major version")?;
+    r.u16("ODA minor version")?;
+    let count_at = r.pos();
+    let count = r.u32("ODA file count")?;
+    let element_at = r.pos();
+    let element = r.u32("ODA table element size")? as usize;
+    // An element smaller than Sony's 144 bytes cannot hold type, name, offset
+    // and size; a larger one is allowed (the extra bytes are skipped).
+    if element < ENTRY_LEN {
+        return Err(DecodeError::new(
+            "ODA table element size",
+            element_at as u64,
+            format!("at least {ENTRY_LEN}"),
+            element.to_string(),
+        ));
+    }
+    r.seek(HEADER_LEN, "ODA header")?;
+    let count = r.check_count("ODA file count", count_at, count.into(), element)?;
+    let mut entries = Vec::with_capacity(count);
+    for i in 0..count {
+        let at = HEADER_LEN + i * element;
+        r.seek(at, "ODA table")?;
+        let kind: [u8; 4] = r.array("ODA entry type")?;
+        let raw = r.bytes(NAME_LEN, "ODA entry name")?;
+        let name_len = raw.iter().position(|&b| b == 0).unwrap_or(NAME_LEN);
+        let name = raw[..name_len].iter().map(|&b| char::from(b)).collect();
+        let offset_at = r.pos();
+        let offset = r.u32("ODA entry offset")? as usize;
+        let size = r.u32("ODA entry size")? as usize;
+        let end = offset.checked_add(size).filter(|&e| e <= bytes.len());
+        let Some(end) = end else {
+            return Err(DecodeError::new(
+                format!("ODA entry {i} offset and size"),
+                offset_at as u64,
+                format!("data within the {} bytes of the archive", bytes.len()),
+                format!("offset {offset} + size {size}"),
+            ));
+        };
+        entries.push(OdaEntry {
+            name,
+            kind,
+            data: offset..end,
+        });
+    }
+    Ok(entries)
+}
