@@ -32,8 +32,8 @@ pub enum Track {
     InputAnimation {
         /// The file it came from.
         path: PathBuf,
-        /// The decoded recording.
-        recording: input_animation::InputAnimation,
+        /// The decoded recording (boxed: its curve table is large beside the other variants).
+        recording: Box<input_animation::InputAnimation>,
     },
 }
 
@@ -81,7 +81,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Vec<Track>> {
                     .map_err(|e| Error::decode(path.display(), e))?;
                 tracks.push(Track::InputAnimation {
                     path: path.clone(),
-                    recording,
+                    recording: Box::new(recording),
                 });
             }
             Kind::MemgMotion => {

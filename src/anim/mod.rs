@@ -1,0 +1,8 @@
+//! Time → pose: the CPU reference math for every track, and the shared timeline.
+
+pub mod aibo;
+pub mod curve;
+pub mod input_animation;
+pub mod memg;
+pub mod mtn;
+pub mod timeline;
