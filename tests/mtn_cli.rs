@@ -161,3 +161,61 @@ fn export_frame_and_csv_table() {
     // 40 frames: rows at frames 0..=40.
     assert_eq!(lines.count(), 41);
 }
+
+#[test]
+fn export_time_adds_rig_points_in_body_and_world_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("state.json");
+    let status = viewer()
+        .args([
+            "export",
+            &seed("sony_stand_sit.mtn"),
+            "--time",
+            "2",
+            "--out",
+        ])
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let s = &v[0];
+    let mut names = vec!["neck", "head", "tail_base", "tail_tip"];
+    let legs = ["left_front", "right_front", "left_hind", "right_hind"];
+    let leg_points: Vec<String> = legs
+        .iter()
+        .flat_map(|l| ["shoulder", "knee", "paw"].map(|p| format!("{l}_{p}")))
+        .collect();
+    names.extend(leg_points.iter().map(String::as_str));
+    let pitch = s["body"]["pitch_deg"].as_f64().unwrap().to_radians();
+    assert_eq!(s["body"]["roll_deg"].as_f64().unwrap(), 0.0);
+    assert_eq!(s["body"]["yaw_deg"].as_f64().unwrap(), 0.0);
+    assert!(pitch > 0.0, "the seed leans backward at 2 s");
+    let point = |frame: &str, name: &str| -> [f64; 3] {
+        let p = s[frame][name]
+            .as_array()
+            .unwrap_or_else(|| panic!("{frame}.{name} missing"));
+        [0, 1, 2].map(|i| p[i].as_f64().unwrap())
+    };
+    for name in &names {
+        let b = point("points", name);
+        let w = point("world", name);
+        // Pitch + leans backward: a point ahead of the centre rises.
+        let expected = [
+            b[0] * pitch.cos() - b[2] * pitch.sin(),
+            b[1],
+            b[0] * pitch.sin() + b[2] * pitch.cos(),
+        ];
+        for i in 0..3 {
+            assert!(
+                (w[i] - expected[i]).abs() < 1e-6,
+                "{name}: {w:?} vs {expected:?}"
+            );
+        }
+    }
+    for leg in legs {
+        let paw = point("world", &format!("{leg}_paw"));
+        let shoulder = point("world", &format!("{leg}_shoulder"));
+        assert!(paw[2] < shoulder[2] - 50.0, "{leg} paw below its shoulder");
+    }
+}

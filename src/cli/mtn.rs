@@ -2,6 +2,7 @@
 
 use super::At;
 use super::table::{Table, sample_times};
+use motion_viewer::anim::aibo::pose_from_mtn;
 use motion_viewer::anim::mtn::pose_at;
 use motion_viewer::formats::mtn::Mtn;
 use serde_json::{Value, json};
@@ -51,6 +52,8 @@ pub fn state(m: &Mtn, at: At) -> Value {
         At::Frame(n) => m.frame_s(n),
     };
     let pose = pose_at(m, t);
+    // The rig: millimetres, x forward, y left, z up, origin at the body centre.
+    let (_, rig) = pose_from_mtn(m, t);
     let joints: Vec<Value> = pose
         .joints_deg
         .iter()
@@ -66,7 +69,20 @@ pub fn state(m: &Mtn, at: At) -> Value {
             "yaw_deg": pose.body_deg[2],
         },
         "joints": joints,
+        "points": points(&rig.body),
+        "world": points(&rig.world),
+        "rig_warnings": rig.warnings,
     })
+}
+
+/// Named rig points as a JSON object of `[x, y, z]` millimetres.
+fn points(named: &[(&'static str, [f64; 3])]) -> Value {
+    Value::Object(
+        named
+            .iter()
+            .map(|(name, p)| (name.to_string(), json!(p)))
+            .collect(),
+    )
 }
 
 /// Every frame at the motion's frame period, or at `fps`: time, body roll,
