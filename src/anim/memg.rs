@@ -1,0 +1,294 @@
+//! MEMG deformation on the CPU: the reference the GPU path is checked against.
+//!
+//! Motion vertex i of group g at timestep t sits at
+//! `T[t][parent] · (p_i + Σ_j U[3i.., j] · Q[j, t])` (NOTES.md §3); `.obj`
+//! vertices no bound group maps keep their `.obj` position.
+
+use crate::formats::memg::{MemgGroup, MemgMotion};
+use crate::formats::obj::ObjScene;
+use rayon::prelude::*;
+
+/// How a motion's groups attach to a scene, checked once before any deformation.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Binding {
+    /// For each motion group (file order), the index of the `.obj` group of the
+    /// same name, or `None` when the scene has no such group (its motion is unused).
+    pub groups: Vec<Option<usize>>,
+    /// Motion groups (file order) whose parent is outside `0..local_frames`:
+    /// they are placed in world space.
+    pub world_space: Vec<usize>,
+    /// Things that fit but look wrong (unbound groups, vertices moved twice).
+    pub warnings: Vec<String>,
+}
+
+impl Binding {
+    /// Matches motion groups to scene groups by name and checks every mapping
+    /// index against the scene's vertex count. The error names the group.
+    pub fn new(scene: &ObjScene, motion: &MemgMotion) -> Result<Binding, String> {
+        let count = scene.positions.len();
+        let mut groups = Vec::with_capacity(motion.groups.len());
+        let mut world_space = Vec::new();
+        let mut warnings = Vec::new();
+        let mut moved_by: Vec<Option<u32>> = vec![None; count];
+        if motion.frames.len() != motion.local_frames * motion.timesteps {
+            return Err(format!(
+                "the motion has {} frame transforms for {} local frames × {} timesteps",
+                motion.frames.len(),
+                motion.local_frames,
+                motion.timesteps
+            ));
+        }
+        for (gi, g) in motion.groups.iter().enumerate() {
+            let (v, r) = (g.vertex_count(), g.basis_len);
+            let sizes = [
+                ("mean", g.mean.len(), 3 * v),
+                ("U", g.basis.len(), 3 * v * r),
+                ("Q", g.coeffs.len(), r * motion.timesteps),
+            ];
+            for (what, found, expected) in sizes {
+                if found != expected {
+                    return Err(format!(
+                        "group '{}' {what} has {found} values; {v} vertices, basis {r} and {} timesteps need {expected}",
+                        g.name, motion.timesteps
+                    ));
+                }
+            }
+            if let Some((i, &m)) = g
+                .mapping
+                .iter()
+                .enumerate()
+                .find(|&(_, &m)| m == 0 || m as usize > count)
+            {
+                return Err(format!(
+                    "group '{}' maps its vertex {i} to .obj vertex {m}, but the scene has vertices 1..={count}",
+                    g.name
+                ));
+            }
+            let bound = scene.group_index(&g.name);
+            if bound.is_none() {
+                warnings.push(format!(
+                    "group '{}' is not in the scene; its motion is not shown",
+                    g.name
+                ));
+            } else {
+                let mut twice = 0usize;
+                for &m in &g.mapping {
+                    let slot = &mut moved_by[m as usize - 1];
+                    if slot.is_some() {
+                        twice += 1;
+                    }
+                    *slot = Some(gi as u32);
+                }
+                if twice > 0 {
+                    warnings.push(format!(
+                        "group '{}' moves {twice} vertices another group already moves; the later group wins",
+                        g.name
+                    ));
+                }
+            }
+            if frame_index(motion, g).is_none() {
+                world_space.push(gi);
+            }
+            groups.push(bound);
+        }
+        Ok(Binding {
+            groups,
+            world_space,
+            warnings,
+        })
+    }
+}
+
+/// The group's parent as a frame index, or `None` for world space.
+fn frame_index(motion: &MemgMotion, g: &MemgGroup) -> Option<usize> {
+    usize::try_from(g.parent)
+        .ok()
+        .filter(|&f| f < motion.local_frames)
+}
+
+/// The timesteps and weight a time `t` (in timesteps) samples: coefficients
+/// blend `t0` and `t1` by `w`; the frame transform is taken from `nearest`.
+#[derive(Debug, Clone, Copy)]
+struct Sample {
+    t0: usize,
+    t1: usize,
+    w: f64,
+    nearest: usize,
+}
+
+/// `t` clamped into `0..=n-1`; `None` when the motion has no timesteps.
+fn sample(motion: &MemgMotion, t: f64) -> Option<Sample> {
+    let last = motion.timesteps.checked_sub(1)?;
+    let t = if t.is_nan() {
+        0.0
+    } else {
+        t.clamp(0.0, last as f64)
+    };
+    let t0 = t.floor() as usize;
+    Some(Sample {
+        t0,
+        t1: (t0 + 1).min(last),
+        w: t - t0 as f64,
+        nearest: (t.round() as usize).min(last),
+    })
+}
+
+/// The 3×4 transform of the group's parent, identity in world space.
+fn transform(motion: &MemgMotion, g: &MemgGroup, t: usize) -> [f64; 12] {
+    const IDENTITY: [f64; 12] = [1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1., 0.];
+    motion.frame(t, g.parent).copied().unwrap_or(IDENTITY)
+}
+
+/// Applies a row-major 3×4 affine transform to a point.
+fn apply(m: &[f64; 12], p: [f64; 3]) -> [f64; 3] {
+    [
+        m[0] * p[0] + m[1] * p[1] + m[2] * p[2] + m[3],
+        m[4] * p[0] + m[5] * p[1] + m[6] * p[2] + m[7],
+        m[8] * p[0] + m[9] * p[1] + m[10] * p[2] + m[11],
+    ]
+}
+
+/// Motion vertices per parallel task: enough work to amortise scheduling while
+/// a chunk's accumulators (3 × 4096 f32) stay in L1/L2 across all basis columns.
+const CHUNK_VERTICES: usize = 4096;
+
+/// Positions of every `.obj` vertex at time `t`, in timesteps (fast path).
+///
+/// A fractional `t` blends the basis coefficients of the two timesteps around
+/// it linearly and holds the frame transform of the nearest timestep: the
+/// reduced shape is linear in Q, so blending Q is exact interpolation in the
+/// basis, while blending the 3×4 matrices element-wise would shear and shrink
+/// their rotations (proper blending needs a rotation decomposition, and the
+/// motions are sampled densely enough that holding a frame is not visible).
+/// A GPU deformer must sample the same way to match this reference. `t` is
+/// clamped to the motion's timesteps; a motion with none leaves the `.obj` pose.
+///
+/// Work is split over groups and vertex chunks with rayon; each chunk walks the
+/// column-major basis one column at a time, so every read is contiguous.
+pub fn deform(
+    scene: &ObjScene,
+    motion: &MemgMotion,
+    binding: &Binding,
+    t: f64,
+    out: &mut Vec<[f32; 3]>,
+) {
+    out.clear();
+    out.extend_from_slice(&scene.positions);
+    let Some(s) = sample(motion, t) else {
+        return;
+    };
+    for (g, bound) in motion.groups.iter().zip(&binding.groups) {
+        if bound.is_none() {
+            continue;
+        }
+        let v = g.vertex_count();
+        let r = g.basis_len;
+        let q: Vec<f32> = (0..r)
+            .map(|j| {
+                let a = f64::from(g.coeffs[s.t0 * r + j]);
+                let b = f64::from(g.coeffs[s.t1 * r + j]);
+                (a + (b - a) * s.w) as f32
+            })
+            .collect();
+        let m = transform(motion, g, s.nearest);
+        let mut local = vec![[0f32; 3]; v];
+        local
+            .par_chunks_mut(CHUNK_VERTICES)
+            .enumerate()
+            .for_each(|(c, chunk)| {
+                let lo = 3 * c * CHUNK_VERTICES;
+                let rows = 3 * chunk.len();
+                let mut acc: Vec<f32> = g.mean[lo..lo + rows].to_vec();
+                for (j, &qj) in q.iter().enumerate() {
+                    let col = &g.basis[j * 3 * v + lo..j * 3 * v + lo + rows];
+                    for (a, &u) in acc.iter_mut().zip(col) {
+                        *a += u * qj;
+                    }
+                }
+                for (p, a) in chunk.iter_mut().zip(acc.chunks_exact(3)) {
+                    let w = apply(&m, [a[0].into(), a[1].into(), a[2].into()]);
+                    *p = [w[0] as f32, w[1] as f32, w[2] as f32];
+                }
+            });
+        for (&idx, p) in g.mapping.iter().zip(local) {
+            out[idx as usize - 1] = p;
+        }
+    }
+}
+
+/// Positions of every `.obj` vertex at time `t`, in plain `f64` loops: the
+/// independent reference [`deform`] and the GPU path are tested against.
+/// Same sampling rules as [`deform`].
+pub fn deform_reference_f64(
+    scene: &ObjScene,
+    motion: &MemgMotion,
+    binding: &Binding,
+    t: f64,
+) -> Vec<[f64; 3]> {
+    let mut out: Vec<[f64; 3]> = scene
+        .positions
+        .iter()
+        .map(|p| [p[0].into(), p[1].into(), p[2].into()])
+        .collect();
+    let Some(s) = sample(motion, t) else {
+        return out;
+    };
+    for (g, bound) in motion.groups.iter().zip(&binding.groups) {
+        if bound.is_none() {
+            continue;
+        }
+        let v = g.vertex_count();
+        let r = g.basis_len;
+        let m = transform(motion, g, s.nearest);
+        for i in 0..v {
+            let mut p = [0f64; 3];
+            for (axis, x) in p.iter_mut().enumerate() {
+                let row = 3 * i + axis;
+                *x = f64::from(g.mean[row]);
+                for j in 0..r {
+                    let a = f64::from(g.coeffs[s.t0 * r + j]);
+                    let b = f64::from(g.coeffs[s.t1 * r + j]);
+                    let q = a + (b - a) * s.w;
+                    *x += f64::from(g.basis[j * 3 * v + row]) * q;
+                }
+            }
+            out[g.mapping[i] as usize - 1] = apply(&m, p);
+        }
+    }
+    out
+}
+
+/// The smallest box holding every `.obj` vertex at every timestep (for
+/// framing the camera once for the whole motion). `None` for an empty scene.
+pub fn bounding_box_over_time(
+    scene: &ObjScene,
+    motion: &MemgMotion,
+    binding: &Binding,
+) -> Option<([f32; 3], [f32; 3])> {
+    let mut positions = Vec::new();
+    let mut bbox: Option<([f32; 3], [f32; 3])> = None;
+    for t in 0..motion.timesteps.max(1) {
+        deform(scene, motion, binding, t as f64, &mut positions);
+        if let Some(b) = bounding_box(&positions) {
+            bbox = Some(match bbox {
+                None => b,
+                Some((lo, hi)) => (
+                    std::array::from_fn(|a| lo[a].min(b.0[a])),
+                    std::array::from_fn(|a| hi[a].max(b.1[a])),
+                ),
+            });
+        }
+    }
+    bbox
+}
+
+/// The smallest box holding `positions`, `None` when there are none.
+pub fn bounding_box(positions: &[[f32; 3]]) -> Option<([f32; 3], [f32; 3])> {
+    let first = *positions.first()?;
+    Some(positions.iter().fold((first, first), |(lo, hi), p| {
+        (
+            std::array::from_fn(|a| lo[a].min(p[a])),
+            std::array::from_fn(|a| hi[a].max(p[a])),
+        )
+    }))
+}
