@@ -1,6 +1,7 @@
 //! Command-line interface: `viewer [FILE...]` plays; `info`, `export`,
 //! `render` and `bench` are subcommands.
 
+mod bench;
 mod export;
 mod info;
 mod input_animation;
@@ -42,6 +43,8 @@ enum Command {
     Info(InfoArgs),
     /// Write the state at one time (JSON), or every frame (CSV/JSON), or a deformed mesh (.obj).
     Export(ExportArgs),
+    /// Measure decode and deformation throughput beside their limits.
+    Bench(bench::BenchArgs),
     /// Render pictures without a window: one PNG, or a numbered sequence.
     #[cfg(feature = "gpu")]
     Render(render::RenderArgs),
@@ -113,6 +116,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Info(args)) => info::run(&args),
         Some(Command::Export(args)) => export::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
         #[cfg(feature = "gpu")]
         Some(Command::Render(args)) => render::run(&args),
         None if cli.files.is_empty() => {
