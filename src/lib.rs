@@ -6,6 +6,7 @@
 //! - [`anim`]: time → pose, the CPU reference math, and the [`anim::timeline::Timeline`];
 //! - [`scene`]: the files given on a command line, loaded and paired into tracks;
 //! - `gpu` (feature `gpu`): buffers, compute deformation, rendering, offscreen capture;
+//! - `stage` (feature `gpu`): every track posed at one time, laid out side by side, as one frame to draw;
 //! - `app` (feature `window`): the interactive window.
 //!
 //! With `default-features = false` only the decoders and the CPU math are built.
@@ -17,6 +18,9 @@ pub mod scene;
 
 #[cfg(feature = "gpu")]
 pub mod gpu;
+
+#[cfg(feature = "gpu")]
+pub mod stage;
 
 #[cfg(feature = "window")]
 pub mod app;

@@ -1,0 +1,277 @@
+//! `viewer render`: pictures without a window, through the window's pipelines.
+
+use super::export::frame_period_s;
+use super::{At, AtArgs};
+use anyhow::{Context, Result, bail};
+use glam::Vec3;
+use motion_viewer::anim::memg::{Binding, bounding_box_over_time};
+use motion_viewer::gpu::camera::Preset;
+use motion_viewer::gpu::{
+    Capture, DeformOptions, FrameScene, GpuContext, GpuDeformer, Grid, OrbitCamera, Renderer,
+};
+use motion_viewer::scene::{self, Track};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Arguments of `viewer render`.
+#[derive(Debug, clap::Args)]
+pub struct RenderArgs {
+    /// Files to render.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Output PNG, or a pattern such as `dir/frame_{:04}.png` with --frames.
+    #[arg(long)]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub at: AtArgs,
+    /// A range of frames `A..B` (B excluded) written as a numbered sequence.
+    #[arg(long, conflicts_with_all = ["time", "frame"])]
+    pub frames: Option<String>,
+    /// Picture size, `WxH`.
+    #[arg(long, default_value = "1280x720")]
+    pub size: String,
+    /// Viewpoint: `three-quarter`, `front`, `side` or `top`.
+    #[arg(long, default_value = "three-quarter")]
+    pub view: String,
+    /// Draw mesh edges over the shading.
+    #[arg(long)]
+    pub wireframe: bool,
+}
+
+/// A track made ready to draw: what it contributes to each frame.
+enum Shown {
+    /// A MEMG scene deformed on the GPU.
+    Memg {
+        deformer: GpuDeformer,
+        fps: f64,
+        bounds: (Vec3, Vec3),
+    },
+}
+
+impl Shown {
+    /// Uploads a track; `None` (with a note) for kinds not drawn yet.
+    fn new(ctx: &GpuContext, track: &Track) -> Result<Option<Shown>> {
+        match track {
+            Track::Memg {
+                scene,
+                motion,
+                motion_path,
+                ..
+            } => {
+                let binding = Binding::new(scene, motion)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", motion_path.display()))?;
+                for warning in &binding.warnings {
+                    eprintln!("viewer: {}: {warning}", motion_path.display());
+                }
+                let (lo, hi) =
+                    bounding_box_over_time(scene, motion, &binding).unwrap_or(([0.0; 3], [0.0; 3]));
+                let deformer =
+                    GpuDeformer::new(ctx, scene, motion, &binding, DeformOptions::default())?;
+                Ok(Some(Shown::Memg {
+                    deformer,
+                    fps: 1.0 / frame_period_s(track),
+                    bounds: (lo.into(), hi.into()),
+                }))
+            }
+            other => {
+                eprintln!(
+                    "viewer: {}: rendering this kind of motion is not built yet; left out",
+                    other.path().display()
+                );
+                Ok(None)
+            }
+        }
+    }
+
+    /// The box the track occupies over its whole motion (framing is fixed for a sequence).
+    fn bounds(&self) -> (Vec3, Vec3) {
+        match self {
+            Shown::Memg { bounds, .. } => *bounds,
+        }
+    }
+
+    /// Poses the track at `time_s` (GPU work is submitted, not awaited).
+    fn set_time(&mut self, time_s: f64) {
+        match self {
+            Shown::Memg { deformer, fps, .. } => deformer.update(time_s * *fps),
+        }
+    }
+
+    /// Adds the track's meshes and primitives to `frame`.
+    fn contribute<'a>(&'a self, frame: &mut FrameScene<'a>) {
+        match self {
+            Shown::Memg { deformer, .. } => frame.meshes.push(deformer.mesh()),
+        }
+    }
+}
+
+pub fn run(args: &RenderArgs) -> Result<()> {
+    let size = parse_size(&args.size)?;
+    let preset = match args.view.as_str() {
+        "three-quarter" => Preset::ThreeQuarter,
+        "front" => Preset::Front,
+        "side" => Preset::Side,
+        "top" => Preset::Top,
+        other => bail!("--view {other:?}: expected three-quarter, front, side or top"),
+    };
+    let tracks = scene::load(&args.files)?;
+    if tracks.is_empty() {
+        bail!("no motion among the files given");
+    }
+    // `--frame N` and `--frames` count in the first motion's frame period.
+    let period = frame_period_s(&tracks[0]);
+    let jobs: Vec<(f64, PathBuf)> = match &args.frames {
+        Some(range) => {
+            let (a, b) = parse_range(range)?;
+            (a..b)
+                .map(|f| Ok((f as f64 * period, numbered(&args.out, f)?)))
+                .collect::<Result<_>>()?
+        }
+        None => {
+            let time = match args.at.at() {
+                Some(At::Time(s)) => s,
+                Some(At::Frame(n)) => n as f64 * period,
+                None => 0.0,
+            };
+            vec![(time, args.out.clone())]
+        }
+    };
+
+    let started = Instant::now();
+    let ctx = GpuContext::new()?;
+    let mut shown = Vec::new();
+    for track in &tracks {
+        shown.extend(Shown::new(&ctx, track)?);
+    }
+    if shown.is_empty() {
+        bail!("none of the motions given can be rendered yet");
+    }
+    let (lo, hi) = shown
+        .iter()
+        .map(Shown::bounds)
+        .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)))
+        .expect("at least one track");
+    let mut camera = OrbitCamera::default();
+    camera.set_preset(preset);
+    camera.frame_bounds_aspect(lo, hi, size[0] as f32 / size[1] as f32);
+    let grid = Grid::under_bounds(lo, hi);
+    let mut renderer = Renderer::new(&ctx, Capture::FORMAT);
+    let mut capture = Capture::new(&ctx, size);
+    let setup = started.elapsed();
+
+    let progress = if jobs.len() > 1 {
+        indicatif::ProgressBar::new(jobs.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let drawing = Instant::now();
+    for (time, path) in &jobs {
+        for s in &mut shown {
+            s.set_time(*time);
+        }
+        let mut frame = FrameScene {
+            grid: Some(grid),
+            wireframe: args.wireframe,
+            ..FrameScene::default()
+        };
+        for s in &shown {
+            s.contribute(&mut frame);
+        }
+        let image = capture.render(&mut renderer, &camera, &frame)?;
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        image
+            .save(path)
+            .with_context(|| format!("writing {}", path.display()))?;
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+    let per_frame = drawing.elapsed().as_secs_f64() * 1e3 / jobs.len() as f64;
+    eprintln!(
+        "viewer: wrote {} picture{} ({}x{}) on {}: setup {:.0} ms, {per_frame:.1} ms per frame",
+        jobs.len(),
+        if jobs.len() == 1 { "" } else { "s" },
+        size[0],
+        size[1],
+        ctx.adapter_name(),
+        setup.as_secs_f64() * 1e3,
+    );
+    Ok(())
+}
+
+/// `WxH`, each 1..=16384.
+fn parse_size(s: &str) -> Result<[u32; 2]> {
+    let parsed = s.split_once(['x', 'X']).and_then(|(w, h)| {
+        let w: u32 = w.trim().parse().ok()?;
+        let h: u32 = h.trim().parse().ok()?;
+        Some([w, h])
+    });
+    match parsed {
+        Some(size) if size.iter().all(|&n| (1..=16384).contains(&n)) => Ok(size),
+        _ => bail!("--size {s:?}: expected WxH such as 1280x720"),
+    }
+}
+
+/// `A..B` with A < B.
+fn parse_range(s: &str) -> Result<(u64, u64)> {
+    let parsed = s
+        .split_once("..")
+        .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
+    match parsed {
+        Some((a, b)) if a < b => Ok((a, b)),
+        _ => bail!("--frames {s:?}: expected A..B with A < B, e.g. 0..120"),
+    }
+}
+
+/// The pattern with its `{}` or `{:0N}` placeholder replaced by `frame`.
+fn numbered(pattern: &Path, frame: u64) -> Result<PathBuf> {
+    let text = pattern.to_string_lossy();
+    let Some(open) = text.find('{') else {
+        bail!("--out {text:?}: a sequence needs a placeholder such as frame_{{:04}}.png");
+    };
+    let Some(close) = text[open..].find('}').map(|c| open + c) else {
+        bail!("--out {text:?}: unclosed '{{'");
+    };
+    let spec = &text[open + 1..close];
+    let width = match spec {
+        "" => 0,
+        _ => spec
+            .strip_prefix(":0")
+            .and_then(|w| w.parse::<usize>().ok())
+            .with_context(|| format!("--out {text:?}: expected {{}} or {{:0N}}"))?,
+    };
+    Ok(PathBuf::from(format!(
+        "{}{frame:0width$}{}",
+        &text[..open],
+        &text[close + 1..]
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbered_pads_and_rejects() {
+        assert_eq!(
+            numbered(Path::new("d/frame_{:04}.png"), 7).unwrap(),
+            PathBuf::from("d/frame_0007.png")
+        );
+        assert_eq!(
+            numbered(Path::new("f{}.png"), 12).unwrap(),
+            PathBuf::from("f12.png")
+        );
+        assert!(numbered(Path::new("plain.png"), 1).is_err());
+        assert!(numbered(Path::new("x{:4}.png"), 1).is_err());
+    }
+
+    #[test]
+    fn sizes_and_ranges() {
+        assert_eq!(parse_size("320x240").unwrap(), [320, 240]);
+        assert!(parse_size("0x10").is_err());
+        assert!(parse_size("320").is_err());
+        assert_eq!(parse_range("3..9").unwrap(), (3, 9));
+        assert!(parse_range("9..3").is_err());
+    }
+}

@@ -1,0 +1,114 @@
+//! Offscreen rendering read back to RGBA8 images (`viewer render`, tests).
+
+use super::camera::OrbitCamera;
+use super::context::GpuContext;
+use super::render::{FrameScene, Renderer};
+use crate::error::{Error, Result};
+
+/// An offscreen colour texture and the buffer its pixels are copied into.
+#[derive(Debug)]
+pub struct Capture {
+    ctx: GpuContext,
+    size: [u32; 2],
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+    readback: wgpu::Buffer,
+    /// Bytes per row in `readback`: a row padded to `COPY_BYTES_PER_ROW_ALIGNMENT`.
+    padded_row: u32,
+}
+
+impl Capture {
+    /// The texture format; build the [`Renderer`] with it.
+    pub const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+
+    /// An offscreen target of `size` = `[width, height]` pixels.
+    pub fn new(ctx: &GpuContext, size: [u32; 2]) -> Self {
+        let [width, height] = size.map(|s| s.max(1));
+        let texture = ctx.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("capture"),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: Self::FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&Default::default());
+        let padded_row = (4 * width).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+        let readback = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("capture read-back"),
+            size: u64::from(padded_row) * u64::from(height),
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        Self {
+            ctx: ctx.clone(),
+            size: [width, height],
+            texture,
+            view,
+            readback,
+            padded_row,
+        }
+    }
+
+    /// Width and height in pixels.
+    pub fn size(&self) -> [u32; 2] {
+        self.size
+    }
+
+    /// Draws `frame` and returns the picture. `renderer` must have been built
+    /// for [`Capture::FORMAT`]. Work already submitted (deformation) runs first.
+    pub fn render(
+        &mut self,
+        renderer: &mut Renderer,
+        camera: &OrbitCamera,
+        frame: &FrameScene,
+    ) -> Result<image::RgbaImage> {
+        if renderer.format() != Self::FORMAT {
+            return Err(Error::Gpu(format!(
+                "the renderer draws {:?}, the capture texture is {:?}",
+                renderer.format(),
+                Self::FORMAT
+            )));
+        }
+        let [width, height] = self.size;
+        let mut encoder = self
+            .ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("capture"),
+            });
+        renderer.draw(&mut encoder, &self.view, self.size, camera, frame);
+        encoder.copy_texture_to_buffer(
+            self.texture.as_image_copy(),
+            wgpu::TexelCopyBufferInfo {
+                buffer: &self.readback,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(self.padded_row),
+                    rows_per_image: Some(height),
+                },
+            },
+            wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+        );
+        self.ctx.queue.submit([encoder.finish()]);
+        let padded = self.ctx.map_read(&self.readback)?;
+        let row = 4 * width as usize;
+        let pixels: Vec<u8> = padded
+            .chunks_exact(self.padded_row as usize)
+            .flat_map(|r| &r[..row])
+            .copied()
+            .collect();
+        image::RgbaImage::from_raw(width, height, pixels)
+            .ok_or_else(|| Error::Gpu("captured image has the wrong size".into()))
+    }
+}

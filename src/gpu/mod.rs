@@ -1,0 +1,39 @@
+//! GPU layer (wgpu): adapter and device, MEMG deformation in a compute shader,
+//! normals, the shaded renderer shared by the window and `viewer render`, and
+//! offscreen capture to PNG.
+//!
+//! Typical headless use:
+//! ```no_run
+//! # fn demo(scene: &motion_viewer::formats::obj::ObjScene,
+//! #         motion: &motion_viewer::formats::memg::MemgMotion) -> motion_viewer::Result<()> {
+//! use motion_viewer::gpu::*;
+//! let ctx = GpuContext::new()?;
+//! let binding = motion_viewer::anim::memg::Binding::new(scene, motion)
+//!     .map_err(motion_viewer::Error::Gpu)?;
+//! let mut deformer = GpuDeformer::new(&ctx, scene, motion, &binding, DeformOptions::default())?;
+//! deformer.update(12.5);
+//! let mut capture = Capture::new(&ctx, [320, 240]);
+//! let mut renderer = Renderer::new(&ctx, Capture::FORMAT);
+//! let mut camera = OrbitCamera::default();
+//! camera.frame_bounds([-1.0; 3].into(), [1.0; 3].into());
+//! let frame = FrameScene { meshes: vec![deformer.mesh()], ..FrameScene::default() };
+//! let image = capture.render(&mut renderer, &camera, &frame)?;
+//! image.save("frame.png").map_err(|e| motion_viewer::Error::Gpu(e.to_string()))?;
+//! # Ok(()) }
+//! ```
+
+pub mod camera;
+pub mod capture;
+pub mod context;
+pub mod deform;
+pub mod mesh;
+pub mod primitives;
+pub mod render;
+mod util;
+
+pub use camera::OrbitCamera;
+pub use capture::Capture;
+pub use context::GpuContext;
+pub use deform::{DeformOptions, GpuDeformer};
+pub use mesh::GpuMesh;
+pub use render::{BoxInstance, Capsule, FrameScene, Grid, Line, Renderer, Sphere};
