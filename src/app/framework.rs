@@ -1,0 +1,272 @@
+//! The window's GPU plumbing: the surface and the egui pass.
+//!
+//! Init, resize, frame acquisition and presentation live here so that the
+//! viewer itself only ever sees "a texture to draw into, or nothing this
+//! frame". Every surface status (outdated, lost, timeout, minimised window)
+//! is dealt with in [`Surface::acquire`] and nowhere else.
+
+use crate::error::{Error, Result};
+use crate::gpu::context::GpuContext;
+use std::sync::Arc;
+use winit::event_loop::OwnedDisplayHandle;
+use winit::window::Window;
+
+/// The window's surface, configured for the device of a [`GpuContext`].
+pub struct Surface {
+    window: Arc<Window>,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    /// Set when the last frame came back suboptimal: reconfigure before the next.
+    stale: bool,
+}
+
+/// Opens the GPU for `window`: an instance that knows the display (GL needs
+/// it to present on X11/Wayland), a surface, and an adapter able to present
+/// to it. Fails with [`Error::Gpu`] when no adapter can.
+pub fn init(display: OwnedDisplayHandle, window: Arc<Window>) -> Result<(GpuContext, Surface)> {
+    let descriptor = GpuContext::instance_descriptor().with_display_handle(Box::new(display));
+    let instance = wgpu::Instance::new(descriptor);
+    let surface = instance.create_surface(Arc::clone(&window)).map_err(|e| {
+        // No enabled backend could make a surface: as good as no adapter.
+        Error::Gpu(format!(
+            "no GPU adapter can draw into the window ({e}); set WGPU_BACKEND=vulkan or gl, \
+                 or install a Vulkan driver (apt-get install mesa-vulkan-drivers)"
+        ))
+    })?;
+    let gpu = pollster::block_on(GpuContext::with_instance(instance, Some(&surface)))?;
+    let caps = surface.get_capabilities(&gpu.adapter);
+    // The scene shades in linear space; an sRGB target does the encoding.
+    let format = caps
+        .formats
+        .iter()
+        .copied()
+        .find(wgpu::TextureFormat::is_srgb)
+        .or_else(|| caps.formats.first().copied())
+        .ok_or_else(|| {
+            Error::Gpu(format!(
+                "adapter '{}' cannot present to this window",
+                gpu.adapter_name()
+            ))
+        })?;
+    let size = window.inner_size();
+    let config = wgpu::SurfaceConfiguration {
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+        format,
+        color_space: wgpu::SurfaceColorSpace::Auto,
+        width: size.width,
+        height: size.height,
+        desired_maximum_frame_latency: 2,
+        // Vsync everywhere: Fifo is always supported, AutoVsync picks the
+        // best of FifoRelaxed/Fifo.
+        present_mode: wgpu::PresentMode::AutoVsync,
+        alpha_mode: caps
+            .alpha_modes
+            .first()
+            .copied()
+            .unwrap_or(wgpu::CompositeAlphaMode::Auto),
+        view_formats: vec![],
+    };
+    let mut surface = Surface {
+        window,
+        surface,
+        config,
+        stale: false,
+    };
+    surface.configure(&gpu);
+    Ok((gpu, surface))
+}
+
+impl Surface {
+    /// The surface's texture format.
+    pub fn format(&self) -> wgpu::TextureFormat {
+        self.config.format
+    }
+
+    /// Width and height in physical pixels; zero while minimised.
+    pub fn size(&self) -> (u32, u32) {
+        (self.config.width, self.config.height)
+    }
+
+    /// Follows a window resize. A zero size (minimised) is remembered but not
+    /// configured: wgpu refuses zero-sized surfaces, and nothing is drawn then.
+    pub fn resize(&mut self, gpu: &GpuContext, width: u32, height: u32) {
+        self.config.width = width;
+        self.config.height = height;
+        self.configure(gpu);
+    }
+
+    fn configure(&mut self, gpu: &GpuContext) {
+        if self.config.width > 0 && self.config.height > 0 {
+            self.surface.configure(&gpu.device, &self.config);
+        }
+        self.stale = false;
+    }
+
+    /// The texture to draw this frame into, or `None` when there is nothing to
+    /// draw to now (minimised, occluded, timed out); the caller simply skips
+    /// the frame. Outdated and lost surfaces are rebuilt here and retried once.
+    pub fn acquire(&mut self, gpu: &GpuContext) -> Option<wgpu::SurfaceTexture> {
+        if self.config.width == 0 || self.config.height == 0 {
+            return None;
+        }
+        if self.stale {
+            self.configure(gpu);
+        }
+        for _ in 0..2 {
+            match self.surface.get_current_texture() {
+                wgpu::CurrentSurfaceTexture::Success(frame) => return Some(frame),
+                wgpu::CurrentSurfaceTexture::Suboptimal(frame) => {
+                    // Still presentable; match the new properties next frame.
+                    self.stale = true;
+                    return Some(frame);
+                }
+                wgpu::CurrentSurfaceTexture::Outdated => self.configure(gpu),
+                wgpu::CurrentSurfaceTexture::Lost => {
+                    match gpu.instance.create_surface(Arc::clone(&self.window)) {
+                        Ok(surface) => self.surface = surface,
+                        Err(e) => {
+                            eprintln!("viewer: cannot recreate the window surface: {e}");
+                            return None;
+                        }
+                    }
+                    self.configure(gpu);
+                }
+                wgpu::CurrentSurfaceTexture::Timeout
+                | wgpu::CurrentSurfaceTexture::Occluded
+                | wgpu::CurrentSurfaceTexture::Validation => return None,
+            }
+        }
+        None
+    }
+}
+
+/// egui's input state and renderer for one window.
+pub struct EguiPass {
+    /// The egui context the overlay runs in.
+    pub ctx: egui::Context,
+    state: egui_winit::State,
+    renderer: egui_wgpu::Renderer,
+    /// Textures the last pass released; freed once that pass is over.
+    to_free: Vec<egui::TextureId>,
+}
+
+impl EguiPass {
+    /// egui for `window`, drawing into targets of `format`.
+    pub fn new(window: &Window, gpu: &GpuContext, format: wgpu::TextureFormat) -> EguiPass {
+        let ctx = egui::Context::default();
+        let max_side = gpu.device.limits().max_texture_dimension_2d as usize;
+        let state = egui_winit::State::new(
+            ctx.clone(),
+            egui::ViewportId::ROOT,
+            window,
+            Some(window.scale_factor() as f32),
+            window.theme(),
+            Some(max_side),
+        );
+        let renderer =
+            egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
+        EguiPass {
+            ctx,
+            state,
+            renderer,
+            to_free: Vec::new(),
+        }
+    }
+
+    /// Hands a window event to egui first; true when egui consumed it.
+    pub fn on_window_event(&mut self, window: &Window, event: &winit::event::WindowEvent) -> bool {
+        self.state.on_window_event(window, event).consumed
+    }
+
+    /// Runs one egui pass over `build`, applies its platform output (cursor,
+    /// clipboard) and its texture changes. Returns what to paint and whether
+    /// egui asked for another frame straight away (animations, hover changes).
+    ///
+    /// Textures are updated here rather than when painting so that a frame
+    /// that is never painted (minimised window) loses no font-atlas update.
+    pub fn run(
+        &mut self,
+        window: &Window,
+        gpu: &GpuContext,
+        build: impl FnMut(&mut egui::Ui),
+    ) -> EguiFrame {
+        // The previous pass is over, painted or not.
+        for id in self.to_free.drain(..) {
+            self.renderer.free_texture(&id);
+        }
+        let input = self.state.take_egui_input(window);
+        let mut output = self.ctx.run_ui(input, build);
+        self.state
+            .handle_platform_output(window, output.platform_output);
+        for (id, deltas) in output.textures_delta.set.drain() {
+            for delta in &deltas {
+                self.renderer
+                    .update_texture(&gpu.device, &gpu.queue, id, delta);
+            }
+        }
+        self.to_free.extend(output.textures_delta.free.drain());
+        let repaint_now = output
+            .viewport_output
+            .get(&egui::ViewportId::ROOT)
+            .is_some_and(|v| v.repaint_delay.is_zero());
+        EguiFrame {
+            primitives: self.ctx.tessellate(output.shapes, output.pixels_per_point),
+            pixels_per_point: output.pixels_per_point,
+            repaint_now,
+        }
+    }
+
+    /// Paints `frame` over whatever `view` already holds. Returns command
+    /// buffers egui prepared on its own, to submit before `encoder`'s.
+    pub fn paint(
+        &mut self,
+        gpu: &GpuContext,
+        encoder: &mut wgpu::CommandEncoder,
+        view: &wgpu::TextureView,
+        size: (u32, u32),
+        frame: EguiFrame,
+    ) -> Vec<wgpu::CommandBuffer> {
+        let screen = egui_wgpu::ScreenDescriptor {
+            size_in_pixels: [size.0, size.1],
+            pixels_per_point: frame.pixels_per_point,
+        };
+        let callbacks = self.renderer.update_buffers(
+            &gpu.device,
+            &gpu.queue,
+            encoder,
+            &frame.primitives,
+            &screen,
+        );
+        {
+            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("egui"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Load,
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            // egui-wgpu takes a 'static pass; the encoder is not touched
+            // until the pass is dropped at the end of this block.
+            let mut pass = pass.forget_lifetime();
+            self.renderer.render(&mut pass, &frame.primitives, &screen);
+        }
+        callbacks
+    }
+}
+
+/// One egui pass, ready to paint.
+pub struct EguiFrame {
+    primitives: Vec<egui::ClippedPrimitive>,
+    pixels_per_point: f32,
+    /// egui wants another frame at once.
+    pub repaint_now: bool,
+}

@@ -1,0 +1,264 @@
+//! The keyboard bindings: one table that both the key handler and the help
+//! overlay read, so the two can never disagree.
+
+use winit::keyboard::{Key, ModifiersState, NamedKey};
+
+/// Everything the keyboard can ask the viewer to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Play if paused, pause if playing.
+    TogglePlay,
+    /// One frame back (paused: step; playing: nudge).
+    StepBack,
+    /// One frame forward (paused: step; playing: nudge).
+    StepForward,
+    /// Ten frames back.
+    StepBack10,
+    /// Ten frames forward.
+    StepForward10,
+    /// Jump to the start of the timeline.
+    JumpStart,
+    /// Jump to the end of the timeline.
+    JumpEnd,
+    /// Double the playback speed.
+    SpeedUp,
+    /// Halve the playback speed.
+    SlowDown,
+    /// Flip the playback direction.
+    Reverse,
+    /// Cycle the loop mode: once → loop → ping-pong.
+    CycleLoop,
+    /// Fit the camera to everything in the scene.
+    FrameAll,
+    /// Put the camera back where it started.
+    ResetCamera,
+    /// Look from the front.
+    ViewFront,
+    /// Look from the side.
+    ViewSide,
+    /// Look from the top.
+    ViewTop,
+    /// Draw meshes as wireframes, or filled.
+    ToggleWireframe,
+    /// Show or hide the ground grid.
+    ToggleGrid,
+    /// Save a PNG of the view next to the first input file.
+    Screenshot,
+    /// Show or hide the list of bindings.
+    ToggleHelp,
+    /// Close the window.
+    Quit,
+}
+
+impl Action {
+    /// Every action, in the order the help overlay lists them.
+    pub const ALL: [Action; 21] = [
+        Action::TogglePlay,
+        Action::StepBack,
+        Action::StepForward,
+        Action::StepBack10,
+        Action::StepForward10,
+        Action::JumpStart,
+        Action::JumpEnd,
+        Action::SpeedUp,
+        Action::SlowDown,
+        Action::Reverse,
+        Action::CycleLoop,
+        Action::FrameAll,
+        Action::ResetCamera,
+        Action::ViewFront,
+        Action::ViewSide,
+        Action::ViewTop,
+        Action::ToggleWireframe,
+        Action::ToggleGrid,
+        Action::Screenshot,
+        Action::ToggleHelp,
+        Action::Quit,
+    ];
+
+    /// What the action does, as the help overlay says it.
+    pub fn description(self) -> &'static str {
+        match self {
+            Action::TogglePlay => "play / pause",
+            Action::StepBack => "one frame back",
+            Action::StepForward => "one frame forward",
+            Action::StepBack10 => "ten frames back",
+            Action::StepForward10 => "ten frames forward",
+            Action::JumpStart => "jump to start",
+            Action::JumpEnd => "jump to end",
+            Action::SpeedUp => "double speed",
+            Action::SlowDown => "halve speed",
+            Action::Reverse => "reverse direction",
+            Action::CycleLoop => "cycle loop mode",
+            Action::FrameAll => "frame all",
+            Action::ResetCamera => "reset camera",
+            Action::ViewFront => "front view",
+            Action::ViewSide => "side view",
+            Action::ViewTop => "top view",
+            Action::ToggleWireframe => "wireframe on / off",
+            Action::ToggleGrid => "grid on / off",
+            Action::Screenshot => "save screenshot (PNG)",
+            Action::ToggleHelp => "this help",
+            Action::Quit => "quit",
+        }
+    }
+}
+
+/// A key as the binding table names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KeyName {
+    /// A named key such as an arrow or F12.
+    Named(NamedKey),
+    /// A key that types this character (lower case for letters). Matching
+    /// ignores Shift, because on many layouts `+` itself needs Shift.
+    Char(&'static str),
+}
+
+/// One row of the table: a key, whether Shift must be held, and the action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Binding {
+    /// The key.
+    pub key: KeyName,
+    /// True when the binding needs Shift (only meaningful for named keys).
+    pub shift: bool,
+    /// What the key does.
+    pub action: Action,
+}
+
+const fn named(key: NamedKey, shift: bool, action: Action) -> Binding {
+    Binding {
+        key: KeyName::Named(key),
+        shift,
+        action,
+    }
+}
+
+const fn chr(c: &'static str, action: Action) -> Binding {
+    Binding {
+        key: KeyName::Char(c),
+        shift: false,
+        action,
+    }
+}
+
+/// The bindings. An action may have several keys; a key (with its Shift state)
+/// has at most one action.
+pub const BINDINGS: &[Binding] = &[
+    named(NamedKey::Space, false, Action::TogglePlay),
+    named(NamedKey::ArrowLeft, false, Action::StepBack),
+    named(NamedKey::ArrowRight, false, Action::StepForward),
+    named(NamedKey::ArrowLeft, true, Action::StepBack10),
+    named(NamedKey::ArrowRight, true, Action::StepForward10),
+    named(NamedKey::Home, false, Action::JumpStart),
+    named(NamedKey::End, false, Action::JumpEnd),
+    named(NamedKey::ArrowUp, false, Action::SpeedUp),
+    chr("+", Action::SpeedUp),
+    // `=` is `+` without Shift on US layouts; f3d and Blender users press it.
+    chr("=", Action::SpeedUp),
+    named(NamedKey::ArrowDown, false, Action::SlowDown),
+    chr("-", Action::SlowDown),
+    named(NamedKey::Backspace, false, Action::Reverse),
+    chr("l", Action::CycleLoop),
+    chr("f", Action::FrameAll),
+    chr("r", Action::ResetCamera),
+    chr("1", Action::ViewFront),
+    chr("3", Action::ViewSide),
+    chr("7", Action::ViewTop),
+    chr("w", Action::ToggleWireframe),
+    chr("g", Action::ToggleGrid),
+    named(NamedKey::F12, false, Action::Screenshot),
+    chr("h", Action::ToggleHelp),
+    named(NamedKey::Escape, false, Action::Quit),
+    chr("q", Action::Quit),
+];
+
+/// The action bound to a pressed key, if any. Keys with Ctrl, Alt or Super
+/// held are left alone so that system shortcuts keep working.
+pub fn lookup(key: &Key, mods: ModifiersState) -> Option<Action> {
+    if mods.control_key() || mods.alt_key() || mods.super_key() {
+        return None;
+    }
+    let shift = mods.shift_key();
+    BINDINGS.iter().find_map(|b| {
+        let hit = match (b.key, key) {
+            (KeyName::Named(want), Key::Named(got)) => want == *got && b.shift == shift,
+            (KeyName::Char(want), Key::Character(got)) => got.eq_ignore_ascii_case(want),
+            _ => false,
+        };
+        hit.then_some(b.action)
+    })
+}
+
+/// How the help overlay writes a binding's key, e.g. `Shift+→`.
+pub fn key_label(binding: &Binding) -> String {
+    let key = match binding.key {
+        KeyName::Named(k) => match k {
+            NamedKey::Space => "Space".to_string(),
+            NamedKey::ArrowLeft => "←".to_string(),
+            NamedKey::ArrowRight => "→".to_string(),
+            NamedKey::ArrowUp => "↑".to_string(),
+            NamedKey::ArrowDown => "↓".to_string(),
+            NamedKey::Escape => "Esc".to_string(),
+            other => format!("{other:?}"),
+        },
+        KeyName::Char(c) => c.to_uppercase(),
+    };
+    if binding.shift {
+        format!("Shift+{key}")
+    } else {
+        key
+    }
+}
+
+/// Each action with all its keys joined, e.g. `("double speed", "↑  +  =")`,
+/// in [`Action::ALL`] order: the rows of the help overlay.
+pub fn help_rows() -> Vec<(&'static str, String)> {
+    Action::ALL
+        .iter()
+        .map(|&action| {
+            let keys: Vec<String> = BINDINGS
+                .iter()
+                .filter(|b| b.action == action)
+                .map(key_label)
+                .collect();
+            (action.description(), keys.join("  "))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shift_arrow_steps_ten() {
+        let right = Key::Named(NamedKey::ArrowRight);
+        assert_eq!(
+            lookup(&right, ModifiersState::empty()),
+            Some(Action::StepForward)
+        );
+        assert_eq!(
+            lookup(&right, ModifiersState::SHIFT),
+            Some(Action::StepForward10)
+        );
+        assert_eq!(lookup(&right, ModifiersState::CONTROL), None);
+    }
+
+    #[test]
+    fn letters_match_either_case() {
+        let upper = Key::Character("L".into());
+        assert_eq!(
+            lookup(&upper, ModifiersState::SHIFT),
+            Some(Action::CycleLoop)
+        );
+        let plus = Key::Character("+".into());
+        assert_eq!(lookup(&plus, ModifiersState::SHIFT), Some(Action::SpeedUp));
+    }
+
+    #[test]
+    fn help_lists_shift_and_arrows() {
+        let rows = help_rows();
+        assert_eq!(rows.len(), Action::ALL.len());
+        assert!(rows.contains(&("ten frames forward", "Shift+→".to_string())));
+    }
+}
