@@ -5,6 +5,7 @@
 //! the bytes in memory, `load_mmap` maps the file as the viewer does; `memcpy`
 //! copies the same bytes into a buffer already paged in, `memcpy_alloc` into a
 //! fresh one (as the decoder's output is): the ceilings a single pass can approach.
+//! `decode_into_reused` decodes into the arrays of a motion decoded before.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use motion_viewer::formats::bytes::ByteOrder;
@@ -57,6 +58,15 @@ fn decode(c: &mut Criterion) {
         });
         group.bench_function("decode", |b| {
             b.iter(|| black_box(memg::decode(black_box(&bytes)).expect("decodes")))
+        });
+        // A viewer reloading a file: the previous motion's arrays are reused, so
+        // no fresh pages; `memcpy` (into a paged-in buffer) is its ceiling.
+        group.bench_function("decode_into_reused", |b| {
+            let mut motion = memg::decode(&bytes).expect("decodes");
+            b.iter(|| {
+                memg::decode_into(black_box(&bytes), &mut motion).expect("decodes");
+                black_box(&mut motion);
+            })
         });
         group.bench_function("load_mmap", |b| {
             b.iter(|| black_box(memg::load(&path).expect("loads")))

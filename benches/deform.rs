@@ -1,12 +1,13 @@
 //! CPU MEMG deformation (`anim::memg::deform`) at 10k and 100k motion vertices
 //! with 32 basis vectors, against a streaming read of the same basis: the
-//! memory-bandwidth bound, since every frame reads U once. Throughput is bytes
+//! memory-bandwidth bound, since every frame reads U once; `cpu_deformer` keeps
+//! one `Deformer` (its scratch) across frames, as a viewer does. Throughput is bytes
 //! of U (as f32) per frame, so criterion's GiB/s for the two compare directly.
 //!
 //! `cargo bench --bench deform`
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use motion_viewer::anim::memg::{Binding, deform};
+use motion_viewer::anim::memg::{Binding, Deformer, deform};
 use motion_viewer::formats::memg::{MemgGroup, MemgMotion};
 use motion_viewer::formats::obj::{ObjGroup, ObjScene};
 use rayon::prelude::*;
@@ -94,6 +95,14 @@ fn bench_deform(c: &mut Criterion) {
                 // Fractional times, so each frame blends two timesteps as playback does.
                 t = (t + 0.37) % (TIMESTEPS - 1) as f64;
                 deform(&scene, &motion, &binding, black_box(t), &mut positions);
+                black_box(&positions);
+            })
+        });
+        let mut deformer = Deformer::new();
+        group.bench_with_input(BenchmarkId::new("cpu_deformer", v), &v, |b, _| {
+            b.iter(|| {
+                t = (t + 0.37) % (TIMESTEPS - 1) as f64;
+                deformer.deform(&scene, &motion, &binding, black_box(t), &mut positions);
                 black_box(&positions);
             })
         });

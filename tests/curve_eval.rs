@@ -1,6 +1,6 @@
 //! `AnimationCurve.Evaluate` against closed forms.
 
-use motion_viewer::anim::curve::{evaluate, evaluate_bool};
+use motion_viewer::anim::curve::{evaluate, evaluate_bool, is_linear, segment};
 use motion_viewer::formats::input_animation::{
     BoolCurve, BoolKey, Curve, Key, WeightedMode, WrapMode,
 };
@@ -230,4 +230,70 @@ fn bool_curves_step_above_one_half() {
         assert_eq!(evaluate_bool(&c, t), on, "t = {t}");
     }
     assert!(!evaluate_bool(&BoolCurve::default(), 0.0));
+}
+
+#[test]
+fn version_1_1_segments_are_an_exact_lerp() {
+    // The fast path: the same expression as a lerp, bit for bit, not just close.
+    let (a, b) = (Key::linear(0.25, -1.5), Key::linear(1.75, 4.0));
+    assert!(is_linear(&a, &b));
+    let (t0, t1) = (f64::from(a.time), f64::from(b.time));
+    let (v0, v1) = (f64::from(a.value), f64::from(b.value));
+    for i in 0..=300 {
+        let t = 0.25 + i as f64 * 0.005;
+        let s = ((t - t0) / (t1 - t0)).clamp(0.0, 1.0);
+        assert_eq!(segment(&a, &b, t), v0 + (v1 - v0) * s, "t = {t}");
+    }
+    // Weights clamp into [0, 1]: a negative weight is a zero weight.
+    let neg = weighted(Key::linear(0.25, -1.5), WeightedMode::Both, -0.5, -2.0);
+    assert!(is_linear(&neg, &b));
+}
+
+#[test]
+fn the_linear_fast_path_needs_zero_tangents_and_zero_weights_on_both_sides() {
+    let lin = Key::linear;
+    // Zero weights but a non-zero tangent on either side: the general solve.
+    let tangent_out = Key {
+        out_tangent: 2.0,
+        ..lin(0.0, 1.0)
+    };
+    let tangent_in = Key {
+        in_tangent: -3.0,
+        ..lin(1.0, 5.0)
+    };
+    assert!(!is_linear(&tangent_out, &lin(1.0, 5.0)));
+    assert!(!is_linear(&lin(0.0, 1.0), &tangent_in));
+    // A NaN tangent is not zero.
+    let nan = Key {
+        out_tangent: f32::NAN,
+        ..lin(0.0, 1.0)
+    };
+    assert!(!is_linear(&nan, &lin(1.0, 5.0)));
+    // With zero weights the tangents drop out of the Bezier (its controls are
+    // v0, v0, v1, v1 whatever they are), so the solve still gives the line.
+    for i in 0..=20 {
+        let t = i as f64 / 20.0;
+        let want = 1.0 + 4.0 * t;
+        assert!(close(segment(&tangent_out, &lin(1.0, 5.0), t), want, 1e-12));
+        assert!(close(segment(&lin(0.0, 1.0), &tangent_in, t), want, 1e-12));
+    }
+
+    // A non-zero weight on one side: not linear, and evaluates as its Bezier.
+    let in_weighted = weighted(lin(1.0, 5.0), WeightedMode::Both, 0.5, 0.0);
+    assert!(!is_linear(&lin(0.0, 1.0), &in_weighted));
+    let mid = segment(&lin(0.0, 1.0), &in_weighted, 0.5);
+    assert!((mid - 3.0).abs() > 1e-3, "{mid}");
+    // An unweighted side counts as weight 1/3: zero tangents there make a
+    // Hermite ease, not a line.
+    let unweighted = Key {
+        weighted_mode: WeightedMode::In,
+        ..lin(0.0, 1.0)
+    };
+    assert!(!is_linear(&unweighted, &lin(1.0, 5.0)));
+    assert!(!is_linear(
+        &key(0.0, 1.0, 0.0, 0.0),
+        &key(1.0, 5.0, 0.0, 0.0)
+    ));
+    let eased = segment(&key(0.0, 1.0, 0.0, 0.0), &key(1.0, 5.0, 0.0, 0.0), 0.25);
+    assert!((eased - 2.0).abs() > 1e-3, "{eased}");
 }

@@ -94,6 +94,11 @@ pub fn segment(a: &Key, b: &Key, t: f64) -> f64 {
         return v0;
     }
     let s = ((t - t0) / dt).clamp(0.0, 1.0);
+    if is_linear(a, b) {
+        // x(u) = 3u² − 2u³ and y(u) = v0 + (v1 − v0)·x(u): y is linear in x = s,
+        // exactly, so the solve is skipped.
+        return v0 + (v1 - v0) * s;
+    }
     if a.weighted_mode.has_out() || b.weighted_mode.has_in() {
         let w1 = if a.weighted_mode.has_out() {
             weight(a.out_weight)
@@ -117,6 +122,22 @@ pub fn segment(a: &Key, b: &Key, t: f64) -> f64 {
     } else {
         hermite(v0, m0 * dt, m1 * dt, v1, s)
     }
+}
+
+/// Whether the segment from `a` to `b` is exactly a straight line, the case of
+/// every version 1.1 key ([`Key::linear`]): both sides weighted, both weights
+/// 0 (after the clamp into [0, 1]) and both tangents 0. The Bezier's controls
+/// are then x: 0, 0, 1, 1 and y: v0, v0, v1, v1, so y = v0 + (v1 − v0)·x.
+/// Zero weights with non-zero tangents are left to the general solve.
+///
+/// [`Key::linear`]: crate::formats::input_animation::Key::linear
+pub fn is_linear(a: &Key, b: &Key) -> bool {
+    a.weighted_mode.has_out()
+        && b.weighted_mode.has_in()
+        && a.out_tangent == 0.0
+        && b.in_tangent == 0.0
+        && weight(a.out_weight) == 0.0
+        && weight(b.in_weight) == 0.0
 }
 
 /// Unity keeps weights in [0, 1], which keeps the Bezier's x monotone; a weight

@@ -149,8 +149,168 @@ fn apply(m: &[f64; 12], p: [f64; 3]) -> [f64; 3] {
 }
 
 /// Motion vertices per parallel task: enough work to amortise scheduling while
-/// a chunk's accumulators (3 × 4096 f32) stay in L1/L2 across all basis columns.
-const CHUNK_VERTICES: usize = 4096;
+/// a chunk's accumulators (3 × 2048 f32, 24 KiB on the stack) stay in L1
+/// across all basis columns.
+const CHUNK_VERTICES: usize = 2048;
+
+/// Basis columns a chunk adds per pass over its accumulators, so each
+/// accumulator is loaded and stored once per four columns, not once per column.
+const COLUMNS_PER_PASS: usize = 4;
+
+/// CPU deformation with its scratch kept across frames: the blended
+/// coefficients and, for groups whose mapping is not one contiguous run of
+/// `.obj` vertices, the deformed positions before they are scattered.
+///
+/// [`deform`] is the same computation with fresh scratch; a viewer deforming
+/// every frame keeps one `Deformer` and calls [`Deformer::deform`].
+#[derive(Debug, Clone, Default)]
+pub struct Deformer {
+    /// Blended coefficients of the group being deformed.
+    q: Vec<f32>,
+    /// Deformed positions of a group that must be scattered through its mapping.
+    local: Vec<[f32; 3]>,
+    /// `.obj` vertex ranges written directly this frame (0-based, half-open).
+    direct: Vec<(usize, usize)>,
+}
+
+impl Deformer {
+    /// A deformer with empty scratch (it grows on the first frame).
+    pub fn new() -> Deformer {
+        Deformer::default()
+    }
+
+    /// Positions of every `.obj` vertex at time `t`, in timesteps: the same
+    /// result as [`deform`], bit for bit, without allocating once the scratch
+    /// and `out` have grown to the scene.
+    ///
+    /// A bound group whose mapping is one contiguous run of `.obj` vertices
+    /// (the usual layout) is written straight into `out`; `.obj` rest
+    /// positions are copied only for vertices outside those runs. When `out`
+    /// already has one entry per `.obj` vertex it is overwritten in place.
+    pub fn deform(
+        &mut self,
+        scene: &ObjScene,
+        motion: &MemgMotion,
+        binding: &Binding,
+        t: f64,
+        out: &mut Vec<[f32; 3]>,
+    ) {
+        let count = scene.positions.len();
+        let Some(s) = sample(motion, t) else {
+            out.clear();
+            out.extend_from_slice(&scene.positions);
+            return;
+        };
+        if out.len() != count {
+            out.clear();
+            out.resize(count, [0.0; 3]);
+        }
+        // Which bound groups write a contiguous run of `out` directly; every
+        // other `.obj` vertex starts from its rest position.
+        self.direct.clear();
+        for (g, bound) in motion.groups.iter().zip(&binding.groups) {
+            if bound.is_some()
+                && let Some(run) = contiguous_run(&g.mapping)
+            {
+                self.direct.push(run);
+            }
+        }
+        self.direct.sort_unstable();
+        let mut next = 0;
+        for &(lo, hi) in &self.direct {
+            if lo > next {
+                out[next..lo].copy_from_slice(&scene.positions[next..lo]);
+            }
+            next = next.max(hi);
+        }
+        if next < count {
+            out[next..].copy_from_slice(&scene.positions[next..]);
+        }
+
+        // Groups in file order, so a later group still wins a shared vertex.
+        for (g, bound) in motion.groups.iter().zip(&binding.groups) {
+            if bound.is_none() {
+                continue;
+            }
+            let r = g.basis_len;
+            self.q.clear();
+            self.q.extend((0..r).map(|j| {
+                let a = f64::from(g.coeffs[s.t0 * r + j]);
+                let b = f64::from(g.coeffs[s.t1 * r + j]);
+                (a + (b - a) * s.w) as f32
+            }));
+            let m = transform(motion, g, s.nearest);
+            match contiguous_run(&g.mapping) {
+                Some((lo, hi)) => deform_group(g, &self.q, &m, &mut out[lo..hi]),
+                None => {
+                    self.local.resize(g.vertex_count(), [0.0; 3]);
+                    deform_group(g, &self.q, &m, &mut self.local);
+                    for (&idx, &p) in g.mapping.iter().zip(&self.local) {
+                        out[idx as usize - 1] = p;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The 0-based half-open `.obj` range a mapping covers when it is one
+/// increasing run (`m, m+1, …`), `None` otherwise or when empty.
+fn contiguous_run(mapping: &[u32]) -> Option<(usize, usize)> {
+    let first = *mapping.first()?;
+    let contiguous = mapping
+        .iter()
+        .zip(first..)
+        .all(|(&m, expected)| m == expected);
+    let lo = (first as usize).checked_sub(1)?;
+    contiguous.then_some((lo, lo + mapping.len()))
+}
+
+/// Deforms every motion vertex of `g` into `dst` (one entry per motion
+/// vertex) with blended coefficients `q` and parent transform `m`.
+///
+/// Work is split into vertex chunks with rayon; each chunk walks the
+/// column-major basis [`COLUMNS_PER_PASS`] columns at a time, so every read is
+/// contiguous. Each accumulator adds the columns in order 0, 1, 2, …, the same
+/// sums in the same order as one column per pass.
+fn deform_group(g: &MemgGroup, q: &[f32], m: &[f64; 12], dst: &mut [[f32; 3]]) {
+    let v = g.vertex_count();
+    dst.par_chunks_mut(CHUNK_VERTICES)
+        .enumerate()
+        .for_each(|(c, chunk)| {
+            let lo = 3 * c * CHUNK_VERTICES;
+            let rows = 3 * chunk.len();
+            let mut acc_buf = [0f32; 3 * CHUNK_VERTICES];
+            let acc = &mut acc_buf[..rows];
+            acc.copy_from_slice(&g.mean[lo..lo + rows]);
+            let col = |j: usize| &g.basis[j * 3 * v + lo..j * 3 * v + lo + rows];
+            let mut quads = q.chunks_exact(COLUMNS_PER_PASS);
+            let mut j = 0;
+            for qs in quads.by_ref() {
+                let (c0, c1, c2, c3) = (col(j), col(j + 1), col(j + 2), col(j + 3));
+                let (q0, q1, q2, q3) = (qs[0], qs[1], qs[2], qs[3]);
+                for i in 0..rows {
+                    let mut a = acc[i];
+                    a += c0[i] * q0;
+                    a += c1[i] * q1;
+                    a += c2[i] * q2;
+                    a += c3[i] * q3;
+                    acc[i] = a;
+                }
+                j += COLUMNS_PER_PASS;
+            }
+            for &qj in quads.remainder() {
+                for (a, &u) in acc.iter_mut().zip(col(j)) {
+                    *a += u * qj;
+                }
+                j += 1;
+            }
+            for (p, a) in chunk.iter_mut().zip(acc.chunks_exact(3)) {
+                let w = apply(m, [a[0].into(), a[1].into(), a[2].into()]);
+                *p = [w[0] as f32, w[1] as f32, w[2] as f32];
+            }
+        });
+}
 
 /// Positions of every `.obj` vertex at time `t`, in timesteps (fast path).
 ///
@@ -163,8 +323,9 @@ const CHUNK_VERTICES: usize = 4096;
 /// A GPU deformer must sample the same way to match this reference. `t` is
 /// clamped to the motion's timesteps; a motion with none leaves the `.obj` pose.
 ///
-/// Work is split over groups and vertex chunks with rayon; each chunk walks the
-/// column-major basis one column at a time, so every read is contiguous.
+/// This is [`Deformer::deform`] with fresh scratch; groups mapped onto one
+/// contiguous run of `.obj` vertices need none, others allocate their scratch
+/// per call. Keep a [`Deformer`] to deform frame after frame.
 pub fn deform(
     scene: &ObjScene,
     motion: &MemgMotion,
@@ -172,48 +333,7 @@ pub fn deform(
     t: f64,
     out: &mut Vec<[f32; 3]>,
 ) {
-    out.clear();
-    out.extend_from_slice(&scene.positions);
-    let Some(s) = sample(motion, t) else {
-        return;
-    };
-    for (g, bound) in motion.groups.iter().zip(&binding.groups) {
-        if bound.is_none() {
-            continue;
-        }
-        let v = g.vertex_count();
-        let r = g.basis_len;
-        let q: Vec<f32> = (0..r)
-            .map(|j| {
-                let a = f64::from(g.coeffs[s.t0 * r + j]);
-                let b = f64::from(g.coeffs[s.t1 * r + j]);
-                (a + (b - a) * s.w) as f32
-            })
-            .collect();
-        let m = transform(motion, g, s.nearest);
-        let mut local = vec![[0f32; 3]; v];
-        local
-            .par_chunks_mut(CHUNK_VERTICES)
-            .enumerate()
-            .for_each(|(c, chunk)| {
-                let lo = 3 * c * CHUNK_VERTICES;
-                let rows = 3 * chunk.len();
-                let mut acc: Vec<f32> = g.mean[lo..lo + rows].to_vec();
-                for (j, &qj) in q.iter().enumerate() {
-                    let col = &g.basis[j * 3 * v + lo..j * 3 * v + lo + rows];
-                    for (a, &u) in acc.iter_mut().zip(col) {
-                        *a += u * qj;
-                    }
-                }
-                for (p, a) in chunk.iter_mut().zip(acc.chunks_exact(3)) {
-                    let w = apply(&m, [a[0].into(), a[1].into(), a[2].into()]);
-                    *p = [w[0] as f32, w[1] as f32, w[2] as f32];
-                }
-            });
-        for (&idx, p) in g.mapping.iter().zip(local) {
-            out[idx as usize - 1] = p;
-        }
-    }
+    Deformer::new().deform(scene, motion, binding, t, out);
 }
 
 /// Positions of every `.obj` vertex at time `t`, in plain `f64` loops: the
@@ -266,9 +386,10 @@ pub fn bounding_box_over_time(
     binding: &Binding,
 ) -> Option<([f32; 3], [f32; 3])> {
     let mut positions = Vec::new();
+    let mut deformer = Deformer::new();
     let mut bbox: Option<([f32; 3], [f32; 3])> = None;
     for t in 0..motion.timesteps.max(1) {
-        deform(scene, motion, binding, t as f64, &mut positions);
+        deformer.deform(scene, motion, binding, t as f64, &mut positions);
         if let Some(b) = bounding_box(&positions) {
             bbox = Some(match bbox {
                 None => b,

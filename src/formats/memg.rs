@@ -5,9 +5,15 @@
 //! (when the file is big-endian) and narrowed to `f32` in the same loop, straight
 //! into its final `Vec`. Every count is checked against the bytes left before
 //! anything is allocated for it, so a corrupt count cannot ask for gigabytes.
+//!
+//! [`decode_into`] writes into an existing [`MemgMotion`] and reuses its arrays
+//! (a viewer reloading or streaming a file): on a large file most of a fresh
+//! decode's time is the kernel faulting in and zeroing new output pages, which
+//! reused arrays do not pay.
 
 use crate::error::{DecodeError, Error};
 use crate::formats::bytes::{ByteOrder, Reader, Writer};
+use std::mem::MaybeUninit;
 use std::path::Path;
 
 /// A decoded MEMG motion file. Large arrays are `f32`, laid out as the GPU
@@ -79,6 +85,20 @@ const BIG_ENDIAN_ONE: i32 = 16_777_216;
 
 /// Decodes a MEMG motion file held in memory.
 pub fn decode(bytes: &[u8]) -> Result<MemgMotion, DecodeError> {
+    let mut motion = MemgMotion::default();
+    decode_into(bytes, &mut motion)?;
+    Ok(motion)
+}
+
+/// Decodes a MEMG motion file held in memory into `out`, reusing its arrays
+/// (groups, names, mappings, mean poses, bases, coefficients, frames) where
+/// their capacity allows, so decoding a file again, or another of similar
+/// size, allocates little or nothing. The result equals [`decode`]'s, and so
+/// do the errors and the checks made before anything is allocated.
+///
+/// On error the contents of `out` are unspecified (partly overwritten, still
+/// a valid value): discard them or decode into it again.
+pub fn decode_into(bytes: &[u8], out: &mut MemgMotion) -> Result<(), DecodeError> {
     let mut r = Reader::new(bytes);
     let byte_order = match r.i32("endian indicator")? {
         1 => ByteOrder::Little,
@@ -103,7 +123,8 @@ pub fn decode(bytes: &[u8]) -> Result<MemgMotion, DecodeError> {
             fps.to_string(),
         ));
     }
-    let mut warnings = Vec::new();
+    let warnings = &mut out.warnings;
+    warnings.clear();
     if fps != 30 && fps != 120 {
         warnings.push(format!(
             "frame rate {fps} fps; the published data is 30 or 120 fps"
@@ -124,66 +145,73 @@ pub fn decode(bytes: &[u8]) -> Result<MemgMotion, DecodeError> {
         12 * 8,
     )?;
     let frame_bytes = r.bytes(cells * 96, "frame transforms")?;
-    let frames: Vec<[f64; 12]> = frame_bytes
-        .chunks_exact(96)
-        .map(|m| {
-            let mut a = [0.0; 12];
-            for (x, c) in a.iter_mut().zip(m.chunks_exact(8)) {
-                *x = f64_at(c, byte_order);
-            }
-            a
-        })
-        .collect();
+    out.frames.clear();
+    out.frames.extend(frame_bytes.chunks_exact(96).map(|m| {
+        let mut a = [0.0; 12];
+        for (x, c) in a.iter_mut().zip(m.chunks_exact(8)) {
+            *x = f64_at(c, byte_order);
+        }
+        a
+    }));
     if n == 0 {
         warnings.push("the motion has no timesteps".to_string());
     }
 
-    let mut groups: Vec<MemgGroup> = Vec::new();
+    let groups = &mut out.groups;
+    let mut used = 0;
     while r.remaining() > 0 {
-        let g = decode_group(&mut r, groups.len(), n)?;
+        if used == groups.len() {
+            groups.push(MemgGroup::default());
+        }
+        let (done, rest) = groups.split_at_mut(used);
+        let g = &mut rest[0];
+        decode_group_into(&mut r, used, n, g)?;
         if g.parent < 0 || g.parent as usize >= k {
             warnings.push(format!(
                 "group '{}' has parent frame {} outside 0..{k}: it is in world space",
                 g.name, g.parent
             ));
         }
-        if groups.iter().any(|o| o.name == g.name) {
+        if done.iter().any(|o| o.name == g.name) {
             warnings.push(format!(
                 "group name '{}' appears more than once; each copy binds to the same .obj group",
                 g.name
             ));
         }
-        groups.push(g);
+        used += 1;
     }
-    Ok(MemgMotion {
-        byte_order,
-        fps,
-        local_frames: k,
-        timesteps: n,
-        frames,
-        groups,
-        warnings,
-    })
+    groups.truncate(used);
+    out.byte_order = byte_order;
+    out.fps = fps;
+    out.local_frames = k;
+    out.timesteps = n;
+    Ok(())
 }
 
-/// Decodes group number `index` at the cursor; `n` is the file's timestep count.
-fn decode_group(r: &mut Reader<'_>, index: usize, n: usize) -> Result<MemgGroup, DecodeError> {
+/// Decodes group number `index` at the cursor into `g`, reusing its arrays;
+/// `n` is the file's timestep count.
+fn decode_group_into(
+    r: &mut Reader<'_>,
+    index: usize,
+    n: usize,
+    g: &mut MemgGroup,
+) -> Result<(), DecodeError> {
     let at = r.pos();
     let label = format!("group {index}");
     let len = r.i32(&format!("{label} name length"))?;
     let len = r.check_count(&format!("{label} name length"), at, len.into(), 1)?;
     let name_at = r.pos();
     let name_bytes = r.bytes(len, &format!("{label} name"))?;
-    let name = std::str::from_utf8(name_bytes)
-        .map_err(|e| {
-            DecodeError::new(
-                format!("{label} name"),
-                (name_at + e.valid_up_to()) as u64,
-                "UTF-8 text",
-                format!("byte 0x{:02x}", name_bytes[e.valid_up_to()]),
-            )
-        })?
-        .to_string();
+    let name = std::str::from_utf8(name_bytes).map_err(|e| {
+        DecodeError::new(
+            format!("{label} name"),
+            (name_at + e.valid_up_to()) as u64,
+            "UTF-8 text",
+            format!("byte 0x{:02x}", name_bytes[e.valid_up_to()]),
+        )
+    })?;
+    g.name.clear();
+    g.name.push_str(name);
     let label = format!("group '{name}'");
     let field = |f: &str| format!("{label} {f}");
 
@@ -193,7 +221,9 @@ fn decode_group(r: &mut Reader<'_>, index: usize, n: usize) -> Result<MemgGroup,
     let v = r.check_count(&field("vertex count"), at_v, v.into(), 4 + 24)?;
     let map_at = r.pos();
     let map_bytes = r.bytes(v * 4, &field("vertex mapping"))?;
-    let mut mapping = Vec::with_capacity(v);
+    let mapping = &mut g.mapping;
+    mapping.clear();
+    mapping.reserve_exact(v);
     for (i, c) in map_bytes.chunks_exact(4).enumerate() {
         let c: [u8; 4] = c.try_into().expect("chunks of 4");
         let m = match r.order() {
@@ -210,8 +240,8 @@ fn decode_group(r: &mut Reader<'_>, index: usize, n: usize) -> Result<MemgGroup,
         }
         mapping.push(m as u32);
     }
-    let mean = read_f32s(r, 3 * v, &field("mean pose"))?;
-    let parent = r.i32(&field("parent frame"))?;
+    read_f32s_into(r, 3 * v, &field("mean pose"), &mut g.mean)?;
+    g.parent = r.i32(&field("parent frame"))?;
 
     let (u_rows, u_cols, u_at) = read_shape(r, &label, "U")?;
     if u_rows != 3 * v as i64 || u_cols < 0 {
@@ -223,8 +253,8 @@ fn decode_group(r: &mut Reader<'_>, index: usize, n: usize) -> Result<MemgGroup,
         ));
     }
     let basis_count = r.check_count(&field("U size"), u_at, u_rows * u_cols, 8)?;
-    let basis = read_f32s(r, basis_count, &field("U"))?;
-    let basis_len = u_cols as usize;
+    read_f32s_into(r, basis_count, &field("U"), &mut g.basis)?;
+    g.basis_len = u_cols as usize;
 
     let (q_rows, q_cols, q_at) = read_shape(r, &label, "Q")?;
     if q_rows != u_cols || q_cols != n as i64 {
@@ -236,16 +266,8 @@ fn decode_group(r: &mut Reader<'_>, index: usize, n: usize) -> Result<MemgGroup,
         ));
     }
     let coeff_count = r.check_count(&field("Q size"), q_at, q_rows * q_cols, 8)?;
-    let coeffs = read_f32s(r, coeff_count, &field("Q"))?;
-    Ok(MemgGroup {
-        name,
-        mapping,
-        mean,
-        parent,
-        basis_len,
-        basis,
-        coeffs,
-    })
+    read_f32s_into(r, coeff_count, &field("Q"), &mut g.coeffs)?;
+    Ok(())
 }
 
 /// Reads a matrix's int32 row and column counts; returns them with their offset.
@@ -270,47 +292,64 @@ fn f64_at(c: &[u8], order: ByteOrder) -> f64 {
     }
 }
 
-/// Narrows the `f64` values in `bytes` into `out`.
-fn convert(bytes: &[u8], out: &mut [f32], order: ByteOrder) {
+/// Narrows the `f64` values in `bytes` into `out` (one per 8 bytes).
+fn convert(bytes: &[u8], out: &mut [MaybeUninit<f32>], order: ByteOrder) {
     // The byte order is matched once, outside the loop, so each arm is a plain
     // load-swap-convert loop the compiler can vectorize.
     let pairs = out.iter_mut().zip(bytes.chunks_exact(8));
     match order {
         ByteOrder::Little => {
             for (o, c) in pairs {
-                *o = f64::from_le_bytes(c.try_into().expect("8 bytes")) as f32;
+                o.write(f64::from_le_bytes(c.try_into().expect("8 bytes")) as f32);
             }
         }
         ByteOrder::Big => {
             for (o, c) in pairs {
-                *o = f64::from_be_bytes(c.try_into().expect("8 bytes")) as f32;
+                o.write(f64::from_be_bytes(c.try_into().expect("8 bytes")) as f32);
             }
         }
     }
 }
 
-/// Reads `count` `f64` values and narrows them to `f32` in one pass.
-fn read_f32s(r: &mut Reader<'_>, count: usize, field: &str) -> Result<Vec<f32>, DecodeError> {
+/// Values per parallel task when narrowing a large array.
+const BLOCK: usize = 1 << 16;
+
+/// Reads `count` `f64` values and narrows them to `f32` in one pass into
+/// `out`, replacing its contents and reusing its allocation when it is large
+/// enough.
+fn read_f32s_into(
+    r: &mut Reader<'_>,
+    count: usize,
+    field: &str,
+    out: &mut Vec<f32>,
+) -> Result<(), DecodeError> {
     let bytes = r.bytes(
         count.saturating_mul(8),
         &format!("{field} ({count} doubles)"),
     )?;
-    // For large arrays `vec![0.0; n]` maps fresh zero pages without writing
-    // them, so the conversion below stays the only pass over the output.
-    let mut out = vec![0f32; count];
+    out.clear();
+    if out.capacity() < count {
+        // Free the old buffer first rather than `reserve`, which would copy it.
+        *out = Vec::with_capacity(count);
+    }
+    // The conversion writes the spare capacity directly: no zeroing pass first.
+    let spare = &mut out.spare_capacity_mut()[..count];
     let order = r.order();
-    // Large arrays are split across threads: the cost is as much faulting in
-    // the new pages as converting, and both scale with cores.
-    const BLOCK: usize = 1 << 16;
+    // Large arrays are split across threads: on fresh output the cost is as
+    // much faulting in the new pages as converting, and both scale with cores.
     if count >= 4 * BLOCK {
         use rayon::prelude::*;
-        out.par_chunks_mut(BLOCK)
+        spare
+            .par_chunks_mut(BLOCK)
             .zip(bytes.par_chunks(8 * BLOCK))
             .for_each(|(o, b)| convert(b, o, order));
     } else {
-        convert(bytes, &mut out, order);
+        convert(bytes, spare, order);
     }
-    Ok(out)
+    // SAFETY: `bytes` holds exactly `8 * count` bytes, so `convert` wrote all of
+    // the first `count` spare elements (every chunk pairs with its bytes).
+    unsafe { out.set_len(count) };
+    Ok(())
 }
 
 /// Encodes a motion in the given byte order (`f32` arrays widen to `f64`).

@@ -6,7 +6,9 @@
 //! - decoding is timed from the file's bytes already in memory (read once
 //!   first), beside a `copy_from_slice` of the same bytes into a buffer
 //!   allocated beforehand; MEMG is also timed through [`memg::load`], the
-//!   memory-mapped path the viewer uses, with the file in the page cache;
+//!   memory-mapped path the viewer uses, with the file in the page cache, and
+//!   through [`memg::decode_into`] into a motion decoded before, whose arrays
+//!   it reuses (a viewer reloading a file): no fresh pages to fault in;
 //! - CPU deformation is compared with a streaming read of the basis U
 //!   (the bound: every frame must read U once);
 //! - GPU deformation is one frame submitted and waited for.
@@ -79,6 +81,10 @@ struct MemgRow {
     basis: usize,
     /// [`memg::load`] (memory-mapped, page cache warm), MB of file per second.
     mmap_decode_mb_s: f64,
+    /// [`memg::decode_into`] a motion whose arrays it reuses, MB of file per second.
+    decode_reuse_mb_s: f64,
+    /// `decode_reuse_mb_s / memcpy_mb_s`.
+    decode_reuse_vs_memcpy: f64,
     cpu_deform_fps: f64,
     /// `null` without a GPU adapter.
     gpu_deform_fps: Option<f64>,
@@ -200,12 +206,21 @@ fn bench_memg(
     timer: &Timer,
     gpu: &mut Gpu,
 ) -> Result<Row> {
-    timer.plan(5);
+    timer.plan(6);
     let (decode_mb_s, memcpy_mb_s) = decode_and_memcpy(&bytes, timer, |b| {
         drop(black_box(memg::decode(b)?));
         Ok(())
     })?;
     let file_bytes = bytes.len() as u64;
+    // The warm-up batch sizes the arrays; the timed ones overwrite them in place.
+    let mut reused = MemgMotion::default();
+    let reuse_s = timer.secs_per_call("decode into a reused motion", || {
+        memg::decode_into(black_box(&bytes), &mut reused)?;
+        black_box(&mut reused);
+        Ok(())
+    })?;
+    drop(reused);
+    let decode_reuse_mb_s = file_bytes as f64 / 1e6 / reuse_s;
     // The copies are hundreds of megabytes for large motions: free them before
     // the deformation buffers are built.
     drop(bytes);
@@ -234,8 +249,10 @@ fn bench_memg(
         t
     };
     let mut positions = Vec::new();
+    // The scratch a viewer keeps from frame to frame.
+    let mut deformer = anim::memg::Deformer::new();
     let cpu_s = timer.secs_per_call("CPU deformation", || {
-        anim::memg::deform(scene, motion, &binding, next_t(), &mut positions);
+        deformer.deform(scene, motion, &binding, next_t(), &mut positions);
         black_box(&mut positions);
         Ok(())
     })?;
@@ -260,6 +277,8 @@ fn bench_memg(
             vertices,
             basis,
             mmap_decode_mb_s: file_bytes as f64 / 1e6 / mmap_s,
+            decode_reuse_mb_s,
+            decode_reuse_vs_memcpy: decode_reuse_mb_s / memcpy_mb_s,
             cpu_deform_fps,
             gpu_deform_fps,
             basis_gb_s: basis_gb * cpu_deform_fps,
@@ -441,11 +460,13 @@ fn print_tables(rows: &[Row], runs: usize) {
     if !memg.is_empty() {
         println!();
         println!(
-            "{:<28} {:>9} {:>9} {:>9} {:>6} {:>9} {:>9} {:>5} {:>9} {:>8} {:>8} {:>6} {:>9} {:>8}",
+            "{:<28} {:>9} {:>9} {:>9} {:>6} {:>9} {:>6} {:>9} {:>9} {:>5} {:>9} {:>8} {:>8} {:>6} {:>9} {:>8}",
             "MEMG",
             "MB",
             "decode",
             "memcpy",
+            "ratio",
+            "reuse",
             "ratio",
             "mmap",
             "vertices",
@@ -459,12 +480,14 @@ fn print_tables(rows: &[Row], runs: usize) {
         );
         for (r, m) in &memg {
             println!(
-                "{:<28} {:>9.1} {:>9.0} {:>9.0} {:>6.2} {:>9.0} {:>9} {:>5} {:>9.1} {:>8.2} {:>8.2} {:>6.2} {:>9} {:>8}",
+                "{:<28} {:>9.1} {:>9.0} {:>9.0} {:>6.2} {:>9.0} {:>6.2} {:>9.0} {:>9} {:>5} {:>9.1} {:>8.2} {:>8.2} {:>6.2} {:>9} {:>8}",
                 r.name,
                 r.bytes as f64 / 1e6,
                 r.decode_mb_s,
                 r.memcpy_mb_s,
                 r.decode_vs_memcpy,
+                m.decode_reuse_mb_s,
+                m.decode_reuse_vs_memcpy,
                 m.mmap_decode_mb_s,
                 m.vertices,
                 m.basis,
@@ -477,7 +500,7 @@ fn print_tables(rows: &[Row], runs: usize) {
             );
         }
         println!(
-            "(MB/s for decode, memcpy and mmap; ratio = decode/memcpy; read = streaming read of U in GB/s; bound = U GB/s / read)"
+            "(MB/s for decode, memcpy, reuse and mmap; ratio = decode/memcpy, then reuse/memcpy (decode_into a motion whose arrays it reuses); read = streaming read of U in GB/s; bound = U GB/s / read)"
         );
         for adapter in memg
             .iter()
