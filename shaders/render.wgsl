@@ -83,6 +83,16 @@ fn line_vs(in: LineIn) -> LineOut {
     return out;
 }
 
+// Mesh edges: the mesh's placement and the wire colour from its instance.
+@vertex
+fn wire_vs(in: LitIn) -> LineOut {
+    let model = mat4x4<f32>(in.m0, in.m1, in.m2, in.m3);
+    var out: LineOut;
+    out.clip = globals.view_proj * model * vec4<f32>(in.position, 1.0);
+    out.colour = in.colour;
+    return out;
+}
+
 @fragment
 fn line_fs(in: LineOut) -> @location(0) vec4<f32> {
     return in.colour;

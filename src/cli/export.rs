@@ -21,6 +21,11 @@ pub fn run(args: &ExportArgs) -> Result<()> {
     if tracks.is_empty() {
         bail!("no motion among the files given");
     }
+    if let Some(fps) = args.fps {
+        if !(fps.is_finite() && fps > 0.0) {
+            bail!("--fps must be a positive number of samples per second, got {fps}");
+        }
+    }
     let ext = args
         .out
         .extension()

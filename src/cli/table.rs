@@ -45,11 +45,15 @@ impl Table {
     }
 }
 
-/// Sample times from 0 to `duration` (inclusive of the last frame) every `period` seconds.
+/// Most rows one export writes; beyond it the sampling rate is absurd for the motion.
+pub const MAX_SAMPLES: usize = 10_000_000;
+
+/// Sample times from 0 to `duration` (inclusive of the last frame) every
+/// `period` seconds, at most [`MAX_SAMPLES`] of them.
 pub fn sample_times(duration: f64, period: f64) -> Vec<f64> {
-    if !(period > 0.0) || !duration.is_finite() || duration < 0.0 {
+    if period.is_nan() || period <= 0.0 || !duration.is_finite() || duration < 0.0 {
         return vec![0.0];
     }
-    let n = (duration / period + 1e-9).floor() as usize;
+    let n = ((duration / period + 1e-9).floor() as usize).min(MAX_SAMPLES - 1);
     (0..=n).map(|i| i as f64 * period).collect()
 }

@@ -155,6 +155,9 @@ impl Grid {
 pub struct FrameScene<'a> {
     /// Meshes, each drawn in its groups' colours.
     pub meshes: Vec<&'a GpuMesh>,
+    /// Where each mesh goes (model matrix), by index in `meshes`; a mesh
+    /// without an entry is drawn where its positions are.
+    pub mesh_transforms: Vec<Mat4>,
     /// Balls (joints, fingertips).
     pub spheres: Vec<Sphere>,
     /// Capsules (bones).
@@ -175,6 +178,7 @@ impl Default for FrameScene<'_> {
     fn default() -> Self {
         Self {
             meshes: Vec::new(),
+            mesh_transforms: Vec::new(),
             spheres: Vec::new(),
             capsules: Vec::new(),
             boxes: Vec::new(),
@@ -345,7 +349,6 @@ pub struct Renderer {
     sphere: UnitBuffers,
     cylinder: UnitBuffers,
     cube: UnitBuffers,
-    wire_colour: wgpu::Buffer,
     instances: Stream,
     line_vertices: Stream,
     attachments: Option<Attachments>,
@@ -439,16 +442,6 @@ impl Renderer {
                 INSTANCE_SIZE,
             ),
         ];
-        let colour_attr = [wgpu::VertexAttribute {
-            format: wgpu::VertexFormat::Float32x4,
-            offset: 0,
-            shader_location: 1,
-        }];
-        // The wireframe reuses the mesh's positions with one colour per draw.
-        let wire_buffers = [
-            vertex_layout(&position_attr[..], wgpu::VertexStepMode::Vertex, 12),
-            vertex_layout(&colour_attr[..], wgpu::VertexStepMode::Instance, 16),
-        ];
         let line_attrs = [
             position_attr[0],
             wgpu::VertexAttribute {
@@ -525,8 +518,10 @@ impl Renderer {
         );
         let wire = pipeline(
             "wireframe",
-            &wire_buffers,
-            ("line_vs", "line_fs"),
+            // The wireframe reuses the mesh's buffers and an instance of its own
+            // (the mesh's placement, the wire colour).
+            &lit_buffers,
+            ("wire_vs", "line_fs"),
             wgpu::PrimitiveTopology::LineList,
             false,
             Default::default(),
@@ -539,11 +534,6 @@ impl Renderer {
             true,
             Default::default(),
         );
-        let wire_colour = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("wire colour"),
-            contents: bytemuck::cast_slice(&WIRE_COLOUR),
-            usage: wgpu::BufferUsages::VERTEX,
-        });
         Self {
             ctx: ctx.clone(),
             format,
@@ -556,7 +546,6 @@ impl Renderer {
             sphere: UnitBuffers::new(device, &primitives::sphere(12, 20)),
             cylinder: UnitBuffers::new(device, &primitives::cylinder(20)),
             cube: UnitBuffers::new(device, &primitives::cube()),
-            wire_colour,
             instances: Stream::new(device, "instances"),
             line_vertices: Stream::new(device, "line vertices"),
             attachments: None,
@@ -581,11 +570,19 @@ impl Renderer {
         let size = [size[0].max(1), size[1].max(1)];
         self.write_globals(camera, size);
 
-        // Instances: mesh groups first (one each), then spheres, tubes, boxes.
+        // Instances: mesh groups first (one each), then spheres, tubes, boxes,
+        // then one wire instance per mesh.
         let mut instances = Vec::new();
-        for mesh in &frame.meshes {
+        let placement = |i: usize| {
+            frame
+                .mesh_transforms
+                .get(i)
+                .copied()
+                .unwrap_or(Mat4::IDENTITY)
+        };
+        for (i, mesh) in frame.meshes.iter().enumerate() {
             for draw in &mesh.draws {
-                instances.push(Instance::new(Mat4::IDENTITY, draw.colour));
+                instances.push(Instance::new(placement(i), draw.colour));
             }
         }
         let spheres_start = instances.len() as u64;
@@ -617,6 +614,8 @@ impl Renderer {
             instances.push(Instance::new(b.transform, b.colour));
         }
         let boxes_end = instances.len() as u64;
+        // One wire instance per mesh, in mesh order.
+        instances.extend((0..frame.meshes.len()).map(|i| Instance::new(placement(i), WIRE_COLOUR)));
         self.instances
             .write(&self.ctx, bytemuck::cast_slice(&instances));
 
@@ -711,9 +710,14 @@ impl Renderer {
 
         if frame.wireframe {
             pass.set_pipeline(&self.wire);
-            pass.set_vertex_buffer(1, self.wire_colour.slice(..));
-            for mesh in frame.meshes.iter().filter(|m| m.edge_index_count > 0) {
+            for (i, mesh) in frame.meshes.iter().enumerate() {
+                if mesh.edge_index_count == 0 {
+                    continue;
+                }
+                let at = (boxes_end + i as u64) * INSTANCE_SIZE;
                 pass.set_vertex_buffer(0, mesh.positions.slice(..));
+                pass.set_vertex_buffer(1, mesh.normals.slice(..));
+                pass.set_vertex_buffer(2, instance_buffer.slice(at..at + INSTANCE_SIZE));
                 pass.set_index_buffer(mesh.edges.slice(..), wgpu::IndexFormat::Uint32);
                 pass.draw_indexed(0..mesh.edge_index_count, 0, 0..1);
             }

@@ -1,0 +1,192 @@
+//! An MRTK recording at one moment as primitives: each tracked hand's joints
+//! as small balls linked along the finger chains, the head camera as a small
+//! pyramid of lines, the eye gaze as a ray.
+//!
+//! Pure CPU: the state comes from [`crate::anim::input_animation::state_at`],
+//! the axes from [`super::units`] (Unity is left-handed; the world is not).
+
+use glam::Vec3;
+
+use super::Primitives;
+use super::units::{unity_point, unity_rotation};
+use crate::anim::input_animation::{HandState, InputState, Pose, duration_s, state_at};
+use crate::formats::input_animation::InputAnimation;
+use crate::gpu::{Capsule, Line, Sphere};
+
+/// Radius of a joint ball, metres.
+pub const JOINT_RADIUS_M: f32 = 0.006;
+/// Radius of a finger segment, metres.
+pub const SEGMENT_RADIUS_M: f32 = 0.003;
+/// Length of the drawn gaze ray, metres.
+pub const GAZE_LENGTH_M: f32 = 1.0;
+/// Depth of the camera pyramid, metres.
+pub const FRUSTUM_DEPTH_M: f32 = 0.1;
+/// Rate at which [`bounds_over_time`] samples the recording, Hz.
+pub const BOUNDS_SAMPLE_HZ: f64 = 30.0;
+
+/// Which hand, for its tint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// The left hand.
+    Left,
+    /// The right hand.
+    Right,
+}
+
+/// A hand's colour (linear RGBA): orange while pinching, cyan otherwise, the
+/// left hand a little deeper than the right so the two stay apart.
+pub fn hand_colour(side: Side, pinching: bool) -> [f32; 4] {
+    match (side, pinching) {
+        (Side::Left, false) => [0.02, 0.55, 0.80, 1.0],
+        (Side::Right, false) => [0.10, 0.85, 0.80, 1.0],
+        (Side::Left, true) => [1.00, 0.30, 0.02, 1.0],
+        (Side::Right, true) => [1.00, 0.55, 0.10, 1.0],
+    }
+}
+
+/// The camera pyramid's colour, linear RGBA.
+pub const CAMERA_COLOUR: [f32; 4] = [0.95, 0.95, 0.95, 1.0];
+/// The gaze ray's colour, linear RGBA.
+pub const GAZE_COLOUR: [f32; 4] = [1.0, 0.1, 0.6, 1.0];
+
+/// Joint index pairs to link, in [`crate::anim::input_animation::JOINT_NAMES`]
+/// order: wrist → palm, the thumb chain from the wrist, and each finger's
+/// metacarpal → knuckle → middle → distal → tip chain from the wrist. Joint 0
+/// (`None`) is never drawn.
+pub const HAND_SEGMENTS: [(usize, usize); 25] = [
+    (1, 2),
+    // Thumb: wrist → metacarpal → proximal → distal → tip.
+    (1, 3),
+    (3, 4),
+    (4, 5),
+    (5, 6),
+    // Index.
+    (1, 7),
+    (7, 8),
+    (8, 9),
+    (9, 10),
+    (10, 11),
+    // Middle.
+    (1, 12),
+    (12, 13),
+    (13, 14),
+    (14, 15),
+    (15, 16),
+    // Ring.
+    (1, 17),
+    (17, 18),
+    (18, 19),
+    (19, 20),
+    (20, 21),
+    // Pinky.
+    (1, 22),
+    (22, 23),
+    (23, 24),
+    (24, 25),
+    (25, 26),
+];
+
+/// Appends a hand to `out` (nothing while it is untracked), shifted by `offset`.
+pub fn hand_primitives(hand: &HandState, side: Side, offset: Vec3, out: &mut Primitives) {
+    if !hand.tracked {
+        return;
+    }
+    let colour = hand_colour(side, hand.pinching);
+    let at = |i: usize| offset + unity_point(hand.joints[i].position);
+    out.spheres.extend((1..hand.joints.len()).map(|i| Sphere {
+        centre: at(i),
+        radius: JOINT_RADIUS_M,
+        colour,
+    }));
+    out.capsules
+        .extend(HAND_SEGMENTS.iter().map(|&(a, b)| Capsule {
+            a: at(a),
+            b: at(b),
+            radius: SEGMENT_RADIUS_M,
+            colour,
+        }));
+}
+
+/// The camera's pyramid: apex at the camera, base [`FRUSTUM_DEPTH_M`] ahead
+/// (Unity's camera looks along its +z, which is world −z after the mirror),
+/// with a small notch above the base to show which way is up.
+pub fn camera_lines(camera: &Pose, offset: Vec3) -> Vec<Line> {
+    let apex = offset + unity_point(camera.position);
+    let rotation = unity_rotation(camera.rotation);
+    let forward = rotation * Vec3::NEG_Z * FRUSTUM_DEPTH_M;
+    // A 4:3 base, about 70° wide.
+    let right = rotation * Vec3::X * (0.7 * FRUSTUM_DEPTH_M);
+    let up = rotation * Vec3::Y * (0.525 * FRUSTUM_DEPTH_M);
+    let base = [
+        apex + forward - right - up,
+        apex + forward + right - up,
+        apex + forward + right + up,
+        apex + forward - right + up,
+    ];
+    let line = |a, b| Line {
+        a,
+        b,
+        colour: CAMERA_COLOUR,
+    };
+    let notch = apex + forward + up * 1.5;
+    (0..4)
+        .flat_map(|i| [line(apex, base[i]), line(base[i], base[(i + 1) % 4])])
+        .chain([line(base[2], notch), line(notch, base[3])])
+        .collect()
+}
+
+/// The gaze ray from its recorded origin along its direction, or `None`
+/// while the direction is zero (nothing to point along).
+pub fn gaze_line(origin: [f32; 3], direction: [f32; 3], offset: Vec3) -> Option<Line> {
+    let direction = unity_point(direction);
+    (direction.length_squared() > 0.0 && direction.is_finite()).then(|| {
+        Line::ray(
+            offset + unity_point(origin),
+            direction,
+            GAZE_LENGTH_M,
+            GAZE_COLOUR,
+        )
+    })
+}
+
+/// Appends everything recorded at `state` to `out`, shifted by `offset`.
+pub fn primitives(state: &InputState, offset: Vec3, out: &mut Primitives) {
+    if let Some(hands) = &state.hands {
+        hand_primitives(&hands.left, Side::Left, offset, out);
+        hand_primitives(&hands.right, Side::Right, offset, out);
+    }
+    if let Some(camera) = &state.camera {
+        out.lines.extend(camera_lines(camera, offset));
+    }
+    if let Some(gaze) = &state.eye_gaze {
+        out.lines
+            .extend(gaze_line(gaze.origin, gaze.direction, offset));
+    }
+}
+
+/// The box everything drawn for `recording` fills over the whole recording
+/// (world axes, as recorded), sampled at [`BOUNDS_SAMPLE_HZ`] and at the end;
+/// `None` when nothing is ever drawn.
+pub fn bounds_over_time(recording: &InputAnimation) -> Option<(Vec3, Vec3)> {
+    let duration = duration_s(recording);
+    let samples = (duration * BOUNDS_SAMPLE_HZ).ceil() as usize;
+    let mut lo = Vec3::INFINITY;
+    let mut hi = Vec3::NEG_INFINITY;
+    for i in 0..=samples {
+        let t = (i as f64 / BOUNDS_SAMPLE_HZ).min(duration);
+        let mut drawn = Primitives::default();
+        primitives(&state_at(recording, t), Vec3::ZERO, &mut drawn);
+        let pad = Vec3::splat(JOINT_RADIUS_M);
+        let points = drawn
+            .spheres
+            .iter()
+            .flat_map(|s| [s.centre - pad, s.centre + pad])
+            .chain(drawn.lines.iter().flat_map(|l| [l.a, l.b]))
+            .filter(|p| p.is_finite());
+        for p in points {
+            lo = lo.min(p);
+            hi = hi.max(p);
+        }
+    }
+    (lo.x <= hi.x).then_some((lo, hi))
+}

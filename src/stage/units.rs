@@ -1,0 +1,61 @@
+//! The one place where each format's axes and units become the stage's world.
+//!
+//! The world is the renderer's (see [`crate::gpu::camera`]): metres,
+//! right-handed, y up.
+//!
+//! - AIBO rigs ([`crate::anim::aibo`]) are millimetres with x forward, y left,
+//!   z up. The dog faces world +x, so the default three-quarter camera (from
+//!   +z, turned toward +x) sees it in profile: x → x, z → y, and, to stay
+//!   right-handed, y (left) → −z.
+//! - MRTK recordings are Unity's: metres, y up, **left-handed** (x right,
+//!   z forward). Mirroring z makes them right-handed: the wearer then looks
+//!   along world −z, as an OpenGL camera does. Heights are kept, so Unity's
+//!   floor (y = 0) is the stage's ground.
+//! - MEMG `.obj` scenes are already y-up and right-handed; they keep their
+//!   own units and need no conversion.
+
+use glam::{DMat3, DVec3, Mat3, Quat, Vec3};
+
+/// Millimetres per metre.
+pub const MM_PER_M: f64 = 1000.0;
+
+/// AIBO axes → world axes, as columns: where the AIBO x, y and z axes point.
+const AIBO_AXES: DMat3 = DMat3::from_cols(
+    DVec3::new(1.0, 0.0, 0.0),
+    DVec3::new(0.0, 0.0, -1.0),
+    DVec3::new(0.0, 1.0, 0.0),
+);
+
+/// A point of an AIBO rig (mm, x forward, y left, z up) in world metres.
+pub fn aibo_point(p: [f64; 3]) -> Vec3 {
+    (AIBO_AXES * DVec3::from_array(p) / MM_PER_M).as_vec3()
+}
+
+/// An AIBO box (centre and half extents in millimetres, in a frame turned by
+/// `rotation` with origin `origin`, all AIBO axes) as a world linear map of
+/// the unit cube (−½..½) and its world centre, in metres.
+pub fn aibo_box(
+    origin: [f64; 3],
+    rotation: [[f64; 3]; 3],
+    centre: [f64; 3],
+    half_extents: [f64; 3],
+) -> (Mat3, Vec3) {
+    let r = DMat3::from_cols_array_2d(&rotation);
+    let world_centre = DVec3::from_array(origin) + r * DVec3::from_array(centre);
+    // The unit cube is 1 wide, the box 2 × half extent.
+    let scale = DMat3::from_diagonal(DVec3::from_array(half_extents) * 2.0 / MM_PER_M);
+    let linear = AIBO_AXES * r * scale;
+    (linear.as_mat3(), aibo_point(world_centre.to_array()))
+}
+
+/// A Unity position or direction (left-handed, y up) in world axes.
+pub fn unity_point(p: [f32; 3]) -> Vec3 {
+    Vec3::new(p[0], p[1], -p[2])
+}
+
+/// A Unity rotation quaternion (x, y, z, w) in world axes. Mirroring z maps
+/// the rotation `R` to `M R M`; its axis is a pseudo-vector, so the axis
+/// becomes `−M a` = (−x, −y, z) while the angle is kept.
+pub fn unity_rotation(q: [f32; 4]) -> Quat {
+    Quat::from_xyzw(-q[0], -q[1], q[2], q[3])
+}
