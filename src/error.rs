@@ -65,7 +65,9 @@ pub enum Error {
         error: std::io::Error,
     },
     /// The content matches none of the known formats.
-    #[error("{file}: unrecognised content (first bytes {head}); expected an AIBO .mtn, an MRTK input animation, a MEMG motion or a Wavefront .obj")]
+    #[error(
+        "{file}: unrecognised content (first bytes {head}); expected an AIBO .mtn, an MRTK input animation, a MEMG motion or a Wavefront .obj"
+    )]
     UnknownFormat {
         /// The file probed.
         file: String,

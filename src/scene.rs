@@ -3,6 +3,7 @@
 //! A MEMG motion needs its `.obj` scene: each motion pairs with the nearest
 //! `.obj` before it in the list (or, failing that, after it).
 
+use crate::anim;
 use crate::error::{Error, Result};
 use crate::formats::{self, Kind, input_animation, memg, mtn, obj};
 use std::path::{Path, PathBuf};
@@ -46,6 +47,25 @@ impl Track {
         }
     }
 
+    /// Time of the track's last sample in seconds.
+    pub fn duration_s(&self) -> f64 {
+        match self {
+            Track::Mtn { motion, .. } => motion.duration_s(),
+            Track::Memg { motion, .. } => motion.duration_s(),
+            Track::InputAnimation { recording, .. } => anim::input_animation::duration_s(recording),
+        }
+    }
+
+    /// The track's own frame period in seconds: MEMG 1/fps, `.mtn` its frame
+    /// length (16 ms where the file says 0), MRTK 1/60.
+    pub fn frame_period_s(&self) -> f64 {
+        match self {
+            Track::Mtn { motion, .. } => f64::from(motion.frame_ms()) / 1000.0,
+            Track::Memg { motion, .. } => 1.0 / f64::from(motion.fps.max(1)),
+            Track::InputAnimation { .. } => anim::input_animation::FRAME_PERIOD_S,
+        }
+    }
+
     /// The track's name for display: the file stem.
     pub fn name(&self) -> String {
         self.path()
@@ -61,7 +81,9 @@ pub fn load(paths: &[PathBuf]) -> Result<Vec<Track>> {
         .iter()
         .map(|p| formats::probe_file(p))
         .collect::<Result<Vec<_>>>()?;
-    let objs: Vec<usize> = (0..paths.len()).filter(|&i| kinds[i] == Kind::Obj).collect();
+    let objs: Vec<usize> = (0..paths.len())
+        .filter(|&i| kinds[i] == Kind::Obj)
+        .collect();
     let mut used_objs = vec![false; paths.len()];
     let mut tracks = Vec::new();
     for (i, (path, kind)) in paths.iter().zip(&kinds).enumerate() {

@@ -1,5 +1,6 @@
 //! `viewer bench`: the JSON it prints and how it rejects a bad `--synthetic`.
 //! Only the shape of the results is checked here; speeds are for the benches.
+#![cfg(feature = "cli")]
 
 use serde_json::Value;
 use std::process::{Command, Output};

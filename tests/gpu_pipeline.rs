@@ -4,6 +4,7 @@
 //!
 //! Without an adapter the tests print a notice and pass locally, but fail
 //! when `CI` is set, so CI never skips them silently.
+#![cfg(feature = "gpu")]
 
 use glam::Vec3;
 use motion_viewer::anim::memg::{Binding, bounding_box_over_time, deform_reference_f64};

@@ -1,5 +1,6 @@
 //! `viewer info` / `viewer export` on the sample, checked against a tiny
 //! independent reader of its bytes.
+#![cfg(feature = "cli")]
 
 use serde_json::Value;
 use std::path::Path;

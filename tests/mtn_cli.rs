@@ -1,4 +1,5 @@
 //! The `viewer` binary on `.mtn` files: info, export, errors.
+#![cfg(feature = "cli")]
 
 use serde_json::Value;
 use std::process::Command;

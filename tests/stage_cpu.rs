@@ -1,5 +1,6 @@
 //! The stage's CPU half: axis conversions, the AIBO stick figure, MRTK hands,
 //! and the side-by-side layout of real and synthetic tracks.
+#![cfg(feature = "gpu")]
 
 mod stage_common;
 

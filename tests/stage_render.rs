@@ -4,6 +4,7 @@
 //! Pictures go to `$TMPDIR/stage_render/` to be looked at. Without a GPU
 //! adapter the tests print a notice and pass locally, but fail when `CI` is
 //! set, as in `gpu_pipeline.rs`.
+#![cfg(feature = "gpu")]
 
 mod stage_common;
 

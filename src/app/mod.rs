@@ -21,7 +21,7 @@ use crate::error::Error;
 use crate::gpu::camera::Preset;
 use crate::gpu::{Capture, FrameScene, GpuContext, OrbitCamera, Renderer};
 use crate::scene::{self, Track};
-use crate::stage::{self, Stage};
+use crate::stage::Stage;
 use framework::{EguiPass, Surface};
 use input::MouseCamera;
 use keys::Action;
@@ -77,8 +77,8 @@ pub fn run(paths: &[PathBuf], options: &Options) -> Result<(), AppError> {
         return Err(AppError::Options("no motion to play".into()));
     }
     // The stage's rule: the longest track's length, the first track's frame period.
-    let duration = tracks.iter().map(stage::duration_s).fold(0.0, f64::max);
-    let period = stage::frame_period_s(&tracks[0]);
+    let duration = tracks.iter().map(Track::duration_s).fold(0.0, f64::max);
+    let period = tracks[0].frame_period_s();
     let timeline = Timeline::new(duration, period)
         .with_speed(options.speed)
         .map_err(|e| AppError::Options(e.to_string()))?

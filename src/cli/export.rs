@@ -7,24 +7,15 @@ use anyhow::{Context, Result, bail};
 use motion_viewer::scene::{self, Track};
 use std::path::{Path, PathBuf};
 
-/// A track's own frame period in seconds (MEMG 1/fps, .mtn frame_ms, MRTK 1/60 s).
-pub fn frame_period_s(track: &Track) -> f64 {
-    match track {
-        Track::Mtn { motion, .. } => mtn::frame_period_s(motion),
-        Track::Memg { motion, .. } => memg::frame_period_s(motion),
-        Track::InputAnimation { .. } => input_animation::FRAME_PERIOD_S,
-    }
-}
-
 pub fn run(args: &ExportArgs) -> Result<()> {
     let tracks = scene::load(&args.files)?;
     if tracks.is_empty() {
         bail!("no motion among the files given");
     }
-    if let Some(fps) = args.fps {
-        if !(fps.is_finite() && fps > 0.0) {
-            bail!("--fps must be a positive number of samples per second, got {fps}");
-        }
+    if let Some(fps) = args.fps
+        && !(fps.is_finite() && fps > 0.0)
+    {
+        bail!("--fps must be a positive number of samples per second, got {fps}");
     }
     let ext = args
         .out
@@ -32,7 +23,7 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         .map(|e| e.to_string_lossy().to_lowercase())
         .unwrap_or_default();
     // `--frame N` counts in the first motion's frame period; other tracks get the same time.
-    let first_period = frame_period_s(&tracks[0]);
+    let first_period = tracks[0].frame_period_s();
     let at_for = |i: usize| -> Option<At> {
         match args.at.at()? {
             At::Frame(n) if i > 0 => Some(At::Time(n as f64 * first_period)),
@@ -69,7 +60,9 @@ pub fn run(args: &ExportArgs) -> Result<()> {
             }
             Ok(())
         }
-        ("csv", Some(_)) => bail!("--time/--frame go with a .json output; a .csv holds every frame"),
+        ("csv", Some(_)) => {
+            bail!("--time/--frame go with a .json output; a .csv holds every frame")
+        }
         _ => bail!(
             "{}: unknown output type; use .json, .csv or .obj",
             args.out.display()

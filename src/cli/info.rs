@@ -77,10 +77,7 @@ fn print_readable(value: &Value, depth: usize) {
 fn scalar(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
-        Value::Array(a) => format!(
-            "[{}]",
-            a.iter().map(scalar).collect::<Vec<_>>().join(", ")
-        ),
+        Value::Array(a) => format!("[{}]", a.iter().map(scalar).collect::<Vec<_>>().join(", ")),
         other => other.to_string(),
     }
 }

@@ -3,14 +3,11 @@
 use super::At;
 use super::table::{Table, sample_times};
 use motion_viewer::anim::input_animation::{
-    HandState, InputState, JOINT_NAMES, Pose, duration_s, state_at,
+    FRAME_PERIOD_S, HandState, InputState, JOINT_NAMES, Pose, duration_s, state_at,
 };
 use motion_viewer::formats::input_animation::InputAnimation;
 use serde_json::{Value, json};
 use std::path::Path;
-
-/// MRTK recordings have no frame period of their own; the viewer steps at 60 Hz.
-pub const FRAME_PERIOD_S: f64 = 1.0 / 60.0;
 
 /// The `info --json` object.
 pub fn info(path: &Path, r: &InputAnimation) -> Value {

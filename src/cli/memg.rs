@@ -103,8 +103,3 @@ pub fn export_obj(s: &ObjScene, m: &MemgMotion, at: At, out: &Path) -> anyhow::R
     obj::write_obj(s, &p, std::io::BufWriter::new(file))
         .with_context(|| format!("{}: cannot write", out.display()))
 }
-
-/// 1 / fps.
-pub fn frame_period_s(m: &MemgMotion) -> f64 {
-    1.0 / f64::from(m.fps.max(1))
-}

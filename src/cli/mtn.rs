@@ -107,6 +107,6 @@ pub fn table(m: &Mtn, fps: Option<f64>) -> Table {
 }
 
 /// The motion's frame period in seconds (16 ms where the file says 0).
-pub fn frame_period_s(m: &Mtn) -> f64 {
+fn frame_period_s(m: &Mtn) -> f64 {
     f64::from(m.frame_ms()) / 1000.0
 }

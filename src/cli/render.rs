@@ -1,15 +1,11 @@
 //! `viewer render`: pictures without a window, through the window's pipelines.
 
-use super::export::frame_period_s;
 use super::{At, AtArgs};
 use anyhow::{Context, Result, bail};
-use glam::Vec3;
-use motion_viewer::anim::memg::{Binding, bounding_box_over_time};
 use motion_viewer::gpu::camera::Preset;
-use motion_viewer::gpu::{
-    Capture, DeformOptions, FrameScene, GpuContext, GpuDeformer, Grid, OrbitCamera, Renderer,
-};
-use motion_viewer::scene::{self, Track};
+use motion_viewer::gpu::{Capture, GpuContext, OrbitCamera, Renderer};
+use motion_viewer::scene;
+use motion_viewer::stage::Stage;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -38,73 +34,6 @@ pub struct RenderArgs {
     pub wireframe: bool,
 }
 
-/// A track made ready to draw: what it contributes to each frame.
-enum Shown {
-    /// A MEMG scene deformed on the GPU.
-    Memg {
-        deformer: GpuDeformer,
-        fps: f64,
-        bounds: (Vec3, Vec3),
-    },
-}
-
-impl Shown {
-    /// Uploads a track; `None` (with a note) for kinds not drawn yet.
-    fn new(ctx: &GpuContext, track: &Track) -> Result<Option<Shown>> {
-        match track {
-            Track::Memg {
-                scene,
-                motion,
-                motion_path,
-                ..
-            } => {
-                let binding = Binding::new(scene, motion)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", motion_path.display()))?;
-                for warning in &binding.warnings {
-                    eprintln!("viewer: {}: {warning}", motion_path.display());
-                }
-                let (lo, hi) =
-                    bounding_box_over_time(scene, motion, &binding).unwrap_or(([0.0; 3], [0.0; 3]));
-                let deformer =
-                    GpuDeformer::new(ctx, scene, motion, &binding, DeformOptions::default())?;
-                Ok(Some(Shown::Memg {
-                    deformer,
-                    fps: 1.0 / frame_period_s(track),
-                    bounds: (lo.into(), hi.into()),
-                }))
-            }
-            other => {
-                eprintln!(
-                    "viewer: {}: rendering this kind of motion is not built yet; left out",
-                    other.path().display()
-                );
-                Ok(None)
-            }
-        }
-    }
-
-    /// The box the track occupies over its whole motion (framing is fixed for a sequence).
-    fn bounds(&self) -> (Vec3, Vec3) {
-        match self {
-            Shown::Memg { bounds, .. } => *bounds,
-        }
-    }
-
-    /// Poses the track at `time_s` (GPU work is submitted, not awaited).
-    fn set_time(&mut self, time_s: f64) {
-        match self {
-            Shown::Memg { deformer, fps, .. } => deformer.update(time_s * *fps),
-        }
-    }
-
-    /// Adds the track's meshes and primitives to `frame`.
-    fn contribute<'a>(&'a self, frame: &mut FrameScene<'a>) {
-        match self {
-            Shown::Memg { deformer, .. } => frame.meshes.push(deformer.mesh()),
-        }
-    }
-}
-
 pub fn run(args: &RenderArgs) -> Result<()> {
     let size = parse_size(&args.size)?;
     let preset = match args.view.as_str() {
@@ -119,7 +48,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         bail!("no motion among the files given");
     }
     // `--frame N` and `--frames` count in the first motion's frame period.
-    let period = frame_period_s(&tracks[0]);
+    let period = tracks[0].frame_period_s();
     let jobs: Vec<(f64, PathBuf)> = match &args.frames {
         Some(range) => {
             let (a, b) = parse_range(range)?;
@@ -139,22 +68,14 @@ pub fn run(args: &RenderArgs) -> Result<()> {
 
     let started = Instant::now();
     let ctx = GpuContext::new()?;
-    let mut shown = Vec::new();
-    for track in &tracks {
-        shown.extend(Shown::new(&ctx, track)?);
+    let mut stage = Stage::new(&ctx, &tracks)?;
+    for w in stage.load_warnings() {
+        eprintln!("viewer: warning: {w}");
     }
-    if shown.is_empty() {
-        bail!("none of the motions given can be rendered yet");
-    }
-    let (lo, hi) = shown
-        .iter()
-        .map(Shown::bounds)
-        .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)))
-        .expect("at least one track");
+    let (lo, hi) = stage.bounds();
     let mut camera = OrbitCamera::default();
     camera.set_preset(preset);
     camera.frame_bounds_aspect(lo, hi, size[0] as f32 / size[1] as f32);
-    let grid = Grid::under_bounds(lo, hi);
     let mut renderer = Renderer::new(&ctx, Capture::FORMAT);
     let mut capture = Capture::new(&ctx, size);
     let setup = started.elapsed();
@@ -166,17 +87,14 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     };
     let drawing = Instant::now();
     for (time, path) in &jobs {
-        for s in &mut shown {
-            s.set_time(*time);
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        stage.pose(&mut encoder, *time);
+        ctx.queue.submit([encoder.finish()]);
+        for w in stage.warnings(*time) {
+            eprintln!("viewer: warning at {time:.3} s: {w}");
         }
-        let mut frame = FrameScene {
-            grid: Some(grid),
-            wireframe: args.wireframe,
-            ..FrameScene::default()
-        };
-        for s in &shown {
-            s.contribute(&mut frame);
-        }
+        let mut frame = stage.frame_scene(*time);
+        frame.wireframe = args.wireframe;
         let image = capture.render(&mut renderer, &camera, &frame)?;
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;

@@ -16,8 +16,8 @@ pub struct Table {
 impl Table {
     /// Writes the table as CSV.
     pub fn write_csv(&self, path: &Path) -> Result<()> {
-        let file =
-            std::fs::File::create(path).with_context(|| format!("{}: cannot create", path.display()))?;
+        let file = std::fs::File::create(path)
+            .with_context(|| format!("{}: cannot create", path.display()))?;
         let mut w = std::io::BufWriter::new(file);
         writeln!(w, "{}", self.columns.join(","))?;
         for row in &self.rows {

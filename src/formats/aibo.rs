@@ -67,7 +67,12 @@ pub enum Leg {
 
 impl Leg {
     /// All four legs.
-    pub const ALL: [Leg; 4] = [Leg::LeftFront, Leg::LeftHind, Leg::RightFront, Leg::RightHind];
+    pub const ALL: [Leg; 4] = [
+        Leg::LeftFront,
+        Leg::LeftHind,
+        Leg::RightFront,
+        Leg::RightHind,
+    ];
 
     /// True for the front legs.
     pub fn is_front(self) -> bool {

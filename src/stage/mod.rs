@@ -50,9 +50,6 @@ use crate::gpu::{
 use crate::scene::Track;
 use layout::{Footprint, Grounding};
 
-/// The frame period of an MRTK recording: the toolkit records at 60 Hz.
-pub const INPUT_ANIMATION_FRAME_PERIOD_S: f64 = 1.0 / 60.0;
-
 /// World-space primitives of the tracks drawn without a mesh.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Primitives {
@@ -127,30 +124,11 @@ impl Plan {
         Ok(Plan {
             placements,
             bounds,
-            duration_s: tracks.iter().map(duration_s).fold(0.0, f64::max),
+            duration_s: tracks.iter().map(Track::duration_s).fold(0.0, f64::max),
             frame_period_s: tracks
                 .first()
-                .map_or(INPUT_ANIMATION_FRAME_PERIOD_S, frame_period_s),
+                .map_or(input_animation::FRAME_PERIOD_S, Track::frame_period_s),
         })
-    }
-}
-
-/// A track's length in seconds.
-pub fn duration_s(track: &Track) -> f64 {
-    match track {
-        Track::Mtn { motion, .. } => motion.duration_s(),
-        Track::Memg { motion, .. } => motion.duration_s(),
-        Track::InputAnimation { recording, .. } => input_animation::duration_s(recording),
-    }
-}
-
-/// A track's own frame period in seconds: MEMG 1/fps, `.mtn` its frame
-/// length, MRTK 1/60.
-pub fn frame_period_s(track: &Track) -> f64 {
-    match track {
-        Track::Mtn { motion, .. } => f64::from(motion.frame_ms()) / 1000.0,
-        Track::Memg { motion, .. } => 1.0 / f64::from(motion.fps.max(1)),
-        Track::InputAnimation { .. } => INPUT_ANIMATION_FRAME_PERIOD_S,
     }
 }
 
