@@ -8,73 +8,22 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use motion_viewer::anim::memg::{Binding, Deformer, deform};
-use motion_viewer::formats::memg::{MemgGroup, MemgMotion};
-use motion_viewer::formats::obj::{ObjGroup, ObjScene};
-use rayon::prelude::*;
+use motion_viewer::formats::memg::MemgMotion;
+use motion_viewer::formats::obj::ObjScene;
+use motion_viewer::synthetic::{self, streaming_sum};
 use std::hint::black_box;
 use std::time::Duration;
 
 const BASIS: usize = 32;
 const TIMESTEPS: usize = 16;
 
-/// A strip of `v` vertices in one group, with a deterministic xorshift basis.
+/// A grid of `v` vertices in one group with a 32-vector basis.
 fn scene(v: usize) -> (ObjScene, MemgMotion) {
-    let positions: Vec<[f32; 3]> = (0..v).map(|i| [i as f32 * 1e-3, 0.0, 0.0]).collect();
-    let triangles: Vec<[u32; 3]> = (0..v.saturating_sub(2) as u32)
-        .map(|i| [i, i + 1, i + 2])
-        .collect();
-    let scene = ObjScene {
-        groups: vec![ObjGroup {
-            name: "strip".into(),
-            triangles: 0..triangles.len(),
-            material: None,
-        }],
-        positions,
-        triangles,
-        materials: Vec::new(),
-    };
-    let mut seed = 0x2545_f491_u32;
-    let mut random = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 17;
-        seed ^= seed << 5;
-        seed as f32 / u32::MAX as f32 - 0.5
-    };
-    let motion = MemgMotion {
-        fps: 30,
-        local_frames: 1,
-        timesteps: TIMESTEPS,
-        frames: vec![[1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1., 0.]; TIMESTEPS],
-        groups: vec![MemgGroup {
-            name: "strip".into(),
-            mapping: (1..=v as u32).collect(),
-            mean: scene.positions.iter().flatten().copied().collect(),
-            parent: 0,
-            basis_len: BASIS,
-            basis: (0..3 * v * BASIS).map(|_| random() * 0.01).collect(),
-            coeffs: (0..BASIS * TIMESTEPS).map(|_| random()).collect(),
-        }],
-        ..MemgMotion::default()
-    };
-    (scene, motion)
-}
-
-/// Reads every value once with 16 independent lanes per thread, so the sum is
-/// bound by memory rather than by one chain of dependent adds.
-fn streaming_sum(data: &[f32]) -> f32 {
-    data.par_chunks(1 << 16)
-        .map(|chunk| {
-            let mut lanes = [0f32; 16];
-            let blocks = chunk.chunks_exact(16);
-            let tail: f32 = blocks.remainder().iter().sum();
-            for block in blocks {
-                for (l, &x) in lanes.iter_mut().zip(block) {
-                    *l += x;
-                }
-            }
-            lanes.iter().sum::<f32>() + tail
-        })
-        .sum()
+    synthetic::generate(synthetic::Spec {
+        vertices: v,
+        basis: BASIS,
+        frames: TIMESTEPS,
+    })
 }
 
 fn bench_deform(c: &mut Criterion) {

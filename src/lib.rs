@@ -15,6 +15,7 @@ pub mod anim;
 pub mod error;
 pub mod formats;
 pub mod scene;
+pub mod synthetic;
 
 #[cfg(feature = "gpu")]
 pub mod gpu;

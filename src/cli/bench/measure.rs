@@ -88,26 +88,6 @@ fn median(values: &mut [f64]) -> f64 {
     }
 }
 
-/// Sums `data` with 16 independent lanes per thread, so the loop vectorises
-/// and is bound by memory, not by one floating-point add chain: the time of
-/// reading `data` once, the floor under anything that must read it.
-pub fn streaming_sum(data: &[f32]) -> f32 {
-    use rayon::prelude::*;
-    data.par_chunks(1 << 16)
-        .map(|chunk| {
-            let mut lanes = [0f32; 16];
-            let blocks = chunk.chunks_exact(16);
-            let tail: f32 = blocks.remainder().iter().sum();
-            for block in blocks {
-                for (l, &x) in lanes.iter_mut().zip(block) {
-                    *l += x;
-                }
-            }
-            lanes.iter().sum::<f32>() + tail
-        })
-        .sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,12 +96,5 @@ mod tests {
     fn median_of_odd_and_even_counts() {
         assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
-    }
-
-    #[test]
-    fn streaming_sum_adds_everything() {
-        let data: Vec<f32> = (0..100_003).map(|i| (i % 7) as f32).collect();
-        let expected: f64 = data.iter().map(|&x| f64::from(x)).sum();
-        assert_eq!(f64::from(streaming_sum(&data)), expected);
     }
 }

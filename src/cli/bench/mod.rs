@@ -14,11 +14,10 @@
 //! - GPU deformation is one frame submitted and waited for.
 
 mod measure;
-mod synthetic;
 
 use anyhow::{Context, Result};
 use clap::builder::TypedValueParser as _;
-use measure::{Timer, streaming_sum};
+use measure::Timer;
 use motion_viewer::anim::{self, memg::Binding};
 use motion_viewer::formats::bytes::ByteOrder;
 use motion_viewer::formats::input_animation;
@@ -27,6 +26,7 @@ use motion_viewer::formats::memg::{self, MemgMotion};
 use motion_viewer::formats::mtn::{self, Mtn};
 use motion_viewer::formats::obj::ObjScene;
 use motion_viewer::scene::{self, Track};
+use motion_viewer::synthetic::{self, streaming_sum};
 use serde::Serialize;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -115,7 +115,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let mut gpu = Gpu::default();
     let rows = match &args.synthetic {
         Some(spec) => {
-            let spec = synthetic::Spec::parse(spec)?;
+            let spec = synthetic::Spec::parse(spec).map_err(anyhow::Error::msg)?;
             vec![bench_synthetic(spec, &timer, &mut gpu)?]
         }
         None => {

@@ -1,10 +1,12 @@
-//! A synthetic MEMG scene for `viewer bench --synthetic VERTICESxBASISxFRAMES`:
-//! a square cloth-like grid in one group, with a deterministic pseudo-random
-//! basis and coefficients, so runs on different machines measure the same data.
+//! What `viewer bench` and the criterion benches share: synthetic MEMG scenes
+//! of any size, and the memory-read bound they are measured against.
+//!
+//! A synthetic scene is a square cloth-like grid in one group with a
+//! deterministic pseudo-random basis and coefficients, so runs on different
+//! machines measure the same data.
 
-use anyhow::{Result, bail};
-use motion_viewer::formats::memg::{MemgGroup, MemgMotion};
-use motion_viewer::formats::obj::{ObjGroup, ObjScene};
+use crate::formats::memg::{MemgGroup, MemgMotion};
+use crate::formats::obj::{ObjGroup, ObjScene};
 
 /// The size of a synthetic scene, parsed from `VERTICESxBASISxFRAMES`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,19 +22,19 @@ pub struct Spec {
 impl Spec {
     /// Parses `VERTICESxBASISxFRAMES`, e.g. `1000000x32x300`; each part a
     /// positive integer, and the sizes within what a MEMG file can store.
-    pub fn parse(text: &str) -> Result<Spec> {
+    pub fn parse(text: &str) -> Result<Spec, String> {
         let usage =
             "expected VERTICESxBASISxFRAMES with three positive integers, e.g. 1000000x32x300";
         let parts: Vec<&str> = text.split(['x', 'X']).collect();
         let [v, r, n] = parts.as_slice() else {
-            bail!("bad --synthetic {text:?}: {usage}");
+            return Err(format!("bad --synthetic {text:?}: {usage}"));
         };
-        let number = |what: &str, s: &str| -> Result<usize> {
+        let number = |what: &str, s: &str| -> Result<usize, String> {
             match s.trim().parse::<usize>() {
                 Ok(x) if x > 0 => Ok(x),
-                _ => bail!(
+                _ => Err(format!(
                     "bad --synthetic {text:?}: {what} {s:?} is not a positive integer; {usage}"
-                ),
+                )),
             }
         };
         let spec = Spec {
@@ -46,12 +48,14 @@ impl Spec {
         let basis_values = rows.and_then(|x| x.checked_mul(spec.basis));
         let fits_i32 = |x: Option<usize>| x.is_some_and(|x| x <= i32::MAX as usize);
         if !fits_i32(rows) || !fits_i32(Some(spec.frames)) || !fits_i32(Some(spec.basis)) {
-            bail!(
+            return Err(format!(
                 "bad --synthetic {text:?}: 3 × VERTICES, BASIS and FRAMES must each fit an int32"
-            );
+            ));
         }
         if basis_values.is_none_or(|x| x > u32::MAX as usize) {
-            bail!("bad --synthetic {text:?}: 3 × VERTICES × BASIS must stay below 2^32 values");
+            return Err(format!(
+                "bad --synthetic {text:?}: 3 × VERTICES × BASIS must stay below 2^32 values"
+            ));
         }
         Ok(spec)
     }
@@ -134,10 +138,37 @@ pub fn generate(spec: Spec) -> (ObjScene, MemgMotion) {
     (scene, motion)
 }
 
+/// Sums `data` with 16 independent lanes per thread, so the loop vectorises
+/// and is bound by memory, not by one floating-point add chain: the time of
+/// reading `data` once, the floor under anything that must read it.
+pub fn streaming_sum(data: &[f32]) -> f32 {
+    use rayon::prelude::*;
+    data.par_chunks(1 << 16)
+        .map(|chunk| {
+            let mut lanes = [0f32; 16];
+            let blocks = chunk.chunks_exact(16);
+            let tail: f32 = blocks.remainder().iter().sum();
+            for block in blocks {
+                for (l, &x) in lanes.iter_mut().zip(block) {
+                    *l += x;
+                }
+            }
+            lanes.iter().sum::<f32>() + tail
+        })
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use motion_viewer::anim::memg::Binding;
+    use crate::anim::memg::Binding;
+
+    #[test]
+    fn streaming_sum_adds_everything() {
+        let data: Vec<f32> = (0..100_003).map(|i| (i % 7) as f32).collect();
+        let expected: f64 = data.iter().map(|&x| f64::from(x)).sum();
+        assert_eq!(f64::from(streaming_sum(&data)), expected);
+    }
 
     #[test]
     fn parses_and_rejects_specs() {
