@@ -104,7 +104,10 @@ fn info_json_shape_and_values() {
     assert!(markers.len() >= 2);
     assert_eq!(markers.len(), r.markers.len());
     for (m, (t, name)) in markers.iter().zip(&r.markers) {
-        assert_eq!(m["time_s"].as_f64().unwrap(), f64::from(*t));
+        // Printed as the shortest decimal that reads back to the stored f32.
+        let printed = m["time_s"].as_f64().unwrap();
+        assert_eq!(printed as f32, *t);
+        assert_eq!(printed.to_string(), t.to_string());
         assert_eq!(m["name"], name.as_str());
     }
     assert_eq!(i["warnings"], serde_json::json!([]));

@@ -4,6 +4,7 @@ use super::{InfoArgs, input_animation, memg, mtn};
 use anyhow::Result;
 use motion_viewer::scene::{self, Track};
 use serde_json::Value;
+use std::fmt::Write as _;
 
 /// Describes one loaded track as the JSON object `info --json` prints.
 pub fn describe(track: &Track) -> Value {
@@ -22,30 +23,31 @@ pub fn describe(track: &Track) -> Value {
 pub fn run(args: &InfoArgs) -> Result<()> {
     let tracks = scene::load(&args.files)?;
     let infos: Vec<Value> = tracks.iter().map(describe).collect();
+    let mut text = String::new();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&infos)?);
+        text = serde_json::to_string_pretty(&infos)? + "\n";
     } else {
         for (track, info) in tracks.iter().zip(&infos) {
-            println!("{}", track.path().display());
-            print_readable(info, 1);
-            println!();
+            writeln!(text, "{}", track.path().display())?;
+            write_readable(&mut text, info, 1)?;
+            writeln!(text)?;
         }
     }
-    Ok(())
+    super::print_stdout(&text)
 }
 
-/// Prints a JSON object as indented `key: value` lines; arrays of objects
+/// Writes a JSON object as indented `key: value` lines; arrays of objects
 /// become one line per element.
-fn print_readable(value: &Value, depth: usize) {
+fn write_readable(out: &mut String, value: &Value, depth: usize) -> std::fmt::Result {
     let pad = "  ".repeat(depth);
     let Value::Object(map) = value else {
-        println!("{pad}{}", scalar(value));
-        return;
+        writeln!(out, "{pad}{}", scalar(value))?;
+        return Ok(());
     };
     for (key, v) in map {
         match v {
             Value::Array(items) if items.iter().any(Value::is_object) => {
-                println!("{pad}{key}: ({})", items.len());
+                writeln!(out, "{pad}{key}: ({})", items.len())?;
                 for item in items {
                     let line: Vec<String> = match item {
                         Value::Object(m) => m
@@ -54,24 +56,25 @@ fn print_readable(value: &Value, depth: usize) {
                             .collect(),
                         other => vec![scalar(other)],
                     };
-                    println!("{pad}  - {}", line.join("  "));
+                    writeln!(out, "{pad}  - {}", line.join("  "))?;
                 }
             }
             Value::Array(items) if key == "warnings" => {
                 if items.is_empty() {
-                    println!("{pad}{key}: none");
+                    writeln!(out, "{pad}{key}: none")?;
                 }
                 for w in items {
-                    println!("{pad}warning: {}", scalar(w));
+                    writeln!(out, "{pad}warning: {}", scalar(w))?;
                 }
             }
             Value::Object(_) => {
-                println!("{pad}{key}:");
-                print_readable(v, depth + 1);
+                writeln!(out, "{pad}{key}:")?;
+                write_readable(out, v, depth + 1)?;
             }
-            _ => println!("{pad}{key}: {}", scalar(v)),
+            _ => writeln!(out, "{pad}{key}: {}", scalar(v))?,
         }
     }
+    Ok(())
 }
 
 fn scalar(v: &Value) -> String {

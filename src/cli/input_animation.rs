@@ -25,7 +25,7 @@ pub fn info(path: &Path, r: &InputAnimation) -> Value {
         "duration_s": duration_s(r),
         "curves": floats.len() + bools.len(),
         "keys": keys,
-        "markers": r.markers.iter().map(|m| json!({"time_s": m.time, "name": m.name})).collect::<Vec<_>>(),
+        "markers": r.markers.iter().map(|m| json!({"time_s": f32_as_written(m.time), "name": m.name})).collect::<Vec<_>>(),
         "warnings": r.warnings,
     })
 }
@@ -111,4 +111,10 @@ fn row(s: &InputState) -> Vec<f64> {
         out.extend(g.origin.iter().chain(&g.direction).map(|&v| f64::from(v)));
     }
     out
+}
+
+/// An `f32` from the file as the decimal it was written as (1.3, not
+/// 1.2999999523…): the shortest text that reads back to the same `f32`.
+fn f32_as_written(x: f32) -> f64 {
+    x.to_string().parse().unwrap_or(f64::from(x))
 }

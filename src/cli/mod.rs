@@ -110,6 +110,17 @@ impl AtArgs {
     }
 }
 
+/// Writes `text` to standard output; a reader that went away (`viewer info … | head`)
+/// ends the output quietly instead of failing.
+pub fn print_stdout(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
 /// Parses the command line, runs it, and turns an error into one line on stderr.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();

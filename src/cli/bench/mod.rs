@@ -129,7 +129,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     };
     timer.finish();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        super::print_stdout(&(serde_json::to_string_pretty(&rows)? + "\n"))?;
     } else {
         print_tables(&rows, args.runs);
     }
