@@ -38,7 +38,7 @@ pub fn run(args: &ExportArgs) -> Result<()> {
             else {
                 bail!("an .obj export needs a MEMG scene and motion");
             };
-            memg::export_obj(scene, motion, at, &args.out)
+            memg::export_obj(scene, motion, at, &args.out, args.gpu)
         }
         ("json", Some(_)) => {
             let states = tracks
@@ -74,7 +74,7 @@ fn state(track: &Track, at: At) -> Result<serde_json::Value> {
     Ok(match track {
         Track::Mtn { motion, .. } => mtn::state(motion, at),
         Track::InputAnimation { recording, .. } => input_animation::state(recording, at),
-        Track::Memg { scene, motion, .. } => memg::state(scene, motion, at),
+        Track::Memg { scene, motion, .. } => memg::state(scene, motion, at)?,
     })
 }
 

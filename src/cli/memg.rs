@@ -69,35 +69,75 @@ fn timestep(m: &MemgMotion, at: At) -> anyhow::Result<usize> {
     Ok(step as usize)
 }
 
-/// The deformed positions at `at`, with the timestep they are for.
-fn positions(s: &ObjScene, m: &MemgMotion, at: At) -> anyhow::Result<(usize, Vec<[f32; 3]>)> {
+/// The deformed positions at `at`, with the timestep they are for. With
+/// `on_gpu` the compute shader deforms and the positions are read back; if no
+/// adapter can be had, the CPU path stands in, with a warning.
+fn positions(
+    s: &ObjScene,
+    m: &MemgMotion,
+    at: At,
+    on_gpu: bool,
+) -> anyhow::Result<(usize, Vec<[f32; 3]>)> {
     let t = timestep(m, at)?;
     let binding = Binding::new(s, m).map_err(anyhow::Error::msg)?;
+    if on_gpu {
+        match gpu_positions(s, m, &binding, t) {
+            Ok(p) => return Ok((t, p)),
+            Err(e) => eprintln!("viewer: warning: {e:#}; deforming on the CPU instead"),
+        }
+    }
     let mut out = Vec::new();
     deformer::deform(s, m, &binding, t as f64, &mut out);
     Ok((t, out))
 }
 
-/// The `export --time` JSON state (positions are large: a summary).
-pub fn state(s: &ObjScene, m: &MemgMotion, at: At) -> Value {
-    match positions(s, m, at) {
-        Ok((t, p)) => {
-            let (lo, hi) = deformer::bounding_box(&p).unwrap_or_default();
-            json!({
-                "format": "memg",
-                "time_s": t as f64 / f64::from(m.fps.max(1)),
-                "timestep": t,
-                "bbox_min": lo,
-                "bbox_max": hi,
-            })
-        }
-        Err(e) => json!({"format": "memg", "error": format!("{e:#}")}),
-    }
+#[cfg(feature = "gpu")]
+fn gpu_positions(
+    s: &ObjScene,
+    m: &MemgMotion,
+    binding: &Binding,
+    t: usize,
+) -> anyhow::Result<Vec<[f32; 3]>> {
+    use motion_viewer::gpu::{DeformOptions, GpuContext, GpuDeformer};
+    let ctx = GpuContext::new()?;
+    let mut gpu = GpuDeformer::new(&ctx, s, m, binding, DeformOptions::default())?;
+    gpu.update(t as f64);
+    Ok(gpu.read_positions()?)
 }
 
-/// Writes the deformed scene at `at` as an `.obj`.
-pub fn export_obj(s: &ObjScene, m: &MemgMotion, at: At, out: &Path) -> anyhow::Result<()> {
-    let (_, p) = positions(s, m, at)?;
+#[cfg(not(feature = "gpu"))]
+fn gpu_positions(
+    _: &ObjScene,
+    _: &MemgMotion,
+    _: &Binding,
+    _: usize,
+) -> anyhow::Result<Vec<[f32; 3]>> {
+    bail!("this viewer was built without the `gpu` feature")
+}
+
+/// The `export --time` JSON state (positions are large: a summary).
+pub fn state(s: &ObjScene, m: &MemgMotion, at: At) -> anyhow::Result<Value> {
+    let (t, p) = positions(s, m, at, false)?;
+    let (lo, hi) = deformer::bounding_box(&p).unwrap_or_default();
+    Ok(json!({
+        "format": "memg",
+        "time_s": t as f64 / f64::from(m.fps.max(1)),
+        "timestep": t,
+        "bbox_min": lo,
+        "bbox_max": hi,
+    }))
+}
+
+/// Writes the deformed scene at `at` as an `.obj`, deformed on the GPU when
+/// `on_gpu` is set.
+pub fn export_obj(
+    s: &ObjScene,
+    m: &MemgMotion,
+    at: At,
+    out: &Path,
+    on_gpu: bool,
+) -> anyhow::Result<()> {
+    let (_, p) = positions(s, m, at, on_gpu)?;
     let file =
         std::fs::File::create(out).with_context(|| format!("{}: cannot create", out.display()))?;
     obj::write_obj(s, &p, std::io::BufWriter::new(file))

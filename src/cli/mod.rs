@@ -76,6 +76,10 @@ pub struct ExportArgs {
     /// Sampling rate for every-frame exports (default: each motion's own frame period).
     #[arg(long)]
     pub fps: Option<f64>,
+    /// Deform a MEMG mesh with the GPU compute shader and read it back (the
+    /// CPU stands in, with a warning, where no adapter can be had).
+    #[arg(long)]
+    pub gpu: bool,
 }
 
 /// A moment in the timeline: `--time S` or `--frame N`.
