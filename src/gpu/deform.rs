@@ -8,7 +8,7 @@
 
 use super::context::GpuContext;
 use super::mesh::GpuMesh;
-use super::util::{compute_pipeline, dispatch_size, entry, storage_entry, uniform_entry};
+use super::util::{compute_layout, compute_pipeline, dispatch_size, entry};
 use crate::anim::memg::Binding;
 use crate::error::{Error, Result};
 use crate::formats::memg::MemgMotion;
@@ -159,18 +159,7 @@ impl GpuDeformer {
             label: Some("deform.wgsl"),
             source: wgpu::ShaderSource::Wgsl(include_str!("../../shaders/deform.wgsl").into()),
         });
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("deform"),
-            entries: &[
-                uniform_entry(0),
-                storage_entry(1, true),
-                storage_entry(2, true),
-                storage_entry(3, true),
-                storage_entry(4, true),
-                storage_entry(5, true),
-                storage_entry(6, false),
-            ],
-        });
+        let layout = compute_layout(device, "deform", 5);
         let pipeline = compute_pipeline(device, "deform", &layout, &module);
         let storage = |label: &str, bytes: &[u8]| {
             device.create_buffer_init(&wgpu::util::BufferInitDescriptor {

@@ -6,7 +6,7 @@
 //! passes to the render pipeline without a read-back.
 
 use super::context::GpuContext;
-use super::util::{compute_pipeline, dispatch_size, entry, storage_entry, uniform_entry};
+use super::util::{compute_layout, compute_pipeline, dispatch_size, entry};
 use crate::error::Result;
 use crate::formats::obj::ObjScene;
 use wgpu::util::DeviceExt;
@@ -119,17 +119,7 @@ impl GpuMesh {
             label: Some("normals.wgsl"),
             source: wgpu::ShaderSource::Wgsl(include_str!("../../shaders/normals.wgsl").into()),
         });
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("normals"),
-            entries: &[
-                uniform_entry(0),
-                storage_entry(1, true),
-                storage_entry(2, true),
-                storage_entry(3, true),
-                storage_entry(4, true),
-                storage_entry(5, false),
-            ],
-        });
+        let layout = compute_layout(device, "normals", 4);
         let normals_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("normals"),
             layout: &layout,

@@ -12,7 +12,7 @@ pub(crate) fn dispatch_size(threads: u32) -> (u32, u32) {
 }
 
 /// A read-only or read-write storage buffer visible to compute shaders.
-pub(crate) fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
+fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility: wgpu::ShaderStages::COMPUTE,
@@ -26,7 +26,7 @@ pub(crate) fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLay
 }
 
 /// A uniform buffer visible to compute shaders.
-pub(crate) fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility: wgpu::ShaderStages::COMPUTE,
@@ -37,6 +37,23 @@ pub(crate) fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
         },
         count: None,
     }
+}
+
+/// The bind group layout of every compute pass here: parameters in a uniform
+/// at binding 0, then `inputs` read-only storage buffers, then the one
+/// read-write output.
+pub(crate) fn compute_layout(
+    device: &wgpu::Device,
+    label: &str,
+    inputs: u32,
+) -> wgpu::BindGroupLayout {
+    let mut entries = vec![uniform_entry(0)];
+    entries.extend((1..=inputs).map(|binding| storage_entry(binding, true)));
+    entries.push(storage_entry(inputs + 1, false));
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(label),
+        entries: &entries,
+    })
 }
 
 /// A bind group entry for a whole buffer.
