@@ -114,6 +114,15 @@ impl AtArgs {
     }
 }
 
+/// A picture or window size `WxH` (or `WXH`), both sides in 1..=16384.
+#[cfg(feature = "gpu")]
+pub fn parse_size(text: &str) -> anyhow::Result<[u32; 2]> {
+    text.split_once(['x', 'X'])
+        .and_then(|(w, h)| Some([w.trim().parse().ok()?, h.trim().parse().ok()?]))
+        .filter(|size: &[u32; 2]| size.iter().all(|n| (1..=16384).contains(n)))
+        .ok_or_else(|| anyhow::anyhow!("--size {text:?}: expected WxH, e.g. 1280x720"))
+}
+
 /// Writes `text` to standard output; a reader that went away (`viewer info … | head`)
 /// ends the output quietly instead of failing.
 pub fn print_stdout(text: &str) -> anyhow::Result<()> {
@@ -152,5 +161,22 @@ pub fn main() -> ExitCode {
             eprintln!("viewer: {e:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(all(test, feature = "gpu"))]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("1280x720").unwrap(), [1280, 720]);
+        assert_eq!(parse_size("64X48").unwrap(), [64, 48]);
+        assert_eq!(parse_size("320x240").unwrap(), [320, 240]);
+        assert!(parse_size("0x10").is_err());
+        assert!(parse_size("16385x10").is_err());
+        assert!(parse_size("1280").is_err());
+        assert!(parse_size("320").is_err());
+        assert!(parse_size("ax b").is_err());
     }
 }
