@@ -10,10 +10,11 @@ use glam::Vec3;
 use motion_viewer::anim::memg::{Binding, bounding_box_over_time, deform_reference_f64};
 use motion_viewer::formats::bytes::ByteOrder;
 use motion_viewer::formats::memg::{self, MemgGroup, MemgMotion};
-use motion_viewer::formats::obj::{self, ObjGroup, ObjScene};
+use motion_viewer::formats::obj::{ObjGroup, ObjScene};
 use motion_viewer::gpu::{
-    Capture, DeformOptions, FrameScene, GpuContext, GpuDeformer, Grid, OrbitCamera, Renderer,
+    Capture, DeformOptions, FrameScene, GpuContext, GpuDeformer, OrbitCamera, Renderer,
 };
+use motion_viewer::scene::shapes::Grid;
 use std::path::PathBuf;
 
 /// Positions agree within this fraction of the animation's bounding-box diagonal.
@@ -49,7 +50,9 @@ fn data(name: &str) -> PathBuf {
 
 /// The committed sample: `data/flags.obj` and `data/flags.bin`.
 fn sample() -> (ObjScene, MemgMotion) {
-    let scene = obj::load(&data("flags.obj")).expect("data/flags.obj");
+    let scene = motion_viewer::scene::load::load_obj(&data("flags.obj"))
+        .expect("data/flags.obj")
+        .0;
     let motion = memg::load(&data("flags.bin")).expect("data/flags.bin");
     (scene, motion)
 }

@@ -7,6 +7,7 @@ use memg_common::{RawFile, SMALL_OBJ, Values, frame, group, small_motion, small_
 use motion_viewer::anim::memg::{Binding, bounding_box_over_time, deform, deform_reference_f64};
 use motion_viewer::formats::memg;
 use motion_viewer::formats::obj::{self, ObjScene};
+use motion_viewer::scene::load::load_obj;
 
 fn small_scene() -> ObjScene {
     obj::parse(SMALL_OBJ, None, &mut Vec::new()).unwrap()
@@ -61,13 +62,11 @@ fn obj_materials_and_missing_library() {
     let path = dir.path().join("s.obj");
     std::fs::write(&path, text).unwrap();
     // Missing library: loads, with no materials.
-    let s = obj::load(&path).unwrap();
+    let (s, warnings) = load_obj(&path).unwrap();
     assert!(s.materials.is_empty());
-    let mut warnings = Vec::new();
-    obj::parse(text, Some(dir.path()), &mut warnings).unwrap();
     assert!(warnings.iter().any(|w| w.contains("m.mtl")), "{warnings:?}");
     std::fs::write(dir.path().join("m.mtl"), "newmtl red\nKd 0.5 0.25 0\n").unwrap();
-    let s = obj::load(&path).unwrap();
+    let (s, _) = load_obj(&path).unwrap();
     assert_eq!(s.materials[0].name, "red");
     assert_eq!(s.materials[0].diffuse, [0.5, 0.25, 0.0]);
     assert_eq!(s.groups[0].material, Some(0));

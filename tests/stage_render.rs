@@ -12,8 +12,10 @@ use glam::Vec3;
 use motion_viewer::anim::aibo::{JointAngles, forward_kinematics};
 use motion_viewer::formats::aibo::{Joint, Leg, LegJoint, Model};
 use motion_viewer::gpu::{Capture, FrameScene, GpuContext, OrbitCamera, Renderer};
+use motion_viewer::scene::rig;
+use motion_viewer::scene::shapes::Primitives;
 use motion_viewer::scene::{self, Track};
-use motion_viewer::stage::{Primitives, Stage, rig};
+use motion_viewer::stage::Stage;
 use stage_common::*;
 use std::path::PathBuf;
 
@@ -87,7 +89,7 @@ fn every_model_draws_a_stick_figure() {
             .render(&mut renderer, &camera, &FrameScene::default())
             .unwrap();
         let mut frame = FrameScene::default();
-        figure.append_to(&mut frame);
+        frame.add_primitives(figure);
         let image = capture.render(&mut renderer, &camera, &frame).unwrap();
         let path = dir.join(format!("rig_{model}.png"));
         image.save(&path).unwrap();

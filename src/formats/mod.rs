@@ -24,6 +24,9 @@ pub enum Kind {
     MemgMotion,
     /// Wavefront `.obj` text.
     Obj,
+    /// Wavefront material library (`.mtl`) text: read through an `.obj`'s
+    /// `mtllib`, never a track of its own.
+    Mtl,
 }
 
 /// The MRTK input-animation magic number, stored little-endian.
@@ -47,22 +50,40 @@ pub fn probe(bytes: &[u8]) -> Option<Kind> {
             return Some(Kind::MemgMotion);
         }
     }
-    if looks_like_obj(bytes) {
-        return Some(Kind::Obj);
+    match first_statement(bytes) {
+        Some("newmtl") => Some(Kind::Mtl),
+        Some(_) if looks_like_obj(bytes) => Some(Kind::Obj),
+        _ => None,
     }
-    None
+}
+
+/// The first word of the first line that is neither blank nor a comment,
+/// if the file starts as text.
+fn first_statement(bytes: &[u8]) -> Option<&str> {
+    let text = text_head(bytes)?;
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .and_then(|l| l.split_whitespace().next())
+}
+
+/// The first 4 KiB of `bytes` as text, if they are UTF-8 (the cut may split
+/// a character: judge what decodes).
+fn text_head(bytes: &[u8]) -> Option<&str> {
+    let head = &bytes[..bytes.len().min(4096)];
+    match std::str::from_utf8(head) {
+        Ok(t) => Some(t),
+        Err(e) if e.valid_up_to() > 0 && e.error_len().is_none() => {
+            std::str::from_utf8(&head[..e.valid_up_to()]).ok()
+        }
+        Err(_) => None,
+    }
 }
 
 /// An `.obj` is text whose first statements are ones the format knows.
 fn looks_like_obj(bytes: &[u8]) -> bool {
-    let head = &bytes[..bytes.len().min(4096)];
-    let text = match std::str::from_utf8(head) {
-        Ok(t) => t,
-        // The 4 KiB cut may split a UTF-8 sequence; judge what decodes.
-        Err(e) if e.valid_up_to() > 0 && e.error_len().is_none() => {
-            std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or_default()
-        }
-        Err(_) => return false,
+    let Some(text) = text_head(bytes) else {
+        return false;
     };
     const KEYWORDS: [&str; 12] = [
         "v", "vt", "vn", "f", "g", "o", "s", "mtllib", "usemtl", "l", "p", "vp",
@@ -127,6 +148,10 @@ mod tests {
         assert_eq!(
             probe(b"# scene\nmtllib a.mtl\nv 0 0 0\nv 1 0 0\n"),
             Some(Kind::Obj)
+        );
+        assert_eq!(
+            probe(b"# materials\nnewmtl red\nKd 1 0 0\n"),
+            Some(Kind::Mtl)
         );
         assert_eq!(probe(b"hello world\n"), None);
         assert_eq!(probe(&[0xff, 0xfe, 0, 1, 2, 3, 4, 5]), None);

@@ -5,10 +5,9 @@
 //! unreferenced ones, which breaks those indices; so the geometry is read here
 //! line by line, and tobj reads only the material library.
 
-use crate::error::{DecodeError, Error};
+use crate::error::DecodeError;
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::Path;
 
 /// A triangulated `.obj` scene.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -60,14 +59,20 @@ struct PendingGroup {
     material: Option<String>,
 }
 
-/// Parses `.obj` text. Materials are read from `mtllib` files in `mtl_dir`
-/// when given; a library that cannot be read adds a line to `warnings`.
+/// Reads the bytes of the material library an `.obj`'s `mtllib` names, or
+/// says why it can't. The caller decides where libraries may come from (the
+/// `.obj`'s folder on disk, the files dropped into a web page…).
+pub type MaterialReader<'a> = &'a dyn Fn(&str) -> Result<Vec<u8>, String>;
+
+/// Parses `.obj` text. Materials are read from `mtllib` libraries through
+/// `materials` when given; a library that cannot be read adds a line to
+/// `warnings`, and its groups draw in the default colour.
 ///
 /// Faces are fan-triangulated. A `g` name seen again continues its group, so
 /// each group's triangles end up contiguous, groups in first-seen order.
 pub fn parse(
     text: &str,
-    mtl_dir: Option<&Path>,
+    materials: Option<MaterialReader<'_>>,
     warnings: &mut Vec<String>,
 ) -> Result<ObjScene, DecodeError> {
     let mut positions: Vec<[f32; 3]> = Vec::new();
@@ -183,7 +188,8 @@ pub fn parse(
         }
     }
 
-    let (materials, material_index) = read_materials(&mtllibs, mtl_dir, warnings);
+    let reads_materials = materials.is_some();
+    let (materials, material_index) = read_materials(&mtllibs, materials, warnings);
     let mut triangles = Vec::new();
     let mut out_groups = Vec::with_capacity(groups.len());
     for g in groups {
@@ -191,7 +197,7 @@ pub fn parse(
         triangles.extend_from_slice(&g.triangles);
         let material = g.material.and_then(|m| {
             let found = material_index.get(&m).copied();
-            if found.is_none() && mtl_dir.is_some() {
+            if found.is_none() && reads_materials {
                 warnings.push(format!("group '{}' uses unknown material '{m}'", g.name));
             }
             found
@@ -229,21 +235,18 @@ fn group_slot(
 /// Reads every material library named; a missing or bad one is a warning.
 fn read_materials(
     libs: &[String],
-    dir: Option<&Path>,
+    reader: Option<MaterialReader<'_>>,
     warnings: &mut Vec<String>,
 ) -> (Vec<ObjMaterial>, HashMap<String, usize>) {
     let mut materials = Vec::new();
     let mut index = HashMap::new();
-    let Some(dir) = dir else {
+    let Some(reader) = reader else {
         return (materials, index);
     };
     for lib in libs {
-        let path = dir.join(lib);
-        let loaded = std::fs::File::open(&path)
-            .map_err(|e| e.to_string())
-            .and_then(|f| {
-                tobj::load_mtl_buf(&mut std::io::BufReader::new(f)).map_err(|e| e.to_string())
-            });
+        let loaded = reader(lib).and_then(|bytes| {
+            tobj::load_mtl_buf(&mut std::io::Cursor::new(bytes)).map_err(|e| e.to_string())
+        });
         match loaded {
             Ok((mats, _)) => {
                 for m in mats {
@@ -255,37 +258,28 @@ fn read_materials(
                 }
             }
             Err(e) => warnings.push(format!(
-                "material library {}: {e}; using default colours",
-                path.display()
+                "material library {lib}: {e}; using default colours"
             )),
         }
     }
     (materials, index)
 }
 
-/// Loads an `.obj` scene and the materials of its `mtllib` (beside the file).
-/// A missing material library is reported on stderr, not an error.
-pub fn load(path: &Path) -> crate::Result<ObjScene> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path.display(), e))?;
-    let text = std::str::from_utf8(&bytes).map_err(|e| {
-        Error::decode(
-            path.display(),
-            DecodeError::new(
-                "text",
-                e.valid_up_to() as u64,
-                "UTF-8 text",
-                "a byte that is not UTF-8",
-            ),
+/// Decodes `.obj` bytes (UTF-8 text), naming the byte that is not.
+pub fn decode(
+    bytes: &[u8],
+    materials: Option<MaterialReader<'_>>,
+    warnings: &mut Vec<String>,
+) -> Result<ObjScene, DecodeError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        DecodeError::new(
+            "text",
+            e.valid_up_to() as u64,
+            "UTF-8 text",
+            "a byte that is not UTF-8",
         )
     })?;
-    let mut warnings = Vec::new();
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let scene =
-        parse(text, Some(dir), &mut warnings).map_err(|e| Error::decode(path.display(), e))?;
-    for w in warnings {
-        eprintln!("warning: {}: {w}", path.display());
-    }
-    Ok(scene)
+    parse(text, materials, warnings)
 }
 
 /// Writes `scene` with `positions` in place of its own: every vertex in the

@@ -27,7 +27,6 @@ pub mod capture;
 pub mod context;
 pub mod deform;
 pub mod mesh;
-pub mod primitives;
 pub mod render;
 mod util;
 
@@ -36,4 +35,4 @@ pub use capture::Capture;
 pub use context::GpuContext;
 pub use deform::{DeformOptions, GpuDeformer};
 pub use mesh::GpuMesh;
-pub use render::{BoxInstance, Capsule, FrameScene, Grid, Line, Renderer, Sphere};
+pub use render::{FrameScene, Renderer};

@@ -4,17 +4,10 @@
 //!
 //! Data flow:
 //!
-//! 1. [`Stage::new`] takes the loaded [`Track`]s. On the CPU it measures each
-//!    track's box over its **whole** animation, in world axes
-//!    ([`units`]: metres, right-handed, y up):
-//!    MEMG by deforming every timestep ([`bounding_box_over_time`]), `.mtn`
-//!    by forward kinematics at every frame ([`rig::bounds_over_time`]), MRTK
-//!    by sampling the recording at 30 Hz ([`hands::bounds_over_time`]).
-//!    [`layout::place`] turns the boxes into one translation per track: a
-//!    row along x, a gap apart, each resting on the ground (MEMG by its
-//!    lowest point over time, AIBO rigs frame by frame, MRTK as recorded,
-//!    Unity's floor being y = 0), so no two tracks ever overlap. It also uploads the GPU state
-//!    (a [`GpuDeformer`] per MEMG track).
+//! 1. [`Stage::new`] takes the loaded [`Track`]s, places them by the CPU
+//!    [`Plan`] (each track's box over its whole motion, in a row, on the
+//!    ground; see [`crate::scene::plan`]), and uploads the GPU state (a
+//!    [`GpuDeformer`] per MEMG track).
 //! 2. Each frame, [`Stage::pose`] records the GPU work that poses the meshes
 //!    at time `t` (MEMG deformation at timestep `t · fps`) into the caller's
 //!    encoder, and [`Stage::frame_scene`] gathers the meshes with their
@@ -29,140 +22,17 @@
 //! Time is shared: `t` is seconds from the start of every track; a track
 //! shorter than [`Stage::duration_s`] holds its last pose.
 
-pub mod hands;
-pub mod layout;
-pub mod rig;
-pub mod units;
-
 use glam::{Mat4, Vec3};
 
 use crate::anim::aibo::pose_from_mtn;
-use crate::anim::input_animation::{self, state_at};
-use crate::anim::memg::{Binding, bounding_box_over_time};
-use crate::error::{Error, Result};
+use crate::anim::input_animation::state_at;
+use crate::error::Result;
 use crate::formats::input_animation::InputAnimation;
-use crate::formats::memg::MemgMotion;
 use crate::formats::mtn::Mtn;
-use crate::formats::obj::ObjScene;
-use crate::gpu::{
-    BoxInstance, Capsule, DeformOptions, FrameScene, GpuContext, GpuDeformer, Grid, Line, Sphere,
-};
-use crate::scene::Track;
-use layout::{Footprint, Grounding};
-
-/// World-space primitives of the tracks drawn without a mesh.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Primitives {
-    /// Balls (joints).
-    pub spheres: Vec<Sphere>,
-    /// Capsules (bones, finger segments).
-    pub capsules: Vec<Capsule>,
-    /// Boxes (AIBO body and head).
-    pub boxes: Vec<BoxInstance>,
-    /// Lines (camera pyramid, gaze ray).
-    pub lines: Vec<Line>,
-}
-
-impl Primitives {
-    /// Moves everything into `frame`'s lists.
-    pub fn append_to(self, frame: &mut FrameScene<'_>) {
-        frame.spheres.extend(self.spheres);
-        frame.capsules.extend(self.capsules);
-        frame.boxes.extend(self.boxes);
-        frame.lines.extend(self.lines);
-    }
-}
-
-/// Where a track stands on the stage.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Placement {
-    /// The track's name ([`Track::name`]).
-    pub name: String,
-    /// The translation from the track's own world coordinates to the stage.
-    pub offset: Vec3,
-    /// Lowest corner of the box it fills over its whole motion, placed.
-    pub min: Vec3,
-    /// Highest corner, placed.
-    pub max: Vec3,
-}
-
-/// The CPU half of the stage: where every track goes and how long they run.
-/// [`Stage::new`] builds one; it needs no GPU, so tests and tools can use it alone.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Plan {
-    /// One per track, in track order.
-    pub placements: Vec<Placement>,
-    /// The box around every placed track over its whole motion.
-    pub bounds: (Vec3, Vec3),
-    /// The longest track's duration, seconds.
-    pub duration_s: f64,
-    /// The first track's frame period, seconds (1/60 s without tracks).
-    pub frame_period_s: f64,
-}
-
-impl Plan {
-    /// Measures and places `tracks`.
-    pub fn new(tracks: &[Track]) -> Result<Plan> {
-        let footprints = tracks.iter().map(footprint).collect::<Result<Vec<_>>>()?;
-        let offsets = layout::place(&footprints);
-        let placements: Vec<Placement> = tracks
-            .iter()
-            .zip(&footprints)
-            .zip(offsets)
-            .map(|((track, f), offset)| Placement {
-                name: track.name(),
-                offset,
-                min: f.min + offset,
-                max: f.max + offset,
-            })
-            .collect();
-        let bounds = placements
-            .iter()
-            .map(|p| (p.min, p.max))
-            .reduce(|(lo, hi), (min, max)| (lo.min(min), hi.max(max)))
-            .unwrap_or((Vec3::ZERO, Vec3::ZERO));
-        Ok(Plan {
-            placements,
-            bounds,
-            duration_s: tracks.iter().map(Track::duration_s).fold(0.0, f64::max),
-            frame_period_s: tracks
-                .first()
-                .map_or(input_animation::FRAME_PERIOD_S, Track::frame_period_s),
-        })
-    }
-}
-
-/// Binds a MEMG motion to its scene, the error naming the motion file.
-fn bind(track: &Track, scene: &ObjScene, motion: &MemgMotion) -> Result<Binding> {
-    Binding::new(scene, motion).map_err(|message| Error::Invalid {
-        file: track.path().display().to_string(),
-        message,
-    })
-}
-
-/// A track's box over its whole motion in world axes, before placement.
-fn footprint(track: &Track) -> Result<Footprint> {
-    let (min, max, grounding) = match track {
-        Track::Memg { scene, motion, .. } => {
-            let (lo, hi) = bounding_box_over_time(scene, motion, &bind(track, scene, motion)?)
-                .unwrap_or(([0.0; 3], [0.0; 3]));
-            (lo.into(), hi.into(), Grounding::Rest)
-        }
-        Track::Mtn { motion, .. } => {
-            let (lo, hi) = rig::bounds_over_time(motion);
-            (lo, hi, Grounding::Keep)
-        }
-        Track::InputAnimation { recording, .. } => {
-            let (lo, hi) = hands::bounds_over_time(recording).unwrap_or((Vec3::ZERO, Vec3::ZERO));
-            (lo, hi, Grounding::Keep)
-        }
-    };
-    Ok(Footprint {
-        min,
-        max,
-        grounding,
-    })
-}
+use crate::gpu::{DeformOptions, FrameScene, GpuContext, GpuDeformer};
+use crate::scene::plan::{Placement, Plan, bind};
+use crate::scene::shapes::{Grid, Primitives};
+use crate::scene::{Track, hands, rig};
 
 /// What a track needs each frame.
 #[derive(Debug)]
@@ -284,7 +154,7 @@ impl Stage {
                 }
             }
         }
-        primitives.append_to(&mut frame);
+        frame.add_primitives(primitives);
         frame
     }
 

@@ -13,12 +13,12 @@
 
 use glam::{Mat3, Mat4, Vec3};
 
-use super::Primitives;
+use super::shapes::Primitives;
+use super::shapes::{BoxInstance, Capsule, Sphere};
 use super::units::{aibo_box, aibo_point};
 use crate::anim::aibo::{RigPose, body_box, bones, head_box, pose_from_mtn};
 use crate::formats::aibo::Model;
 use crate::formats::mtn::Mtn;
-use crate::gpu::{BoxInstance, Capsule, Sphere};
 
 /// Radius of a bone, metres.
 pub const BONE_RADIUS_M: f32 = 0.006;

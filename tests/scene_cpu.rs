@@ -1,6 +1,5 @@
-//! The stage's CPU half: axis conversions, the AIBO stick figure, MRTK hands,
-//! and the side-by-side layout of real and synthetic tracks.
-#![cfg(feature = "gpu")]
+//! The scene's CPU half (no GPU needed): axis conversions, the AIBO stick
+//! figure, MRTK hands, and the side-by-side layout of real and synthetic tracks.
 
 mod stage_common;
 
@@ -9,12 +8,13 @@ use motion_viewer::anim::aibo::{JointAngles, forward_kinematics, pose_from_mtn};
 use motion_viewer::anim::input_animation::{HandState, InputState, Pose, Ray, state_at};
 use motion_viewer::formats::aibo::Model;
 use motion_viewer::formats::input_animation::JOINT_COUNT;
+use motion_viewer::scene::Plan;
 use motion_viewer::scene::Track;
-use motion_viewer::stage::hands::{self, JOINT_RADIUS_M as HAND_BALL, Side, hand_colour};
-use motion_viewer::stage::layout::{Footprint, GAP_FRACTION, Grounding, place};
-use motion_viewer::stage::rig::{self, JOINT_RADIUS_M as RIG_BALL, Part};
-use motion_viewer::stage::units::{aibo_point, unity_point, unity_rotation};
-use motion_viewer::stage::{Plan, Primitives};
+use motion_viewer::scene::hands::{self, JOINT_RADIUS_M as HAND_BALL, Side, hand_colour};
+use motion_viewer::scene::layout::{Footprint, GAP_FRACTION, Grounding, place};
+use motion_viewer::scene::rig::{self, JOINT_RADIUS_M as RIG_BALL, Part};
+use motion_viewer::scene::shapes::Primitives;
+use motion_viewer::scene::units::{aibo_point, unity_point, unity_rotation};
 use stage_common::*;
 
 #[track_caller]

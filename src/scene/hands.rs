@@ -7,11 +7,11 @@
 
 use glam::Vec3;
 
-use super::Primitives;
+use super::shapes::Primitives;
+use super::shapes::{Capsule, Line, Sphere};
 use super::units::{unity_point, unity_rotation};
 use crate::anim::input_animation::{HandState, InputState, Pose, duration_s, state_at};
 use crate::formats::input_animation::InputAnimation;
-use crate::gpu::{Capsule, Line, Sphere};
 
 /// Radius of a joint ball, metres.
 pub const JOINT_RADIUS_M: f32 = 0.006;

@@ -1,0 +1,122 @@
+//! Plain shapes in world space that tracks without a mesh are drawn with
+//! (AIBO stick figures, MRTK hands, rays, frusta) and the ground grid. Pure
+//! data: the GPU renderer draws them, the glTF exporter writes them.
+
+use glam::{Mat4, Vec3};
+
+/// A ball.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sphere {
+    /// Centre in world space.
+    pub centre: Vec3,
+    /// Radius.
+    pub radius: f32,
+    /// Linear RGBA.
+    pub colour: [f32; 4],
+}
+
+/// A cylinder from `a` to `b` capped with half-spheres (a bone, a finger segment).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Capsule {
+    /// One end's centre.
+    pub a: Vec3,
+    /// The other end's centre.
+    pub b: Vec3,
+    /// Radius of the tube and caps.
+    pub radius: f32,
+    /// Linear RGBA.
+    pub colour: [f32; 4],
+}
+
+/// The unit cube (−½..½) placed by `transform` (may scale non-uniformly).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BoxInstance {
+    /// Model matrix.
+    pub transform: Mat4,
+    /// Linear RGBA.
+    pub colour: [f32; 4],
+}
+
+/// A line segment, drawn one pixel wide.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Line {
+    /// Start.
+    pub a: Vec3,
+    /// End.
+    pub b: Vec3,
+    /// Linear RGBA (alpha blends).
+    pub colour: [f32; 4],
+}
+
+impl Line {
+    /// A ray from `origin` along `direction` (need not be unit) for `length`.
+    pub fn ray(origin: Vec3, direction: Vec3, length: f32, colour: [f32; 4]) -> Line {
+        Line {
+            a: origin,
+            b: origin + direction.normalize_or_zero() * length,
+            colour,
+        }
+    }
+
+    /// The 12 edges of the frustum whose world → clip matrix is `view_proj`
+    /// (e.g. a recorded head camera's projection × view).
+    pub fn frustum(view_proj: Mat4, colour: [f32; 4]) -> Vec<Line> {
+        let inverse = view_proj.inverse();
+        let corner = |x: f32, y: f32, z: f32| inverse.project_point3(Vec3::new(x, y, z));
+        let near = [(-1., -1.), (1., -1.), (1., 1.), (-1., 1.)].map(|(x, y)| corner(x, y, 0.0));
+        let far = [(-1., -1.), (1., -1.), (1., 1.), (-1., 1.)].map(|(x, y)| corner(x, y, 1.0));
+        (0..4)
+            .flat_map(|i| {
+                let j = (i + 1) % 4;
+                [(near[i], near[j]), (far[i], far[j]), (near[i], far[i])]
+            })
+            .map(|(a, b)| Line { a, b, colour })
+            .collect()
+    }
+}
+
+/// A square grid of lines on a horizontal plane.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Grid {
+    /// Centre of the grid (its y is the ground height).
+    pub centre: Vec3,
+    /// Half the side of the square.
+    pub half_extent: f32,
+    /// Distance between lines.
+    pub spacing: f32,
+}
+
+impl Grid {
+    /// A grid on the floor of the box `min..max`, reaching well beyond it,
+    /// with a round spacing (1, 2 or 5 × 10ⁿ) of about a tenth of its extent.
+    pub fn under_bounds(min: Vec3, max: Vec3) -> Grid {
+        let size = (max - min).max(Vec3::splat(1e-6));
+        let half_extent = 0.65 * size.x.max(size.z);
+        let rough = half_extent / 5.0;
+        let decade = 10f32.powf(rough.log10().floor());
+        let spacing = [1.0, 2.0, 5.0, 10.0]
+            .into_iter()
+            .map(|m| m * decade)
+            .find(|&s| s >= rough)
+            .unwrap_or(10.0 * decade);
+        let steps = (half_extent / spacing).ceil();
+        Grid {
+            centre: Vec3::new((min.x + max.x) * 0.5, min.y, (min.z + max.z) * 0.5),
+            half_extent: steps * spacing,
+            spacing,
+        }
+    }
+}
+
+/// World-space primitives of the tracks drawn without a mesh.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Primitives {
+    /// Balls (joints).
+    pub spheres: Vec<Sphere>,
+    /// Capsules (bones, finger segments).
+    pub capsules: Vec<Capsule>,
+    /// Boxes (AIBO body and head).
+    pub boxes: Vec<BoxInstance>,
+    /// Lines (camera pyramid, gaze ray).
+    pub lines: Vec<Line>,
+}
