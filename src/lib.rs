@@ -4,7 +4,9 @@
 //! Layers, each using only the ones before it:
 //! - [`formats`]: bytes ↔ typed data (no GPU, no time);
 //! - [`anim`]: time → pose, the CPU reference math, and the [`anim::timeline::Timeline`];
-//! - [`scene`]: the files given on a command line, loaded and paired into tracks;
+//! - [`scene`]: the files given, loaded and paired into tracks; where each
+//!   stands, and the plain shapes that draw them (CPU);
+//! - [`export`]: poses → JSON, CSV, OBJ and glTF files (no GPU);
 //! - `gpu` (feature `gpu`): buffers, compute deformation, rendering, offscreen capture;
 //! - `stage` (feature `gpu`): every track posed at one time, laid out side by side, as one frame to draw;
 //! - `app` (feature `window`): the interactive window.
@@ -13,6 +15,7 @@
 
 pub mod anim;
 pub mod error;
+pub mod export;
 pub mod formats;
 pub mod scene;
 pub mod synthetic;
