@@ -66,7 +66,7 @@ pub enum Error {
     },
     /// The content matches none of the known formats.
     #[error(
-        "{file}: unrecognised content (first bytes {head}); expected an AIBO .mtn, an MRTK input animation, a MEMG motion or a Wavefront .obj"
+        "{file}: unrecognised content (first bytes {head}); expected an AIBO .mtn or .ODA archive, an MRTK input animation, a MEMG motion or a Wavefront .obj"
     )]
     UnknownFormat {
         /// The file probed.

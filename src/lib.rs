@@ -7,6 +7,8 @@
 //! - [`scene`]: the files given, loaded and paired into tracks; where each
 //!   stands, and the plain shapes that draw them (CPU);
 //! - [`export`]: poses → JSON, CSV, OBJ and glTF files (no GPU);
+//! - [`workbench`]: AIBO `.mtn` motions made from tables, mirrored, reversed,
+//!   retimed, joined, converted between models and checked (no GPU);
 //! - `gpu` (feature `gpu`): buffers, compute deformation, rendering, offscreen capture;
 //! - `stage` (feature `gpu`): every track posed at one time, laid out side by side, as one frame to draw;
 //! - `app` (feature `window`): the interactive window.
@@ -19,6 +21,7 @@ pub mod export;
 pub mod formats;
 pub mod scene;
 pub mod synthetic;
+pub mod workbench;
 
 #[cfg(feature = "gpu")]
 pub mod gpu;

@@ -8,7 +8,7 @@ use motion_viewer::scene::{self, Track};
 use std::path::{Path, PathBuf};
 
 pub fn run(args: &ExportArgs) -> Result<()> {
-    let tracks = scene::load(&args.files)?;
+    let tracks = scene::load_with(&args.files, scene::Archives::EveryMotion)?;
     if tracks.is_empty() {
         bail!("no motion among the files given");
     }

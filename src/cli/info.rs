@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 /// Describes one loaded track as the JSON object `info --json` prints.
 pub fn describe(track: &Track) -> Value {
     match track {
-        Track::Mtn { path, motion } => mtn::info(path, motion),
+        Track::Mtn { path, motion, .. } => mtn::info(path, motion),
         Track::Memg {
             obj_path,
             motion_path,
@@ -21,7 +21,7 @@ pub fn describe(track: &Track) -> Value {
 }
 
 pub fn run(args: &InfoArgs) -> Result<()> {
-    let tracks = scene::load(&args.files)?;
+    let tracks = scene::load_with(&args.files, scene::Archives::EveryMotion)?;
     let infos: Vec<Value> = tracks.iter().map(describe).collect();
     let mut text = String::new();
     if args.json {

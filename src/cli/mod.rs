@@ -12,6 +12,7 @@ mod play;
 #[cfg(feature = "gpu")]
 mod render;
 mod table;
+mod workbench;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -32,6 +33,9 @@ struct Cli {
     command: Option<Command>,
     /// Files to play (the default command).
     files: Vec<PathBuf>,
+    /// Name one entry of every ODA archive among the files (as `ARCHIVE.ODA:NAME` does).
+    #[arg(long, global = true, value_name = "NAME")]
+    entry: Option<String>,
     #[cfg(feature = "window")]
     #[command(flatten)]
     play: play::PlayArgs,
@@ -48,6 +52,23 @@ enum Command {
     /// Render pictures without a window: one PNG, or a numbered sequence.
     #[cfg(feature = "gpu")]
     Render(render::RenderArgs),
+    /// Make, transform and check AIBO .mtn motions.
+    Mtn(workbench::MtnArgs),
+}
+
+impl Cli {
+    /// Every list of input files on the command line, for `--entry`.
+    fn inputs(&mut self) -> Vec<&mut Vec<PathBuf>> {
+        match &mut self.command {
+            Some(Command::Info(a)) => vec![&mut a.files],
+            Some(Command::Export(a)) => vec![&mut a.files],
+            Some(Command::Bench(a)) => vec![&mut a.files],
+            #[cfg(feature = "gpu")]
+            Some(Command::Render(a)) => vec![&mut a.files],
+            Some(Command::Mtn(a)) => a.inputs(),
+            None => vec![&mut self.files],
+        }
+    }
 }
 
 /// Arguments of `viewer info`.
@@ -136,13 +157,20 @@ pub fn print_stdout(text: &str) -> anyhow::Result<()> {
 
 /// Parses the command line, runs it, and turns an error into one line on stderr.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
+    if let Some(entry) = cli.entry.take()
+        && let Err(e) = workbench::select_entry(cli.inputs(), &entry)
+    {
+        eprintln!("viewer: {e:#}");
+        return ExitCode::FAILURE;
+    }
     let result = match cli.command {
         Some(Command::Info(args)) => info::run(&args),
         Some(Command::Export(args)) => export::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
         #[cfg(feature = "gpu")]
         Some(Command::Render(args)) => render::run(&args),
+        Some(Command::Mtn(args)) => workbench::run(&args),
         None if cli.files.is_empty() => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();

@@ -18,6 +18,8 @@ use std::path::Path;
 pub enum Kind {
     /// Sony AIBO motion, magic `OMTN`.
     Mtn,
+    /// Sony OPEN-R archive of motions (and sounds), magic `ODAR`.
+    Oda,
     /// MRTK input animation, int64 magic `0x6a8faf6e0f9e42c6`.
     InputAnimation,
     /// MEMG motion: int32 1 (either byte order), then a frame rate.
@@ -36,6 +38,9 @@ pub const INPUT_ANIMATION_MAGIC: i64 = 0x6a8f_af6e_0f9e_42c6;
 pub fn probe(bytes: &[u8]) -> Option<Kind> {
     if bytes.starts_with(b"OMTN") {
         return Some(Kind::Mtn);
+    }
+    if bytes.starts_with(b"ODAR") {
+        return Some(Kind::Oda);
     }
     if bytes.len() >= 8 && bytes[..8] == INPUT_ANIMATION_MAGIC.to_le_bytes() {
         return Some(Kind::InputAnimation);
@@ -136,6 +141,7 @@ mod tests {
     #[test]
     fn probes_by_content() {
         assert_eq!(probe(b"OMTN\0\0\0\0"), Some(Kind::Mtn));
+        assert_eq!(probe(b"ODAR\0\0\x03\0"), Some(Kind::Oda));
         let mut ia = INPUT_ANIMATION_MAGIC.to_le_bytes().to_vec();
         ia.extend_from_slice(&1i32.to_le_bytes());
         assert_eq!(probe(&ia), Some(Kind::InputAnimation));

@@ -9,8 +9,13 @@
 //! `.obj` before it in the list, else the nearest after it. Material libraries
 //! (`.mtl`) given among the inputs are not tracks: an `.obj`'s `mtllib` finds
 //! them by file name.
+//!
+//! **Archives.** A Sony ODA archive gives the motion its [`Input::entry`]
+//! names (`ARCHIVE.ODA:NAME` on disk), or, given bare, what [`Archives`] says
+//! (see [`super::archive`]).
 
 use super::Track;
+use super::archive::{self, Archives};
 use crate::error::{Error, Result};
 use crate::formats::{self, Kind, input_animation, memg, mtn, obj};
 use std::path::{Component, Path, PathBuf};
@@ -49,6 +54,8 @@ pub struct Input {
     pub path: PathBuf,
     /// Its content.
     pub data: InputData,
+    /// For an ODA archive: the one entry to load (`ARCHIVE.ODA:NAME`).
+    pub entry: Option<String>,
 }
 
 impl Input {
@@ -57,13 +64,26 @@ impl Input {
         Input {
             path: path.into(),
             data: InputData::Bytes(bytes),
+            entry: None,
         }
     }
 
-    /// Reads (or, for a large file, maps) `path`. Only regular files are
-    /// read: a pipe or device would block or never end.
+    /// The same input narrowed to one entry of the archive it holds.
+    pub fn with_entry(self, entry: impl Into<String>) -> Input {
+        Input {
+            entry: Some(entry.into()),
+            ..self
+        }
+    }
+
+    /// Reads (or, for a large file, maps) `path`; `ARCHIVE.ODA:NAME` reads
+    /// the archive with the entry named. Only regular files are read: a pipe
+    /// or device would block or never end.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn read(path: &Path) -> Result<Input> {
+        if let Some((archive, entry)) = archive::split_entry(path) {
+            return Ok(Input::read(&archive)?.with_entry(entry));
+        }
         const MAP_FROM_BYTES: u64 = 1 << 20;
         let io = |e| Error::io(path.display(), e);
         let file = std::fs::File::open(path).map_err(io)?;
@@ -88,6 +108,7 @@ impl Input {
         Ok(Input {
             path: path.to_path_buf(),
             data,
+            entry: None,
         })
     }
 
@@ -182,14 +203,21 @@ impl Materials for InputMaterials<'_> {
 }
 
 /// Reads `paths` from disk and loads them with [`load_inputs`]; material
-/// libraries come from disk under [`DiskMaterials`]' rules.
+/// libraries come from disk under [`DiskMaterials`]' rules. An archive given
+/// without an entry is refused with a list of its entries ([`Archives::Ask`]).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn load(paths: &[PathBuf]) -> Result<Vec<Track>> {
+    load_with(paths, Archives::Ask)
+}
+
+/// [`load`], with bare archives handled as `archives` says.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn load_with(paths: &[PathBuf], archives: Archives) -> Result<Vec<Track>> {
     let inputs = paths
         .iter()
         .map(|p| Input::read(p))
         .collect::<Result<Vec<_>>>()?;
-    let (tracks, warnings) = load_inputs(&inputs, &DiskMaterials)?;
+    let (tracks, warnings) = load_inputs_with(&inputs, &DiskMaterials, archives)?;
     for w in warnings {
         eprintln!("viewer: warning: {w}");
     }
@@ -238,9 +266,19 @@ fn kinds(inputs: &[Input]) -> Result<Vec<Kind>> {
 /// Decodes and pairs `inputs` into tracks, in input order (a MEMG track
 /// stands where its motion file does). Returns the tracks and the warnings
 /// of loading (materials that could not be read…), each naming its file.
+/// An archive without an entry is refused ([`Archives::Ask`]).
 pub fn load_inputs(
     inputs: &[Input],
     materials: &dyn Materials,
+) -> Result<(Vec<Track>, Vec<String>)> {
+    load_inputs_with(inputs, materials, Archives::Ask)
+}
+
+/// [`load_inputs`], with bare archives handled as `archives` says.
+pub fn load_inputs_with(
+    inputs: &[Input],
+    materials: &dyn Materials,
+    archives: Archives,
 ) -> Result<(Vec<Track>, Vec<String>)> {
     let kinds = kinds(inputs)?;
     let objs: Vec<usize> = (0..inputs.len())
@@ -252,12 +290,28 @@ pub fn load_inputs(
     for (i, (input, kind)) in inputs.iter().zip(&kinds).enumerate() {
         let path = input.path.clone();
         let decode_error = |e| Error::decode(input.path.display(), e);
+        if input.entry.is_some() && *kind != Kind::Oda {
+            return Err(Error::Invalid {
+                file: input.path.display().to_string(),
+                message: format!(
+                    "not an ODA archive, so it has no entry {:?}",
+                    input.entry.as_deref().unwrap_or_default()
+                ),
+            });
+        }
         match kind {
             Kind::Obj | Kind::Mtl => {}
             Kind::Mtn => tracks.push(Track::Mtn {
                 motion: mtn::decode(&input.data).map_err(decode_error)?,
                 path,
+                entry: None,
             }),
+            Kind::Oda => {
+                let entries = mtn::read_oda(&input.data).map_err(decode_error)?;
+                for entry in archive::chosen(input, &entries, archives)? {
+                    tracks.push(entry_track(input, entry)?);
+                }
+            }
             Kind::InputAnimation => tracks.push(Track::InputAnimation {
                 recording: Box::new(input_animation::decode(&input.data).map_err(decode_error)?),
                 path,
@@ -297,6 +351,23 @@ pub fn load_inputs(
         });
     }
     Ok((tracks, warnings))
+}
+
+/// The track of one archive entry, named `ARCHIVE:ENTRY`.
+fn entry_track(input: &Input, entry: &mtn::OdaEntry) -> Result<Track> {
+    let path = archive::entry_path(&input.path, &entry.name);
+    let bytes = &input.data[entry.data.clone()];
+    if !entry.is_motion() || formats::probe(bytes) != Some(Kind::Mtn) {
+        return Err(Error::Invalid {
+            file: path.display().to_string(),
+            message: format!("a {} entry, not a motion", entry.kind_name()),
+        });
+    }
+    Ok(Track::Mtn {
+        motion: mtn::decode(bytes).map_err(|e| Error::decode(path.display(), e))?,
+        path,
+        entry: Some(entry.name.clone()),
+    })
 }
 
 #[cfg(test)]

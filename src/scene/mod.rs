@@ -5,6 +5,7 @@
 //! shapes that draw the tracks without a mesh ([`shapes`], [`rig`], [`hands`],
 //! [`unit_mesh`]). The GPU stage and the exporters both build on it.
 
+pub mod archive;
 pub mod hands;
 pub mod layout;
 pub mod load;
@@ -14,7 +15,11 @@ pub mod shapes;
 pub mod unit_mesh;
 pub mod units;
 
-pub use load::{DiskMaterials, Input, InputData, InputMaterials, Materials, load, load_inputs};
+pub use archive::Archives;
+pub use load::{
+    DiskMaterials, Input, InputData, InputMaterials, Materials, load, load_inputs,
+    load_inputs_with, load_with,
+};
 pub use plan::{Placement, Plan};
 
 use crate::anim;
@@ -26,10 +31,12 @@ use std::path::{Path, PathBuf};
 pub enum Track {
     /// An AIBO motion.
     Mtn {
-        /// The file it came from.
+        /// The file it came from (`ARCHIVE.ODA:NAME` for an archive entry).
         path: PathBuf,
         /// The decoded motion.
         motion: mtn::Mtn,
+        /// The archive entry's name, when it came out of an ODA archive.
+        entry: Option<String>,
     },
     /// A MEMG scene and its motion.
     Memg {
@@ -79,8 +86,15 @@ impl Track {
         }
     }
 
-    /// The track's name for display: the file stem.
+    /// The track's name for display: the file stem, or the entry's name for
+    /// a motion out of an archive.
     pub fn name(&self) -> String {
+        if let Track::Mtn {
+            entry: Some(entry), ..
+        } = self
+        {
+            return entry.clone();
+        }
         self.path()
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())

@@ -139,7 +139,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 /// Measures one loaded motion; its file is read again for the decode timings.
 fn bench_track(track: &Track, timer: &Timer, gpu: &mut Gpu) -> Result<Row> {
     let path = track.path();
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let bytes = scene::archive::read_bytes(path)?;
     let name = track.name();
     match track {
         Track::Memg { scene, motion, .. } => {

@@ -6,6 +6,9 @@
 
 use crate::formats::aibo::{Joint, Leg, LegJoint, Model};
 
+use Joint::{HeadPan, HeadRoll, HeadTilt, LeftEar, Mouth, RightEar, TailPan, TailTilt};
+use LegJoint::{Elevator, Knee, Rotator};
+
 /// Which servos a motion drives, from the suffix of its design label.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -40,6 +43,32 @@ pub fn split_design(design: &str) -> (&str, Option<Scope>) {
             };
             (base, scope)
         }
+    }
+}
+
+impl Scope {
+    /// The design-label suffix of the scope, e.g. `"_Legs"`; empty for the full body.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Scope::Full => "",
+            Scope::Head => "_Head",
+            Scope::Legs => "_Legs",
+            Scope::Tail => "_Tail",
+            Scope::Ears => "_Ear",
+            Scope::Mouth => "_Mouth",
+        }
+    }
+}
+
+/// The design label of a model's full-body motions, e.g. `"DRX-1000"` for the
+/// ERS-7 (`"DRX-900"` for the ERS-220; see [`model_for`]).
+pub fn design_label(model: Model) -> &'static str {
+    match model {
+        Model::Ers110 => "DRX-700",
+        Model::Ers210 => "DRX-910",
+        Model::Ers220 => "DRX-900",
+        Model::Ers310 => "DRX-801",
+        Model::Ers7 => "DRX-1000",
     }
 }
 
@@ -227,3 +256,125 @@ pub fn roles(model: Option<Model>, design: &str, joints: &[String]) -> Vec<Optio
         Some(Model::Ers7) => by_name(ers7_role),
     }
 }
+
+/// Every joint a model's full-body motions carry, in the order and with the
+/// PRM names Sony writes them (Dogsbody's tables, checked against Sony's own
+/// files): head, mouth, ears, the legs `r2`…`r5`, tail.
+pub fn prm_names(model: Model) -> &'static [(Joint, &'static str)] {
+    match model {
+        Model::Ers110 => &ERS110_PRM,
+        Model::Ers210 => &ERS210_PRM,
+        // The ERS-220 has no mouth, ears or tail: Sony's motions for it carry
+        // the first three head servos and the legs, under ERS-210 names.
+        Model::Ers220 => &ERS220_PRM,
+        Model::Ers310 => &ERS310_PRM,
+        Model::Ers7 => &ERS7_PRM,
+    }
+}
+
+const fn leg(leg: Leg, servo: LegJoint, name: &'static str) -> (Joint, &'static str) {
+    (Joint::Leg(leg, servo), name)
+}
+
+const ERS110_PRM: [(Joint, &str); 18] = [
+    (HeadTilt, "PRM:/r0/c0-Joint:j0"),
+    (HeadPan, "PRM:/r0/c0/c1-Joint:j1"),
+    (HeadRoll, "PRM:/r0/c0/c1/c2-Joint:j2"),
+    (Mouth, "PRM:/r0/c0/c1/c2/c3-Joint:j3"),
+    leg(Leg::RightFront, Rotator, "PRM:/r2/c0-Joint:j0"),
+    leg(Leg::RightFront, Elevator, "PRM:/r2/c0/c1-Joint:j1"),
+    leg(Leg::RightFront, Knee, "PRM:/r2/c0/c1/c2-Joint:j2"),
+    leg(Leg::LeftFront, Rotator, "PRM:/r3/c0-Joint:j0"),
+    leg(Leg::LeftFront, Elevator, "PRM:/r3/c0/c1-Joint:j1"),
+    leg(Leg::LeftFront, Knee, "PRM:/r3/c0/c1/c2-Joint:j2"),
+    leg(Leg::RightHind, Rotator, "PRM:/r4/c0-Joint:j0"),
+    leg(Leg::RightHind, Elevator, "PRM:/r4/c0/c1-Joint:j1"),
+    leg(Leg::RightHind, Knee, "PRM:/r4/c0/c1/c2-Joint:j2"),
+    leg(Leg::LeftHind, Rotator, "PRM:/r5/c0-Joint:j0"),
+    leg(Leg::LeftHind, Elevator, "PRM:/r5/c0/c1-Joint:j1"),
+    leg(Leg::LeftHind, Knee, "PRM:/r5/c0/c1/c2-Joint:j2"),
+    (TailTilt, "PRM:/r1/c0-Joint:j0"),
+    (TailPan, "PRM:/r1/c1-Joint:j1"),
+];
+
+const ERS210_PRM: [(Joint, &str); 20] = [
+    (HeadTilt, "PRM:/r1/c1-Joint2:j1"),
+    (HeadPan, "PRM:/r1/c1/c2-Joint2:j2"),
+    (HeadRoll, "PRM:/r1/c1/c2/c3-Joint2:j3"),
+    (Mouth, "PRM:/r1/c1/c2/c3/c4-Joint2:j4"),
+    (LeftEar, "PRM:/r1/c1/c2/c3/e1-Joint3:j5"),
+    (RightEar, "PRM:/r1/c1/c2/c3/e2-Joint3:j6"),
+    leg(Leg::LeftFront, Rotator, "PRM:/r2/c1-Joint2:j1"),
+    leg(Leg::LeftFront, Elevator, "PRM:/r2/c1/c2-Joint2:j2"),
+    leg(Leg::LeftFront, Knee, "PRM:/r2/c1/c2/c3-Joint2:j3"),
+    leg(Leg::LeftHind, Rotator, "PRM:/r3/c1-Joint2:j1"),
+    leg(Leg::LeftHind, Elevator, "PRM:/r3/c1/c2-Joint2:j2"),
+    leg(Leg::LeftHind, Knee, "PRM:/r3/c1/c2/c3-Joint2:j3"),
+    leg(Leg::RightFront, Rotator, "PRM:/r4/c1-Joint2:j1"),
+    leg(Leg::RightFront, Elevator, "PRM:/r4/c1/c2-Joint2:j2"),
+    leg(Leg::RightFront, Knee, "PRM:/r4/c1/c2/c3-Joint2:j3"),
+    leg(Leg::RightHind, Rotator, "PRM:/r5/c1-Joint2:j1"),
+    leg(Leg::RightHind, Elevator, "PRM:/r5/c1/c2-Joint2:j2"),
+    leg(Leg::RightHind, Knee, "PRM:/r5/c1/c2/c3-Joint2:j3"),
+    (TailPan, "PRM:/r6/c1-Joint2:j1"),
+    (TailTilt, "PRM:/r6/c2-Joint2:j2"),
+];
+
+const ERS220_PRM: [(Joint, &str); 15] = [
+    ERS210_PRM[0],
+    ERS210_PRM[1],
+    ERS210_PRM[2],
+    ERS210_PRM[6],
+    ERS210_PRM[7],
+    ERS210_PRM[8],
+    ERS210_PRM[9],
+    ERS210_PRM[10],
+    ERS210_PRM[11],
+    ERS210_PRM[12],
+    ERS210_PRM[13],
+    ERS210_PRM[14],
+    ERS210_PRM[15],
+    ERS210_PRM[16],
+    ERS210_PRM[17],
+];
+
+const ERS310_PRM: [(Joint, &str); 15] = [
+    (HeadTilt, "PRM:/r1/c1-Joint2:11"),
+    (HeadRoll, "PRM:/r1/c1/c2-Joint2:12"),
+    (HeadPan, "PRM:/r1/c1/c2/c3-Joint2:13"),
+    leg(Leg::LeftFront, Rotator, "PRM:/r2/c1-Joint2:21"),
+    leg(Leg::LeftFront, Elevator, "PRM:/r2/c1/c2-Joint2:22"),
+    leg(Leg::LeftFront, Knee, "PRM:/r2/c1/c2/c3-Joint2:23"),
+    leg(Leg::LeftHind, Rotator, "PRM:/r3/c1-Joint2:31"),
+    leg(Leg::LeftHind, Elevator, "PRM:/r3/c1/c2-Joint2:32"),
+    leg(Leg::LeftHind, Knee, "PRM:/r3/c1/c2/c3-Joint2:33"),
+    leg(Leg::RightFront, Rotator, "PRM:/r4/c1-Joint2:41"),
+    leg(Leg::RightFront, Elevator, "PRM:/r4/c1/c2-Joint2:42"),
+    leg(Leg::RightFront, Knee, "PRM:/r4/c1/c2/c3-Joint2:43"),
+    leg(Leg::RightHind, Rotator, "PRM:/r5/c1-Joint2:51"),
+    leg(Leg::RightHind, Elevator, "PRM:/r5/c1/c2-Joint2:52"),
+    leg(Leg::RightHind, Knee, "PRM:/r5/c1/c2/c3-Joint2:53"),
+];
+
+const ERS7_PRM: [(Joint, &str); 20] = [
+    (HeadTilt, "PRM:/r1/c1-Joint2:11"),
+    (HeadPan, "PRM:/r1/c1/c2-Joint2:12"),
+    (HeadRoll, "PRM:/r1/c1/c2/c3-Joint2:13"),
+    (Mouth, "PRM:/r1/c1/c2/c3/c4-Joint2:14"),
+    (LeftEar, "PRM:/r1/c1/c2/c3/e5-Joint4:15"),
+    (RightEar, "PRM:/r1/c1/c2/c3/e6-Joint4:16"),
+    leg(Leg::LeftFront, Rotator, "PRM:/r2/c1-Joint2:21"),
+    leg(Leg::LeftFront, Elevator, "PRM:/r2/c1/c2-Joint2:22"),
+    leg(Leg::LeftFront, Knee, "PRM:/r2/c1/c2/c3-Joint2:23"),
+    leg(Leg::LeftHind, Rotator, "PRM:/r3/c1-Joint2:31"),
+    leg(Leg::LeftHind, Elevator, "PRM:/r3/c1/c2-Joint2:32"),
+    leg(Leg::LeftHind, Knee, "PRM:/r3/c1/c2/c3-Joint2:33"),
+    leg(Leg::RightFront, Rotator, "PRM:/r4/c1-Joint2:41"),
+    leg(Leg::RightFront, Elevator, "PRM:/r4/c1/c2-Joint2:42"),
+    leg(Leg::RightFront, Knee, "PRM:/r4/c1/c2/c3-Joint2:43"),
+    leg(Leg::RightHind, Rotator, "PRM:/r5/c1-Joint2:51"),
+    leg(Leg::RightHind, Elevator, "PRM:/r5/c1/c2-Joint2:52"),
+    leg(Leg::RightHind, Knee, "PRM:/r5/c1/c2/c3-Joint2:53"),
+    (TailTilt, "PRM:/r6/c1-Joint2:61"),
+    (TailPan, "PRM:/r6/c2-Joint2:62"),
+];

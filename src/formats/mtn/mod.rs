@@ -27,7 +27,9 @@ use crate::formats::aibo::{BodyPart, Joint, Model};
 
 pub use decode::decode;
 pub use encode::encode;
-pub use joints::{ERS110_ORDER, Scope, design_model, model_for, split_design};
+pub use joints::{
+    ERS110_ORDER, Scope, design_label, design_model, model_for, prm_names, split_design,
+};
 pub use oda::{OdaEntry, read_oda};
 
 /// The file magic.

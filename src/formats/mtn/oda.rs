@@ -28,6 +28,28 @@ pub struct OdaEntry {
     pub data: Range<usize>,
 }
 
+impl OdaEntry {
+    /// True for a motion (type `OMTN`).
+    pub fn is_motion(&self) -> bool {
+        &self.kind == b"OMTN"
+    }
+
+    /// The type tag as text: `OMTN`, `WAVE`, `MIDI`; bytes outside printable
+    /// ASCII (and the NULs that pad a short tag) as `\xNN`.
+    pub fn kind_name(&self) -> String {
+        self.kind
+            .iter()
+            .map(|&b| {
+                if b.is_ascii_graphic() {
+                    char::from(b).to_string()
+                } else {
+                    format!("\\x{b:02x}")
+                }
+            })
+            .collect()
+    }
+}
+
 /// Reads the table of an `ODAR` archive, checking that every entry's data
 /// lies inside the archive.
 pub fn read_oda(bytes: &[u8]) -> Result<Vec<OdaEntry>, DecodeError> {
