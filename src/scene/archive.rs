@@ -147,3 +147,99 @@ fn listing(entries: &[OdaEntry]) -> String {
     let more = if entries.len() > SHOWN { ", …" } else { "" };
     format!("{} entries: {}{more}", entries.len(), names.join(", "))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{DiskMaterials, Track, load_inputs_with};
+
+    /// An archive of two motions (the seeds) and one sound, built here.
+    fn archive() -> Vec<u8> {
+        let seeds = ["sony_stand_sit.mtn", "skitter_sleep_to_sit.mtn"]
+            .map(|s| std::fs::read(format!("{}/data/{s}", env!("CARGO_MANIFEST_DIR"))).unwrap());
+        let files: [(&[u8; 4], &str, &[u8]); 3] = [
+            (b"WAVE", "bark", b"RIFF...."),
+            (b"OMTN", "stand_sit", &seeds[0]),
+            (b"OMTN", "sleep_sit", &seeds[1]),
+        ];
+        let mut out = b"ODAR\0\0\x03\0".to_vec();
+        out.extend_from_slice(&3u32.to_le_bytes());
+        out.extend_from_slice(&144u32.to_le_bytes());
+        out.resize(64, 0);
+        let mut offset = 64 + 3 * 144;
+        for (kind, name, data) in files {
+            out.extend_from_slice(kind);
+            let mut field = name.as_bytes().to_vec();
+            field.resize(128, 0);
+            out.extend_from_slice(&field);
+            for word in [offset, data.len(), 0] {
+                out.extend_from_slice(&(word as u32).to_le_bytes());
+            }
+            offset += data.len();
+        }
+        for (_, _, data) in files {
+            out.extend_from_slice(data);
+        }
+        out
+    }
+
+    fn names(tracks: &[Track]) -> Vec<String> {
+        tracks.iter().map(Track::name).collect()
+    }
+
+    #[test]
+    fn archives_in_memory_load_as_asked() {
+        let input = || Input::from_bytes("pack.ODA", archive());
+        let load = |input: Input, archives| {
+            load_inputs_with(&[input], &DiskMaterials, archives).map(|(tracks, _)| tracks)
+        };
+        let tracks = load(input(), Archives::EveryMotion).unwrap();
+        assert_eq!(names(&tracks), ["stand_sit", "sleep_sit"]);
+        assert_eq!(tracks[0].path(), Path::new("pack.ODA:stand_sit"));
+        assert_eq!(tracks[0].duration_s(), 4.88);
+        let tracks = load(input(), Archives::FirstMotion).unwrap();
+        assert_eq!(names(&tracks), ["stand_sit"]);
+        let tracks = load(input().with_entry("sleep_sit"), Archives::Ask).unwrap();
+        assert_eq!(names(&tracks), ["sleep_sit"]);
+
+        let e = load(input(), Archives::Ask).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "pack.ODA: an ODA archive: name one entry as pack.ODA:NAME or with --entry NAME; \
+             3 entries: bark, stand_sit, sleep_sit"
+        );
+        let e = load(input().with_entry("bark"), Archives::Ask)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "pack.ODA:bark: a WAVE entry, not a motion");
+    }
+
+    #[test]
+    fn a_colon_splits_off_an_entry_only_after_an_existing_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let pack = dir.path().join("pack.ODA");
+        std::fs::write(&pack, archive()).unwrap();
+        let named = entry_path(&pack, "stand_sit");
+        assert_eq!(
+            split_entry(&named),
+            Some((pack.clone(), "stand_sit".into()))
+        );
+        assert_eq!(disk_file(&named), pack);
+        assert_eq!(
+            read_bytes(&named).unwrap(),
+            archive()[64 + 3 * 144 + 8..][..1164]
+        );
+        // A file whose own name holds a colon is that file.
+        let odd = dir.path().join("a:b.mtn");
+        std::fs::write(&odd, b"OMTN").unwrap();
+        assert_eq!(split_entry(&odd), None);
+        assert_eq!(disk_file(&odd), odd);
+        // Nothing that exists before the colon: no split (the read fails as usual).
+        assert_eq!(split_entry(&dir.path().join("none.ODA:x")), None);
+        assert_eq!(split_entry(&entry_path(&pack, "")), None);
+
+        let chosen = select_entry(&[pack.clone(), odd.clone()], "sleep_sit").unwrap();
+        assert_eq!(chosen, [entry_path(&pack, "sleep_sit"), odd.clone()]);
+        assert!(select_entry(&[odd], "x").is_err());
+    }
+}

@@ -18,13 +18,13 @@
 //! counted as a spreadsheet does (the header is row 1; in JSON, the n-th
 //! object is row n).
 
-use super::{Edit, EditError, finish};
+use super::table::{Table, error, number, read_csv, read_json};
+use super::{Edit, finish};
+
+pub use super::table::{CsvError, MAX_ROWS};
 use crate::anim::aibo::joint_label;
 use crate::formats::aibo::{Joint, Model};
 use crate::formats::mtn::{Keyframe, Mtn, Scope, URAD_TO_DEG, design_label, prm_names};
-
-/// The most rows a table may have: a 250 s motion sampled at 4 kHz.
-pub const MAX_ROWS: usize = 1_000_000;
 
 /// Rows merged into one straight segment are looked for this far ahead at
 /// most, which bounds the work to rows × this × channels.
@@ -45,60 +45,6 @@ pub struct FromTable {
     pub every_row: bool,
 }
 
-/// A table that does not make a motion: where and why, in one line.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}{message}", place(*.row, .column.as_deref()))]
-pub struct CsvError {
-    /// The row (the header is row 1); `None` when not about one row.
-    pub row: Option<usize>,
-    /// The column, when the error is about one.
-    pub column: Option<String>,
-    /// What is wrong.
-    pub message: String,
-}
-
-fn place(row: Option<usize>, column: Option<&str>) -> String {
-    match (row, column) {
-        (Some(r), Some(c)) => format!("row {r}, column {c:?}: "),
-        (Some(r), None) => format!("row {r}: "),
-        (None, Some(c)) => format!("column {c:?}: "),
-        (None, None) => String::new(),
-    }
-}
-
-fn error(row: usize, column: Option<&str>, message: impl Into<String>) -> CsvError {
-    CsvError {
-        row: Some(row),
-        column: column.map(str::to_string),
-        message: message.into(),
-    }
-}
-
-impl From<EditError> for CsvError {
-    fn from(e: EditError) -> Self {
-        CsvError {
-            row: None,
-            column: None,
-            message: e.to_string(),
-        }
-    }
-}
-
-/// One cell as read.
-#[derive(Debug, Clone, PartialEq)]
-enum Cell {
-    Number(f64),
-    Text(String),
-    Missing,
-}
-
-/// A table as read: column names, and rows numbered as the user counts them.
-struct Table {
-    columns: Vec<String>,
-    header_row: usize,
-    rows: Vec<(usize, Vec<Cell>)>,
-}
-
 /// Builds a motion from CSV text (see the module docs).
 pub fn from_csv(bytes: &[u8], options: &FromTable) -> Result<Edit, CsvError> {
     build(read_csv(bytes)?, options)
@@ -107,107 +53,6 @@ pub fn from_csv(bytes: &[u8], options: &FromTable) -> Result<Edit, CsvError> {
 /// Builds a motion from a JSON array of objects (see the module docs).
 pub fn from_json(bytes: &[u8], options: &FromTable) -> Result<Edit, CsvError> {
     build(read_json(bytes)?, options)
-}
-
-fn read_csv(bytes: &[u8]) -> Result<Table, CsvError> {
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .from_reader(bytes);
-    let row_of = |e: &csv::Error| e.position().map_or(1, |p| p.line() as usize);
-    let columns: Vec<String> = reader
-        .headers()
-        .map_err(|e| error(row_of(&e), None, csv_message(&e)))?
-        .iter()
-        .map(str::to_string)
-        .collect();
-    let header_row = reader.position().line().max(1) as usize - 1;
-    let mut rows = Vec::new();
-    for record in reader.records() {
-        let record = record.map_err(|e| error(row_of(&e), None, csv_message(&e)))?;
-        let row = record.position().map_or(0, |p| p.line() as usize);
-        if rows.len() == MAX_ROWS {
-            return Err(error(row, None, format!("more than {MAX_ROWS} rows")));
-        }
-        if record.iter().all(str::is_empty) {
-            continue;
-        }
-        let mut cells: Vec<Cell> = record.iter().map(|c| Cell::Text(c.to_string())).collect();
-        if cells.len() > columns.len() {
-            return Err(error(
-                row,
-                None,
-                format!(
-                    "{} cells, but the header names {} columns",
-                    cells.len(),
-                    columns.len()
-                ),
-            ));
-        }
-        cells.resize(columns.len(), Cell::Missing);
-        rows.push((row, cells));
-    }
-    Ok(Table {
-        columns,
-        header_row: header_row.max(1),
-        rows,
-    })
-}
-
-/// The csv crate's error without its own position (the caller names the row).
-fn csv_message(e: &csv::Error) -> String {
-    match e.kind() {
-        csv::ErrorKind::Utf8 { .. } => "not UTF-8 text".into(),
-        csv::ErrorKind::Io(io) => io.to_string(),
-        _ => e.to_string(),
-    }
-}
-
-fn read_json(bytes: &[u8]) -> Result<Table, CsvError> {
-    let objects: Vec<serde_json::Map<String, serde_json::Value>> = serde_json::from_slice(bytes)
-        .map_err(|e| CsvError {
-            row: None,
-            column: None,
-            message: format!(
-                "not a JSON array of objects (line {}, column {}: {e})",
-                e.line(),
-                e.column()
-            ),
-        })?;
-    if objects.len() > MAX_ROWS {
-        return Err(error(
-            MAX_ROWS + 1,
-            None,
-            format!("more than {MAX_ROWS} rows"),
-        ));
-    }
-    let columns: Vec<String> = objects
-        .first()
-        .map_or_else(Vec::new, |o| o.keys().cloned().collect());
-    let mut rows = Vec::with_capacity(objects.len());
-    for (i, object) in objects.into_iter().enumerate() {
-        let row = i + 1;
-        if let Some(extra) = object.keys().find(|k| !columns.contains(k)) {
-            return Err(error(row, Some(extra), "not among the first row's columns"));
-        }
-        let cells = columns
-            .iter()
-            .map(|c| match object.get(c) {
-                None | Some(serde_json::Value::Null) => Cell::Missing,
-                Some(serde_json::Value::Number(n)) => {
-                    n.as_f64().map_or(Cell::Missing, Cell::Number)
-                }
-                Some(serde_json::Value::String(s)) => Cell::Text(s.clone()),
-                Some(other) => Cell::Text(other.to_string()),
-            })
-            .collect();
-        rows.push((row, cells));
-    }
-    Ok(Table {
-        columns,
-        header_row: 1,
-        rows,
-    })
 }
 
 /// What a column holds.
@@ -337,27 +182,6 @@ fn scope(model: Model, joints: &[Joint], header: usize) -> Result<Scope, CsvErro
     ))
 }
 
-/// A cell as a finite number, or an error naming it.
-fn number(cell: &Cell, row: usize, column: &str) -> Result<f64, CsvError> {
-    let value = match cell {
-        Cell::Number(x) => *x,
-        Cell::Text(t) if t.is_empty() => return Err(error(row, Some(column), "empty")),
-        Cell::Text(t) => t
-            .parse::<f64>()
-            .map_err(|_| error(row, Some(column), format!("{t:?} is not a number")))?,
-        Cell::Missing => return Err(error(row, Some(column), "missing")),
-    };
-    if value.is_finite() {
-        Ok(value)
-    } else {
-        Err(error(
-            row,
-            Some(column),
-            format!("{value} is not a finite number"),
-        ))
-    }
-}
-
 /// Degrees to the file's whole micro-radians, or an error if the file can't hold it.
 fn urad(deg: f64, row: usize, column: &str) -> Result<i32, CsvError> {
     let x = (deg / URAD_TO_DEG).round();
@@ -378,45 +202,50 @@ struct Row {
     values: Vec<i32>,
 }
 
-fn build(table: Table, options: &FromTable) -> Result<Edit, CsvError> {
-    let model = options.model;
-    if options.frame_ms == 0 {
-        return Err(CsvError {
-            row: None,
-            column: None,
-            message: "a frame period of 0 ms: expected 1 to 65535".into(),
-        });
-    }
-    let channels = channels(&table, model)?;
-    // The joints in the model's order, each with its column.
-    let joint_columns: Vec<(Joint, &'static str, usize)> = prm_names(model)
+/// Where each channel of a motion is in the table.
+struct Layout {
+    /// The `time_s` or `frame` column.
+    time: usize,
+    /// True when that column counts frames.
+    by_frame: bool,
+    /// Roll, pitch and yaw columns, where given.
+    body: [Option<usize>; 3],
+    /// The joints in the model's order: role, PRM name, column.
+    joints: Vec<(Joint, &'static str, usize)>,
+}
+
+fn layout(table: &Table, model: Model) -> Result<Layout, CsvError> {
+    let channels = channels(table, model)?;
+    let joints = prm_names(model)
         .iter()
         .filter_map(|&(joint, prm)| {
             let column = channels.iter().position(|c| *c == Channel::Joint(joint))?;
             Some((joint, prm, column))
         })
         .collect();
-    let joints: Vec<Joint> = joint_columns.iter().map(|&(j, ..)| j).collect();
-    let scope = scope(model, &joints, table.header_row)?;
-    let body: [Option<usize>; 3] =
-        [0, 1, 2].map(|b| channels.iter().position(|c| *c == Channel::Body(b)));
     let time = channels
         .iter()
         .position(|c| matches!(c, Channel::TimeS | Channel::Frame))
         .expect("checked by channels()");
-    let by_frame = channels[time] == Channel::Frame;
-    let frame_s = f64::from(options.frame_ms) / 1000.0;
+    Ok(Layout {
+        time,
+        by_frame: channels[time] == Channel::Frame,
+        body: [0, 1, 2].map(|b| channels.iter().position(|c| *c == Channel::Body(b))),
+        joints,
+    })
+}
 
-    let mut warnings = Vec::new();
+/// Every row's frame and angles, and how many rows fell between frames.
+fn read_rows(table: &Table, at: &Layout, frame_ms: u16) -> Result<(Vec<Row>, usize), CsvError> {
+    let frame_s = f64::from(frame_ms) / 1000.0;
+    let name = &table.columns[at.time];
     let mut off_grid = 0;
     let mut rows: Vec<Row> = Vec::with_capacity(table.rows.len());
-    for (row, cells) in &table.rows {
-        let row = *row;
-        let name = &table.columns[time];
-        let t = number(&cells[time], row, name)?;
-        let exact = if by_frame { t } else { t / frame_s };
-        if exact < 0.0 || exact >= (1u64 << 52) as f64 || (by_frame && t.fract() != 0.0) {
-            let what = if by_frame {
+    for &(row, ref cells) in &table.rows {
+        let t = number(&cells[at.time], row, name)?;
+        let exact = if at.by_frame { t } else { t / frame_s };
+        if exact < 0.0 || exact >= (1u64 << 52) as f64 || (at.by_frame && t.fract() != 0.0) {
+            let what = if at.by_frame {
                 "a whole frame number, 0 or more"
             } else {
                 "a time of 0 s or more"
@@ -430,35 +259,45 @@ fn build(table: Table, options: &FromTable) -> Result<Edit, CsvError> {
         if let Some(before) = rows.last()
             && frame <= before.frame
         {
-            return Err(error(
-                row,
-                Some(name),
-                format!(
-                    "{t} lands on frame {frame}, not after the row before (frame {})",
-                    before.frame
-                ),
-            ));
+            let message = format!(
+                "{t} lands on frame {frame}, not after the row before (frame {})",
+                before.frame
+            );
+            return Err(error(row, Some(name), message));
         }
-        let mut values = Vec::with_capacity(3 + joint_columns.len());
-        for column in body {
-            values.push(match column {
-                Some(c) => urad(
-                    number(&cells[c], row, &table.columns[c])?,
-                    row,
-                    &table.columns[c],
-                )?,
-                None => 0,
-            });
-        }
-        for &(_, _, c) in &joint_columns {
+        let angle = |c: usize| {
             let column = &table.columns[c];
-            values.push(urad(number(&cells[c], row, column)?, row, column)?);
+            urad(number(&cells[c], row, column)?, row, column)
+        };
+        let mut values = Vec::with_capacity(3 + at.joints.len());
+        for column in at.body {
+            values.push(column.map_or(Ok(0), angle)?);
+        }
+        for &(_, _, c) in &at.joints {
+            values.push(angle(c)?);
         }
         rows.push(Row { frame, values });
     }
+    Ok((rows, off_grid))
+}
+
+fn build(table: Table, options: &FromTable) -> Result<Edit, CsvError> {
+    let model = options.model;
+    if options.frame_ms == 0 {
+        return Err(CsvError {
+            row: None,
+            column: None,
+            message: "a frame period of 0 ms: expected 1 to 65535".into(),
+        });
+    }
+    let at = layout(&table, model)?;
+    let joints: Vec<Joint> = at.joints.iter().map(|&(j, ..)| j).collect();
+    let scope = scope(model, &joints, table.header_row)?;
+    let (rows, off_grid) = read_rows(&table, &at, options.frame_ms)?;
     let Some(first) = rows.first() else {
         return Err(error(table.header_row, None, "no rows after the header"));
     };
+    let mut warnings = Vec::new();
     if first.frame != 0 {
         warnings.push(format!(
             "the first row is at frame {}; the motion starts there",
@@ -478,19 +317,16 @@ fn build(table: Table, options: &FromTable) -> Result<Edit, CsvError> {
     };
     let mut keyframes = Vec::with_capacity(kept.len());
     for (n, &i) in kept.iter().enumerate() {
-        let interp = match n {
-            0 => 0,
-            _ => {
-                let gap = rows[i].frame - rows[kept[n - 1]].frame - 1;
-                u32::try_from(gap).map_err(|_| {
-                    error(
-                        table.rows[i].0,
-                        Some(&table.columns[time]),
-                        format!("{gap} frames after the row before: a segment holds at most 2^32"),
-                    )
-                })?
-            }
+        let gap = if n == 0 {
+            0
+        } else {
+            rows[i].frame - rows[kept[n - 1]].frame - 1
         };
+        let interp = u32::try_from(gap).map_err(|_| {
+            let message =
+                format!("{gap} frames after the row before: a segment holds at most 2^32");
+            error(table.rows[i].0, Some(&table.columns[at.time]), message)
+        })?;
         let v = &rows[i].values;
         keyframes.push(Keyframe {
             interp,
@@ -512,7 +348,8 @@ fn build(table: Table, options: &FromTable) -> Result<Edit, CsvError> {
         name: options.name.clone(),
         creator: options.creator.clone(),
         design: format!("{}{}", design_label(model), scope.suffix()),
-        joints: joint_columns
+        joints: at
+            .joints
             .iter()
             .map(|&(_, prm, _)| prm.to_string())
             .collect(),
@@ -523,31 +360,52 @@ fn build(table: Table, options: &FromTable) -> Result<Edit, CsvError> {
     Ok(finish(motion, warnings)?)
 }
 
-/// The rows to keep as keyframes: the first, the last, and those where some
-/// channel leaves the straight line from the last kept row by more than half
-/// a micro-radian (the rounding of a value exported between two keyframes).
+/// The rows to keep as keyframes: from each kept row, the furthest row
+/// whose straight line from it passes within half a micro-radian (the
+/// rounding of a value exported between two keyframes) of every row between,
+/// on every channel.
+///
+/// The lines that still fit are tracked as an interval of slopes per channel,
+/// which only narrows as rows are added; the search from a row ends when it
+/// empties (or after [`MAX_MERGE_SPAN`] rows), so the work stays near linear.
 fn straight_segments(rows: &[Row]) -> Vec<usize> {
     const TOLERANCE: f64 = 0.5 + 1e-6;
-    let on_line = |a: usize, e: usize| {
-        let (fa, fe) = (rows[a].frame as f64, rows[e].frame as f64);
-        (a + 1..e).all(|j| {
-            let u = (rows[j].frame as f64 - fa) / (fe - fa);
-            rows[j].values.iter().enumerate().all(|(c, &v)| {
-                let (va, ve) = (f64::from(rows[a].values[c]), f64::from(rows[e].values[c]));
-                (f64::from(v) - (va + (ve - va) * u)).abs() <= TOLERANCE
-            })
-        })
-    };
+    let channels = rows.first().map_or(0, |r| r.values.len());
+    let mut lo = vec![0.0; channels];
+    let mut hi = vec![0.0; channels];
     let mut kept = vec![0];
     let mut anchor = 0;
     while anchor + 1 < rows.len() {
-        let mut end = anchor + 1;
-        while end + 1 < rows.len() && end + 1 - anchor <= MAX_MERGE_SPAN && on_line(anchor, end + 1)
+        lo.fill(f64::NEG_INFINITY);
+        hi.fill(f64::INFINITY);
+        let a = &rows[anchor];
+        let mut best = anchor + 1;
+        for (e, row) in rows
+            .iter()
+            .enumerate()
+            .skip(anchor + 1)
+            .take(MAX_MERGE_SPAN)
         {
-            end += 1;
+            let df = (row.frame - a.frame) as f64;
+            let slope = |c: usize, offset: f64| {
+                (f64::from(row.values[c]) + offset - f64::from(a.values[c])) / df
+            };
+            if (0..channels).all(|c| (lo[c]..=hi[c]).contains(&slope(c, 0.0))) {
+                best = e;
+            }
+            // Row e now bounds every line that reaches past it.
+            let mut open = true;
+            for c in 0..channels {
+                lo[c] = lo[c].max(slope(c, -TOLERANCE));
+                hi[c] = hi[c].min(slope(c, TOLERANCE));
+                open &= lo[c] <= hi[c];
+            }
+            if !open {
+                break;
+            }
         }
-        kept.push(end);
-        anchor = end;
+        kept.push(best);
+        anchor = best;
     }
     kept
 }

@@ -14,6 +14,7 @@ pub mod check;
 pub mod convert;
 pub mod csv;
 pub mod edit;
+mod table;
 
 use crate::formats::aibo::{Joint, Model};
 use crate::formats::mtn::{self, MotionName, Mtn};
