@@ -123,6 +123,29 @@ fn a_bare_archive_exports_every_motion_and_refuses_where_one_is_needed() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 12);
     assert!(dir.path().join("all-12.csv").exists());
 
+    // An entry's archive is an input: not overwritten by an export.
+    let copy = dir.path().join("b.json");
+    std::fs::copy(&archive, &copy).unwrap();
+    let entry = format!("{}:a_sit#sit_so0_greet", copy.display());
+    let out = viewer([
+        "export",
+        &entry,
+        "--time",
+        "0",
+        "--out",
+        copy.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("is one of the input files")
+    );
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        std::fs::read(&archive).unwrap()
+    );
+
     // mtn verbs that read one motion need the entry named.
     let out = viewer(["mtn", "mirror", a, "--out", "x.mtn"]);
     assert!(!out.status.success());

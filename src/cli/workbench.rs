@@ -238,8 +238,8 @@ fn from_csv(a: &FromCsvArgs) -> Result<()> {
 /// Writes the motion made (never over an input unless --force, never a
 /// partial file), its warnings on stderr and one line about it on stdout.
 fn write(inputs: &[&PathBuf], output: &Output, edit: Edit) -> Result<()> {
-    let on_disk: Vec<PathBuf> = inputs.iter().map(|p| archive::disk_file(p)).collect();
-    check_not_input(&output.out, &on_disk, output.force)?;
+    let inputs: Vec<PathBuf> = inputs.iter().map(|&p| p.clone()).collect();
+    check_not_input(&output.out, &inputs, output.force)?;
     let bytes = mtn::encode(&edit.motion);
     write_atomic(&output.out, |w| w.write_all(&bytes))?;
     for warning in &edit.warnings {

@@ -10,7 +10,8 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// Refuses `out` if it names one of `inputs` (the same file, by path or
-/// through a link), unless `force`.
+/// through a link; for an archive entry `ARCHIVE.ODA:NAME`, the archive),
+/// unless `force`.
 pub fn check_not_input(out: &Path, inputs: &[PathBuf], force: bool) -> Result<()> {
     if force {
         return Ok(());
@@ -20,7 +21,10 @@ pub fn check_not_input(out: &Path, inputs: &[PathBuf], force: bool) -> Result<()
         // An output that does not exist yet can't be an input.
         return Ok(());
     };
-    if inputs.iter().any(|i| canon(i).as_ref() == Some(&target)) {
+    if inputs
+        .iter()
+        .any(|i| canon(&crate::scene::archive::disk_file(i)).as_ref() == Some(&target))
+    {
         return Err(Error::Invalid {
             file: out.display().to_string(),
             message: "is one of the input files; choose another output (or --force to replace it)"
