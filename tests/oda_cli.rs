@@ -48,9 +48,18 @@ fn every_motion_of_the_four_archives_opens_by_archive_and_name() {
             assert_eq!(info["keyframes"], m.keyframes.len(), "{name}");
             assert_eq!(info["frames"], m.total_frames(), "{name}");
         }
-        // The bare archive: every entry, in table order.
+        // The bare archive: one object per entry, in table order, with its
+        // name, kind and size, and for a motion the object `info` gives it.
         let bare = json(&viewer(["info", "--json", path.to_str().unwrap()]));
-        assert_eq!(&bare, &v, "{archive}");
+        let listed = bare.as_array().unwrap();
+        assert_eq!(listed.len(), count, "{archive}");
+        for ((entry, e), info) in listed.iter().zip(&entries).zip(infos) {
+            assert_eq!(entry["format"], "oda-entry");
+            assert_eq!(entry["name"], e.name.as_str());
+            assert_eq!(entry["kind"], "OMTN");
+            assert_eq!(entry["bytes"], e.data.len());
+            assert_eq!(&entry["mtn"], info, "{archive}:{}", e.name);
+        }
         total += count;
     }
     assert_eq!(total, 588);

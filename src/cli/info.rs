@@ -2,12 +2,10 @@
 
 use super::InfoArgs;
 use anyhow::Result;
-use motion_viewer::scene;
-use motion_viewer::summary::{Summary, summarize};
+use motion_viewer::summary::{Summary, summarize_paths};
 
 pub fn run(args: &InfoArgs) -> Result<()> {
-    let tracks = scene::load_with(&args.files, scene::Archives::EveryMotion)?;
-    let summaries: Vec<Summary> = tracks.iter().map(summarize).collect();
+    let summaries = summarize_paths(&args.files)?;
     let text = if args.json {
         serde_json::to_string_pretty(&summaries)? + "\n"
     } else {

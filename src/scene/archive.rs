@@ -148,40 +148,41 @@ fn listing(entries: &[OdaEntry]) -> String {
     format!("{} entries: {}{more}", entries.len(), names.join(", "))
 }
 
+/// An archive of a sound and two motions (the seeds), built for tests.
+#[cfg(test)]
+pub(crate) fn test_archive() -> Vec<u8> {
+    let seeds = ["sony_stand_sit.mtn", "skitter_sleep_to_sit.mtn"]
+        .map(|s| std::fs::read(format!("{}/data/{s}", env!("CARGO_MANIFEST_DIR"))).unwrap());
+    let files: [(&[u8; 4], &str, &[u8]); 3] = [
+        (b"WAVE", "bark", b"RIFF...."),
+        (b"OMTN", "stand_sit", &seeds[0]),
+        (b"OMTN", "sleep_sit", &seeds[1]),
+    ];
+    let mut out = b"ODAR\0\0\x03\0".to_vec();
+    out.extend_from_slice(&3u32.to_le_bytes());
+    out.extend_from_slice(&144u32.to_le_bytes());
+    out.resize(64, 0);
+    let mut offset = 64 + 3 * 144;
+    for (kind, name, data) in files {
+        out.extend_from_slice(kind);
+        let mut field = name.as_bytes().to_vec();
+        field.resize(128, 0);
+        out.extend_from_slice(&field);
+        for word in [offset, data.len(), 0] {
+            out.extend_from_slice(&(word as u32).to_le_bytes());
+        }
+        offset += data.len();
+    }
+    for (_, _, data) in files {
+        out.extend_from_slice(data);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::scene::{DiskMaterials, Track, load_inputs_with};
-
-    /// An archive of two motions (the seeds) and one sound, built here.
-    fn archive() -> Vec<u8> {
-        let seeds = ["sony_stand_sit.mtn", "skitter_sleep_to_sit.mtn"]
-            .map(|s| std::fs::read(format!("{}/data/{s}", env!("CARGO_MANIFEST_DIR"))).unwrap());
-        let files: [(&[u8; 4], &str, &[u8]); 3] = [
-            (b"WAVE", "bark", b"RIFF...."),
-            (b"OMTN", "stand_sit", &seeds[0]),
-            (b"OMTN", "sleep_sit", &seeds[1]),
-        ];
-        let mut out = b"ODAR\0\0\x03\0".to_vec();
-        out.extend_from_slice(&3u32.to_le_bytes());
-        out.extend_from_slice(&144u32.to_le_bytes());
-        out.resize(64, 0);
-        let mut offset = 64 + 3 * 144;
-        for (kind, name, data) in files {
-            out.extend_from_slice(kind);
-            let mut field = name.as_bytes().to_vec();
-            field.resize(128, 0);
-            out.extend_from_slice(&field);
-            for word in [offset, data.len(), 0] {
-                out.extend_from_slice(&(word as u32).to_le_bytes());
-            }
-            offset += data.len();
-        }
-        for (_, _, data) in files {
-            out.extend_from_slice(data);
-        }
-        out
-    }
 
     fn names(tracks: &[Track]) -> Vec<String> {
         tracks.iter().map(Track::name).collect()
@@ -189,7 +190,7 @@ mod tests {
 
     #[test]
     fn archives_in_memory_load_as_asked() {
-        let input = || Input::from_bytes("pack.ODA", archive());
+        let input = || Input::from_bytes("pack.ODA", test_archive());
         let load = |input: Input, archives| {
             load_inputs_with(&[input], &DiskMaterials, archives).map(|(tracks, _)| tracks)
         };
@@ -218,7 +219,7 @@ mod tests {
     fn a_colon_splits_off_an_entry_only_after_an_existing_file() {
         let dir = tempfile::tempdir().unwrap();
         let pack = dir.path().join("pack.ODA");
-        std::fs::write(&pack, archive()).unwrap();
+        std::fs::write(&pack, test_archive()).unwrap();
         let named = entry_path(&pack, "stand_sit");
         assert_eq!(
             split_entry(&named),
@@ -227,7 +228,7 @@ mod tests {
         assert_eq!(disk_file(&named), pack);
         assert_eq!(
             read_bytes(&named).unwrap(),
-            archive()[64 + 3 * 144 + 8..][..1164]
+            test_archive()[64 + 3 * 144 + 8..][..1164]
         );
         // A file whose own name holds a colon is that file.
         let odd = dir.path().join("a:b.mtn");

@@ -6,7 +6,12 @@
 //! The serialised field names are the keys `viewer info --json` has always
 //! printed; scripts depend on them.
 
+mod archive;
 mod text;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use archive::summarize_paths;
+pub use archive::{EntrySummary, summarize_archive};
 
 use crate::anim::input_animation::duration_s;
 use crate::anim::memg::Binding;
@@ -29,6 +34,8 @@ pub enum Summary {
     Memg(MemgSummary),
     /// An MRTK input animation.
     InputAnimation(InputAnimationSummary),
+    /// One entry of an ODA archive given whole (`viewer info ARCHIVE.ODA`).
+    OdaEntry(EntrySummary),
 }
 
 /// Describes one loaded track.

@@ -11,6 +11,7 @@ impl Summary {
             Summary::Mtn(s) => &s.file,
             Summary::Memg(s) => &s.motion,
             Summary::InputAnimation(s) => &s.file,
+            Summary::OdaEntry(s) => &s.file,
         }
     }
 
@@ -43,6 +44,7 @@ impl Summary {
                 s.keys,
                 s.duration_s
             ),
+            Summary::OdaEntry(s) => s.headline(),
         }
     }
 
@@ -54,11 +56,13 @@ impl Summary {
             Summary::Mtn(s) => mtn(&mut out, s),
             Summary::Memg(s) => memg(&mut out, s),
             Summary::InputAnimation(s) => input_animation(&mut out, s),
+            Summary::OdaEntry(_) => {}
         }
         let warnings = match self {
             Summary::Mtn(s) => &s.warnings,
             Summary::Memg(s) => &s.warnings,
             Summary::InputAnimation(s) => &s.warnings,
+            Summary::OdaEntry(s) => &s.warnings,
         };
         for w in warnings {
             let _ = writeln!(out, "  warning: {w}");
