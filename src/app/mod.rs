@@ -4,23 +4,27 @@
 //! - `framework`: surface and egui plumbing (resize, surface loss, present);
 //! - [`keys`]: the one binding table;
 //! - `input`: mouse → camera;
-//! - `ui`: the overlay.
+//! - `ui`: the overlay;
+//! - `mtn`: AIBO joint values and `check`'s findings on the bar;
+//! - `archive`: the entry list of an ODA archive opened whole.
 //!
 //! Set `MOTION_VIEWER_STATUS=1` to have the window print one line per frame
 //! change on stdout (`frame 3/241 time 0.100000`), and `frame_time_ms 16.70`
 //! (smoothed) on exit; `screenshot PATH` is printed for each F12 regardless.
 //! Scripts and tests read these instead of guessing from pixels.
 
+mod archive;
 mod framework;
 mod input;
 pub mod keys;
+mod mtn;
 mod ui;
 
 use crate::anim::timeline::{LoopMode, Timeline};
 use crate::error::Error;
 use crate::gpu::camera::Preset;
 use crate::gpu::{Capture, FrameScene, GpuContext, OrbitCamera, Renderer};
-use crate::scene::{self, Track};
+use crate::scene::{self, Archives, Track};
 use crate::stage::Stage;
 use crate::summary::summarize;
 use framework::{EguiPass, Surface};
@@ -76,33 +80,21 @@ pub enum AppError {
     Options(String),
 }
 
-/// Loads `paths`, opens the window and plays until it is closed.
+/// Loads `paths`, opens the window and plays until it is closed. An ODA
+/// archive given whole plays its first motion and lists its entries.
 pub fn run(paths: &[PathBuf], options: &Options) -> Result<(), AppError> {
-    let tracks = scene::load(paths)?;
-    if tracks.is_empty() {
-        return Err(AppError::Options("no motion to play".into()));
-    }
-    // The stage's rule: the longest track's length, the first track's frame period.
-    let duration = tracks.iter().map(Track::duration_s).fold(0.0, f64::max);
-    let period = tracks[0].frame_period_s();
-    let timeline = Timeline::new(duration, period)
-        .with_speed(options.speed)
-        .map_err(|e| AppError::Options(e.to_string()))?
-        .with_loop(options.loop_mode)
-        .with_start(options.start_s)
-        .with_paused(options.paused);
+    let tracks = scene::load_with(paths, Archives::FirstMotion)?;
+    let timeline = timeline_for(&tracks, options)?;
+    let archive = archive::ArchivePanel::for_inputs(paths, &tracks)?;
     // winit fails here when no display server can be reached; its message
     // names its own source file, which helps no user.
     let event_loop = EventLoop::new().map_err(|_| AppError::NoDisplay)?;
     let mut app = App {
         first_input: paths[0].clone(),
         options: options.clone(),
-        info: ui::Info {
-            tracks: tracks.iter().map(describe).collect(),
-            adapter: String::new(),
-            marks: marks(&tracks),
-        },
+        info: info_for(&tracks),
         tracks,
+        archive,
         timeline,
         status: std::env::var_os(STATUS_ENV).is_some_and(|v| v != "0" && !v.is_empty()),
         view: None,
@@ -114,6 +106,32 @@ pub fn run(paths: &[PathBuf], options: &Options) -> Result<(), AppError> {
     match app.error {
         Some(e) => Err(e),
         None => Ok(()),
+    }
+}
+
+/// The clock for `tracks` by the stage's rule: the longest track's length,
+/// the first track's frame period.
+fn timeline_for(tracks: &[Track], options: &Options) -> Result<Timeline, AppError> {
+    if tracks.is_empty() {
+        return Err(AppError::Options("no motion to play".into()));
+    }
+    let duration = tracks.iter().map(Track::duration_s).fold(0.0, f64::max);
+    let period = tracks[0].frame_period_s();
+    Ok(Timeline::new(duration, period)
+        .with_speed(options.speed)
+        .map_err(|e| AppError::Options(e.to_string()))?
+        .with_loop(options.loop_mode)
+        .with_start(options.start_s)
+        .with_paused(options.paused))
+}
+
+/// What the panels show of `tracks` (the adapter is filled in once open).
+fn info_for(tracks: &[Track]) -> ui::Info {
+    ui::Info {
+        tracks: tracks.iter().map(describe).collect(),
+        adapter: String::new(),
+        marks: marks(tracks),
+        findings: mtn::finding_marks(tracks),
     }
 }
 
@@ -220,6 +238,8 @@ struct App {
     options: Options,
     info: ui::Info,
     tracks: Vec<Track>,
+    /// The entry list of an archive opened whole.
+    archive: Option<archive::ArchivePanel>,
     timeline: Timeline,
     status: bool,
     view: Option<View>,
@@ -270,6 +290,23 @@ impl App {
             frame_ms: 0.0,
             reported_frame: None,
         })
+    }
+
+    /// Rebuilds the clock, the panels and the stage after the tracks changed.
+    fn reload(&mut self) -> Result<(), AppError> {
+        let adapter = std::mem::take(&mut self.info.adapter);
+        self.info = ui::Info {
+            adapter,
+            ..info_for(&self.tracks)
+        };
+        self.timeline = timeline_for(&self.tracks, &self.options)?;
+        if let Some(view) = self.view.as_mut() {
+            view.stage = Stage::new(&view.gpu, &self.tracks)?;
+            let (min, max) = view.stage.bounds();
+            view.camera.frame_bounds(min, max);
+            view.window.request_redraw();
+        }
+        Ok(())
     }
 
     fn fail(&mut self, event_loop: &ActiveEventLoop, error: AppError) {
@@ -335,15 +372,20 @@ impl App {
         }
         view.played_last_frame = was_playing;
 
+        let time_s = self.timeline.time_s();
         let mut overlay = ui::Overlay {
             timeline: &mut self.timeline,
             info: &self.info,
             frame_ms: view.frame_ms,
             show_help: view.show_help,
         };
-        let egui_frame = view
-            .egui
-            .run(&view.window, &view.gpu, |ui| overlay.show(ui));
+        let (tracks, archive) = (&self.tracks, &mut self.archive);
+        let mut picked = None;
+        let egui_frame = view.egui.run(&view.window, &view.gpu, |ui| {
+            overlay.show(ui);
+            mtn::joints_window(ui.ctx(), tracks, time_s);
+            picked = archive.as_mut().and_then(|a| a.show(ui.ctx()));
+        });
         let egui_again = egui_frame.repaint_now;
 
         if let Some(frame) = view.surface.acquire(&view.gpu) {
@@ -393,6 +435,11 @@ impl App {
         }
         if self.timeline.is_playing() || egui_again {
             view.window.request_redraw();
+        }
+        if let Some(entry) = picked
+            && let Err(e) = self.play_entry(entry)
+        {
+            eprintln!("viewer: {e}");
         }
     }
 }

@@ -17,6 +17,8 @@ pub struct Info {
     pub adapter: String,
     /// Times in seconds to mark on the bar: `.mtn` keyframes, MRTK markers.
     pub marks: Vec<f64>,
+    /// `check`'s findings on the `.mtn` tracks, marked under the ticks.
+    pub findings: Vec<super::mtn::FindingMark>,
 }
 
 /// What the overlay shows and edits this frame.
@@ -100,6 +102,7 @@ impl Overlay<'_> {
             let x = x_of(mark);
             painter.vline(x, rect.top()..=rect.top() + rect.height() * 0.45, tick);
         }
+        super::mtn::paint_findings(ui, &response, rect, duration, &self.info.findings);
         let x = x_of(self.timeline.time_s());
         let played = Rect::from_min_max(rect.min, Pos2::new(x, rect.max.y));
         painter.rect_filled(played, 3.0, visuals.selection.bg_fill.gamma_multiply(0.5));
