@@ -68,6 +68,7 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
 
 /// `paths` with every ODA archive among them narrowed to its entry `entry`
 /// (`viewer --entry NAME`); an error if none of them is an archive.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn select_entry(paths: &[PathBuf], entry: &str) -> Result<Vec<PathBuf>> {
     let is_archive =
         |p: &Path| crate::formats::probe_file(p).ok() == Some(crate::formats::Kind::Oda);

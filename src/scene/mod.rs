@@ -17,9 +17,10 @@ pub mod units;
 
 pub use archive::Archives;
 pub use load::{
-    DiskMaterials, Input, InputData, InputMaterials, Materials, load, load_inputs,
-    load_inputs_with, load_with,
+    DiskMaterials, Input, InputData, InputMaterials, Materials, load_inputs, load_inputs_with,
 };
+#[cfg(not(target_arch = "wasm32"))]
+pub use load::{load, load_with};
 pub use plan::{Placement, Plan};
 
 use crate::anim;

@@ -2,7 +2,7 @@
 //! one [`EntrySummary`] each, motions described as a `.mtn` file is, other
 //! entries (sounds…) by their kind and size only, never decoded.
 
-use super::{MtnSummary, Summary, summarize};
+use super::MtnSummary;
 use crate::error::DecodeError;
 use crate::formats::mtn::{self, read_oda};
 use crate::scene::archive::entry_path;
@@ -82,7 +82,8 @@ pub fn summarize_archive(path: &Path, bytes: &[u8]) -> Result<Vec<EntrySummary>,
 /// together (so a MEMG motion still finds its `.obj` among them), and the
 /// order of the command line is kept.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn summarize_paths(paths: &[std::path::PathBuf]) -> crate::Result<Vec<Summary>> {
+pub fn summarize_paths(paths: &[std::path::PathBuf]) -> crate::Result<Vec<super::Summary>> {
+    use super::{Summary, summarize};
     use crate::formats::{Kind, probe_file};
     use crate::scene::{self, Input};
     let bare_archive = |p: &Path| p.is_file() && probe_file(p).ok() == Some(Kind::Oda);
