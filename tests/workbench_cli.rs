@@ -264,6 +264,33 @@ fn retime_concat_and_convert_write_what_they_say() {
     assert_eq!(m.name, "a_stand#stand_S");
     // The reversed seed starts where the seed ends: no warning.
     assert_eq!(String::from_utf8(out.stderr).unwrap(), "");
+    ok(&viewer(&[
+        &"mtn",
+        &"concat",
+        &s,
+        &reversed,
+        &"--name",
+        &"a_stand#stand_twice",
+        &"--out",
+        &both,
+    ]));
+    assert_eq!(read(&both).name, "a_stand#stand_twice");
+    let out = viewer(&[
+        &"mtn",
+        &"concat",
+        &s,
+        &reversed,
+        &"--name",
+        &"a_stand#stand_λ",
+        &"--out",
+        &both,
+    ]);
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("at most 255 Latin-1 characters")
+    );
+    assert_eq!(read(&both).name, "a_stand#stand_twice");
 
     let seven = dir.path().join("seven.mtn");
     let out = viewer(&[

@@ -1,5 +1,5 @@
 //! Command-line interface: `viewer [FILE...]` plays; `info`, `export`,
-//! `render` and `bench` are subcommands.
+//! `render`, `bench` and `mtn` (the AIBO workbench) are subcommands.
 
 mod bench;
 mod export;

@@ -183,8 +183,7 @@ pub fn run(args: &MtnArgs) -> Result<()> {
                 .collect::<Result<Vec<_>>>()?;
             let mut edit = workbench::concat(&parts)?;
             if let Some(name) = &a.name {
-                edit.motion.name.clone_from(name);
-                edit.motion.pad_sections();
+                edit.motion = workbench::with_name(&edit.motion, name)?.motion;
             }
             let inputs: Vec<&PathBuf> = a.inputs.iter().collect();
             write(&inputs, &a.output, edit)

@@ -225,6 +225,14 @@ pub fn concat(parts: &[Mtn]) -> Result<Edit, EditError> {
     finish(out, warnings)
 }
 
+/// The motion under another name (its postures are what the robot reads:
+/// see [`super::check`]).
+pub fn with_name(m: &Mtn, name: &str) -> Result<Edit, EditError> {
+    let mut out = m.clone();
+    rename(&mut out, name.to_string());
+    finish(out, Vec::new())
+}
+
 fn model_name(m: &Mtn) -> String {
     m.model()
         .map_or_else(|| format!("unknown ({})", m.design), |x| x.to_string())

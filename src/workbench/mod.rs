@@ -4,7 +4,7 @@
 //! that [`crate::formats::mtn::encode`] writes as a byte-valid file, with the
 //! warnings a user should see beside it:
 //!
-//! - [`edit`]: mirror left ↔ right, reverse, retime, concatenate;
+//! - [`edit`]: mirror left ↔ right, reverse, retime, concatenate, rename;
 //! - [`convert`]: carry a motion to another robot model;
 //! - [`csv`]: keyframes from a CSV or JSON table (what `viewer export` writes);
 //! - [`check`]: a motion against the robot's joint limits, servo speeds,
@@ -22,7 +22,7 @@ use crate::formats::mtn::{self, MotionName, Mtn};
 pub use self::csv::{CsvError, FromTable, from_csv, from_json};
 pub use check::{Finding, FindingKind, Report, Severity, check};
 pub use convert::convert;
-pub use edit::{Retime, concat, mirror, retime, reverse};
+pub use edit::{Retime, concat, mirror, retime, reverse, with_name};
 
 /// A new motion and what the user should know about how it was made.
 #[derive(Debug, Clone, PartialEq)]
