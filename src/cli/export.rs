@@ -2,6 +2,7 @@
 //! deformed MEMG mesh (.obj).
 
 use super::table::Table;
+mod animated;
 use super::{At, ExportArgs, input_animation, memg, mtn};
 use anyhow::{Context, Result, bail};
 use motion_viewer::scene::{self, Track};
@@ -31,6 +32,12 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         }
     };
     match (ext.as_str(), args.at.at()) {
+        ("glb" | "gltf" | "pc2", Some(_)) => {
+            bail!("a .{ext} holds the whole motion; leave out --time/--frame")
+        }
+        #[cfg(feature = "gltf")]
+        ("glb" | "gltf", None) => animated::gltf(&tracks, args),
+        ("pc2", None) => animated::pc2(&tracks, args),
         ("obj", at) => {
             let at = at.unwrap_or(At::Frame(0));
             let Some(Track::Memg { scene, motion, .. }) =
@@ -64,7 +71,7 @@ pub fn run(args: &ExportArgs) -> Result<()> {
             bail!("--time/--frame go with a .json output; a .csv holds every frame")
         }
         _ => bail!(
-            "{}: unknown output type; use .json, .csv or .obj",
+            "{}: unknown output type; use .json, .csv, .obj, .glb, .gltf or .pc2",
             args.out.display()
         ),
     }

@@ -7,6 +7,9 @@
 //! leaves no partial file behind.
 
 pub mod file;
+#[cfg(feature = "gltf")]
+pub mod gltf;
+pub mod pc2;
 
 use std::path::Path;
 

@@ -5,6 +5,7 @@
 //! shapes that draw the tracks without a mesh ([`shapes`], [`rig`], [`hands`],
 //! [`unit_mesh`]). The GPU stage and the exporters both build on it.
 
+pub mod colour;
 pub mod hands;
 pub mod layout;
 pub mod load;
