@@ -13,7 +13,7 @@ JOBS.json is a list of jobs, each run in a fresh empty scene:
   imports the .obj keeping its vertex order, puts a Mesh Cache (PC2) on it
   and gives its evaluated vertices at each scene frame.
 
-An object's path is its names from the top of the hierarchy, joined by "/",
+An object's path is its names from the top of the hierarchy, joined by "|",
 without Blender's ".001" suffixes. Positions are in glTF axes (y up):
 (x, y, z)_glTF = (x, z, -y)_Blender. OUT.json gets one result per job.
 """
@@ -40,7 +40,7 @@ def path_of(obj):
     while obj is not None:
         names.append(clean(obj.name))
         obj = obj.parent
-    return "/".join(reversed(names))
+    return "|".join(reversed(names))
 
 
 def to_gltf(co):

@@ -124,7 +124,13 @@ pub fn write_gltf(
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         buffer.uri = Some(uri(&name));
-        write_atomic(&bin_path, |w| write_chunks(w, &mut chunks, bin, progress))?;
+        write_atomic(&bin_path, |w| write_chunks(w, &mut chunks, bin, progress)).map_err(|e| {
+            // Name the file asked for, not only its companion.
+            Error::Invalid {
+                file: path.display().to_string(),
+                message: format!("its buffer could not be written: {e}"),
+            }
+        })?;
         written.push((bin_path.clone(), bin));
     }
     let mut json = json_bytes(&root, true)?;

@@ -23,7 +23,7 @@ use serde_json::json;
 
 use super::document::{Document, extras, refuse};
 use super::obj_mesh::{Part, Shared, parts, smooth_normals};
-use super::rigid::{Trs, continuous, decompose};
+use super::rigid::{NotRigid, Trs, continuous, decompose};
 use crate::anim::memg::Binding;
 use crate::error::Result;
 use crate::formats::memg::{MemgGroup, MemgMotion};
@@ -140,13 +140,13 @@ fn frames(track: &MemgTrack<'_>, g: &MemgGroup) -> Result<Option<Vec<Trs>>> {
     for t in 0..motion.timesteps {
         let m = motion.frame(t, g.parent).expect("frame within the motion");
         let mut trs = decompose(m).map_err(|why| {
+            let hint = match why {
+                NotRigid::NotFinite => "",
+                _ => "; glTF moves a node only by a rotation and a positive scale: export with --baked",
+            };
             refuse(
                 &track.file,
-                format!(
-                    "group '{}': parent frame {} at timestep {t} {why}; glTF moves a node only by \
-                     a rotation and a positive scale: export with --baked",
-                    g.name, g.parent
-                ),
+                format!("group '{}': parent frame {} at timestep {t} {why}{hint}", g.name, g.parent),
             )
         })?;
         trs.rotation = continuous(trs.rotation, out.last().map(|p| p.rotation));

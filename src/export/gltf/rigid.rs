@@ -19,12 +19,38 @@ pub struct Trs {
     pub scale: DVec3,
 }
 
+/// How a transform falls short of a rotation times a positive scale.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum NotRigid {
+    /// A value is NaN or infinite.
+    NotFinite,
+    /// An axis has length zero.
+    Collapsed,
+    /// Its axes are this far (a cosine) from perpendicular, beyond [`RIGID_TOLERANCE`].
+    Shear(f64),
+    /// It turns space inside out.
+    Mirror,
+}
+
+impl std::fmt::Display for NotRigid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotRigid::NotFinite => write!(f, "has a value that is not a finite number"),
+            NotRigid::Collapsed => write!(f, "collapses an axis to zero"),
+            NotRigid::Shear(cos) => write!(
+                f,
+                "shears (its axes are {cos:.2e} from perpendicular, beyond {RIGID_TOLERANCE:e})"
+            ),
+            NotRigid::Mirror => write!(f, "mirrors (its determinant is negative)"),
+        }
+    }
+}
+
 /// Splits a row-major 3×4 affine transform `[M | t]` into `t`, `R` and `S`
-/// with `M = R · S`; `Err` says how it falls short (shear, a mirror, a zero
-/// or non-finite axis) beyond [`RIGID_TOLERANCE`].
-pub fn decompose(m: &[f64; 12]) -> Result<Trs, String> {
+/// with `M = R · S`, or says how it falls short.
+pub fn decompose(m: &[f64; 12]) -> Result<Trs, NotRigid> {
     if m.iter().any(|x| !x.is_finite()) {
-        return Err("has a value that is not a finite number".into());
+        return Err(NotRigid::NotFinite);
     }
     let linear = DMat3::from_cols(
         DVec3::new(m[0], m[4], m[8]),
@@ -37,7 +63,7 @@ pub fn decompose(m: &[f64; 12]) -> Result<Trs, String> {
         linear.z_axis.length(),
     );
     if scale.min_element() <= 0.0 {
-        return Err("collapses an axis to zero".into());
+        return Err(NotRigid::Collapsed);
     }
     let rotation = DMat3::from_cols(
         linear.x_axis / scale.x,
@@ -50,12 +76,10 @@ pub fn decompose(m: &[f64; 12]) -> Result<Trs, String> {
         .iter()
         .fold(0f64, |a, x| a.max(x.abs()));
     if shear > RIGID_TOLERANCE {
-        return Err(format!(
-            "shears (its axes are {shear:.2e} from perpendicular, beyond {RIGID_TOLERANCE:e})"
-        ));
+        return Err(NotRigid::Shear(shear));
     }
     if rotation.determinant() <= 0.0 {
-        return Err("mirrors (its determinant is negative)".into());
+        return Err(NotRigid::Mirror);
     }
     Ok(Trs {
         translation: DVec3::new(m[3], m[7], m[11]),
