@@ -20,7 +20,7 @@ use crate::scene::plan::bind;
 /// The file's first 12 bytes.
 pub const MAGIC: &[u8; 12] = b"POINTCACHE2\0";
 
-/// What [`write`] wrote.
+/// What [`write()`] wrote.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pc2Report {
     /// The file and its size in bytes.

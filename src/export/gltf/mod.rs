@@ -77,7 +77,7 @@ pub struct GltfOptions {
     pub baked: bool,
 }
 
-/// What [`write`] wrote.
+/// What [`write()`] wrote.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GltfReport {
     /// Every file written, with its size in bytes: the `.glb`, or the

@@ -57,7 +57,7 @@ pub struct MrtkTrack<'s> {
 fn sample_times(track: &MrtkTrack<'_>) -> Result<Vec<f64>> {
     let duration = duration_s(track.recording);
     let steps = (duration / FRAME_PERIOD_S).ceil();
-    if !(steps < MAX_SAMPLES as f64) {
+    if steps.is_nan() || steps >= MAX_SAMPLES as f64 {
         return Err(refuse(
             &track.file,
             format!(
