@@ -8,8 +8,8 @@
 //!
 //! The nodes carry the meshes the viewer draws: a joint ball at every named
 //! point, a bone (the unit cylinder, sized by its node) between the points
-//! the viewer joins, and the body and head boxes. A bone rides the deepest
-//! link both its ends are fixed in; one whose ends no single link holds
+//! the viewer joins, and the body and head boxes. A bone rides the link
+//! nearest the body that holds both its ends still; one whose ends no link holds
 //! still (the ERS-7 neck, whose head nods) is animated under `body`.
 //! A bone's end caps are left out: the joint balls, wider, cover them.
 //!
@@ -108,8 +108,8 @@ fn in_frame(frames: &[(DVec3, DMat3)], frame: Option<usize>, p: DVec3) -> DVec3 
     }
 }
 
-/// The link whose frame holds both ends of bone `(a, b)` still at every
-/// pose (`Some(None)`: the body's), deepest first, or `None` if none does.
+/// The link nearest the body whose frame holds both ends of bone `(a, b)`
+/// still at every pose (`Some(None)`: the body's), or `None` if none does.
 fn rigid_frame(model: Model, a: &str, b: &str) -> Option<Option<usize>> {
     // Three poses that move every servo: if the ends stay put in a frame
     // across them, no servo between the frame and the ends turns them.
@@ -136,6 +136,10 @@ fn rigid_frame(model: Model, a: &str, b: &str) -> Option<Option<usize>> {
     let mut candidates = ancestors(link_of(a));
     candidates.extend(ancestors(link_of(b)));
     candidates.push(None);
+    // Nearest the body first: a bone between the two front shoulders is
+    // also still in either shoulder's J1 frame (J1 turns about that very
+    // line), but belongs to the body.
+    candidates.sort_by_key(|&frame| ancestors(frame).len());
     let frames: Vec<Vec<(DVec3, DMat3)>> = poses.iter().map(|p| compose(&p.links)).collect();
     let point = |pose: &RigPose, name: &str| pose.body_point(name).map(DVec3::from_array);
     candidates.into_iter().find(|&frame| {

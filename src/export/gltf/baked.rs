@@ -112,7 +112,7 @@ pub fn add<'s>(
             .map(|part| {
                 let mine: Vec<[f32; 3]> =
                     part.obj_vertices().map(|v| positions[v as usize]).collect();
-                bounds(&mine)
+                bounds(mine)
             })
             .collect();
         part_bounds.push(b);

@@ -149,7 +149,7 @@ impl<'a> Document<'a> {
         target: Option<buffer::Target>,
         bounded: bool,
     ) -> Index<json::Accessor> {
-        let bounds = bounded.then(|| bounds(data));
+        let bounds = bounded.then(|| bounds(data.iter().copied()));
         let bytes: Vec<u8> = data
             .iter()
             .flatten()
@@ -161,6 +161,27 @@ impl<'a> Document<'a> {
         self.accessor(
             view,
             data.len(),
+            accessor::ComponentType::F32,
+            vector_type(N),
+            bounds,
+        )
+    }
+
+    /// `count` float vectors of `N` components made by `fill` when the file
+    /// is written (little-endian), with `bounds` measured beforehand.
+    pub fn floats_deferred<const N: usize>(
+        &mut self,
+        count: usize,
+        target: Option<buffer::Target>,
+        bounds: Option<(Value, Value)>,
+        fill: Fill<'a>,
+    ) -> Index<json::Accessor> {
+        let len = (4 * N * count) as u64;
+        let offset = self.push_deferred(len, fill);
+        let view = self.view(offset, len, target);
+        self.accessor(
+            view,
+            count,
             accessor::ComponentType::F32,
             vector_type(N),
             bounds,
@@ -377,7 +398,7 @@ fn vector_type(n: usize) -> accessor::Type {
 
 /// Per-component minimum and maximum, as the JSON numbers of the exact `f32`
 /// values (widened to `f64`, so that they read back to the same floats).
-pub fn bounds<const N: usize>(data: &[[f32; N]]) -> (Value, Value) {
+pub fn bounds<const N: usize>(data: impl IntoIterator<Item = [f32; N]>) -> (Value, Value) {
     let mut lo = [f32::INFINITY; N];
     let mut hi = [f32::NEG_INFINITY; N];
     for v in data {

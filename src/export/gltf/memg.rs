@@ -21,7 +21,9 @@ use json::animation::{Interpolation, Property};
 use json::{Index, buffer::Target};
 use serde_json::json;
 
-use super::document::{Document, extras, refuse};
+use std::rc::Rc;
+
+use super::document::{Document, bounds, extras, refuse};
 use super::obj_mesh::{Part, Shared, parts, smooth_normals};
 use super::rigid::{NotRigid, Trs, continuous, decompose};
 use crate::anim::memg::Binding;
@@ -156,8 +158,8 @@ fn frames(track: &MemgTrack<'_>, g: &MemgGroup) -> Result<Option<Vec<Trs>>> {
 }
 
 /// Adds the reduced MEMG track to `doc`; returns its root node.
-pub fn add(doc: &mut Document<'_>, track: &MemgTrack<'_>) -> Result<Index<json::Node>> {
-    let (scene, motion) = (track.scene, track.motion);
+pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<Index<json::Node>> {
+    let (scene, motion): (&ObjScene, &'s MemgMotion) = (track.scene, track.motion);
     let owner = owners(scene, motion, track.binding);
     let tri_owner = triangle_owners(track, &owner)?;
     let n = motion.timesteps;
@@ -231,27 +233,42 @@ pub fn add(doc: &mut Document<'_>, track: &MemgTrack<'_>) -> Result<Index<json::
                 .map(|v| shape(g, local(v), |j| range[j].0).map(|x| x as f32))
                 .collect();
             let mut primitive = plain_primitive(doc, scene, part, &base, &normals);
-            let v3 = 3 * g.vertex_count();
+            let rows: Rc<Vec<usize>> = Rc::new(part.obj_vertices().map(|v| 3 * local(v)).collect());
             let targets = (0..r)
                 .map(|j| {
-                    let delta: Vec<[f32; 3]> = part
-                        .obj_vertices()
-                        .map(|v| {
-                            let row = 3 * local(v);
-                            std::array::from_fn(|a| {
-                                (f64::from(g.basis[j * v3 + row + a]) * range[j].1) as f32
-                            })
-                        })
-                        .collect();
-                    check_finite(track, g, &delta)?;
+                    let scale = range[j].1;
+                    // Measured now, written when the file is: the targets,
+                    // the bulk of the file, are never all held at once.
+                    let deltas = rows.iter().map(|&row| delta(g, j, scale, row));
+                    if deltas.clone().flatten().any(|x| !x.is_finite()) {
+                        return Err(not_finite(track, g));
+                    }
+                    let bounds = bounds(deltas);
+                    let count = rows.len();
+                    let rows = Rc::clone(&rows);
+                    let fill = move |out: &mut Vec<u8>| {
+                        for &row in rows.iter() {
+                            out.extend(
+                                delta(g, j, scale, row).iter().flat_map(|x| x.to_le_bytes()),
+                            );
+                        }
+                    };
+                    let positions = doc.floats_deferred::<3>(
+                        count,
+                        Some(Target::ArrayBuffer),
+                        Some(bounds),
+                        Box::new(fill),
+                    );
                     Ok(json::mesh::MorphTarget {
-                        positions: Some(doc.floats(&delta, Some(Target::ArrayBuffer), true)),
+                        positions: Some(positions),
                         normals: None,
                         tangents: None,
                     })
                 })
                 .collect::<Result<Vec<_>>>()?;
-            check_finite(track, g, &base)?;
+            if base.iter().flatten().any(|x| !x.is_finite()) {
+                return Err(not_finite(track, g));
+            }
             primitive.targets = (r > 0).then_some(targets);
             primitives.push(primitive);
         }
@@ -300,18 +317,21 @@ pub fn add(doc: &mut Document<'_>, track: &MemgTrack<'_>) -> Result<Index<json::
     Ok(root)
 }
 
-/// Refuses a group whose data is not finite (glTF floats must be).
-fn check_finite(track: &MemgTrack<'_>, g: &MemgGroup, data: &[[f32; 3]]) -> Result<()> {
-    if data.iter().flatten().all(|x| x.is_finite()) {
-        return Ok(());
-    }
-    Err(refuse(
+/// Row `row` of column `j` of the group's `U`, times `scale`: a morph target's vertex.
+fn delta(g: &MemgGroup, j: usize, scale: f64, row: usize) -> [f32; 3] {
+    let column = &g.basis[j * 3 * g.vertex_count()..];
+    std::array::from_fn(|a| (f64::from(column[row + a]) * scale) as f32)
+}
+
+/// The refusal of a group whose data is not finite (glTF floats must be).
+fn not_finite(track: &MemgTrack<'_>, g: &MemgGroup) -> crate::error::Error {
+    refuse(
         &track.file,
         format!(
             "group '{}': its mean pose or basis has a value that is not a finite number",
             g.name
         ),
-    ))
+    )
 }
 
 /// A primitive of `part` at `positions` with the first timestep's normals.

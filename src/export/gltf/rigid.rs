@@ -130,7 +130,10 @@ mod tests {
         let mirror = DMat3::from_diagonal(DVec3::new(1.0, 1.0, -1.0));
         assert_eq!(decompose(&rows(mirror, DVec3::ZERO)), Err(NotRigid::Mirror));
         let flat = DMat3::from_diagonal(DVec3::new(1.0, 0.0, 1.0));
-        assert_eq!(decompose(&rows(flat, DVec3::ZERO)), Err(NotRigid::Collapsed));
+        assert_eq!(
+            decompose(&rows(flat, DVec3::ZERO)),
+            Err(NotRigid::Collapsed)
+        );
         let mut nan = rows(DMat3::IDENTITY, DVec3::ZERO);
         nan[3] = f64::NAN;
         assert_eq!(decompose(&nan), Err(NotRigid::NotFinite));
