@@ -235,30 +235,32 @@ pub fn parse(
         }
         Ok((index - 1) as u32)
     };
-    let uv_count = texcoords.len();
-    let resolve_uv = |k: usize| -> Result<u32, DecodeError> {
-        let Some((index, at)) = uv_refs[k] else {
-            return Ok(NO_TEXCOORD);
-        };
-        if index < 1 || index as u64 > uv_count as u64 {
-            return Err(DecodeError::new(
-                "face texture coordinate index",
-                at as u64,
-                format!("a texture coordinate index in 1..={uv_count}"),
-                index.to_string(),
-            ));
+    // Texture coordinates only decorate: one that is not there is dropped
+    // with a warning, where a missing vertex is an error.
+    let uv_count = texcoords.len() as i64;
+    let outside = |r: &Option<(i64, usize)>| r.is_some_and(|(i, _)| i < 1 || i > uv_count);
+    if let Some(&Some((index, at))) = uv_refs.iter().find(|r| outside(r)) {
+        let count = uv_refs.iter().filter(|r| outside(r)).count();
+        warnings.push(format!(
+            "{count} face corners name texture coordinates the file does not have \
+             (the first, {index} at byte {at}, is outside 1..={uv_count}); they have none"
+        ));
+        for r in &mut uv_refs {
+            if outside(r) {
+                *r = None;
+            }
         }
-        Ok((index - 1) as u32)
-    };
+    }
+    let resolve_uv = |k: usize| uv_refs[k].map_or(NO_TEXCOORD, |(index, _)| (index - 1) as u32);
     let has_texcoords = uv_refs.iter().any(Option::is_some);
     for (g, corners) in &faces {
         let a = resolve(corners[0])?;
-        let a_uv = resolve_uv(corners[0])?;
+        let a_uv = resolve_uv(corners[0]);
         for pair in corners[1..].windows(2) {
             let tri = [a, resolve(pair[0])?, resolve(pair[1])?];
             groups[*g].triangles.push(tri);
             if has_texcoords {
-                let uv = [a_uv, resolve_uv(pair[0])?, resolve_uv(pair[1])?];
+                let uv = [a_uv, resolve_uv(pair[0]), resolve_uv(pair[1])];
                 groups[*g].texcoords.push(uv);
             }
         }
@@ -403,8 +405,10 @@ mod tests {
             scene.triangle_texcoords,
             [[0, 1, 2], [0, 2, 3], [NO_TEXCOORD; 3]]
         );
-        let e = parse("v 0 0 0\nvt 0 0\nf 1/2 1/1 1/1\n", None, &mut Vec::new()).unwrap_err();
-        assert!(e.to_string().contains("texture coordinate index"), "{e}");
+        let mut warnings = Vec::new();
+        let dangling = parse("v 0 0 0\nvt 0 0\nf 1/2 1/1 1/3\n", None, &mut warnings).unwrap();
+        assert_eq!(dangling.triangle_texcoords, [[NO_TEXCOORD, 0, NO_TEXCOORD]]);
+        assert!(warnings[0].starts_with("2 face corners"), "{warnings:?}");
         let plain = parse("v 0 0 0\nf 1 1 1\n", None, &mut Vec::new()).unwrap();
         assert!(plain.triangle_texcoords.is_empty());
     }

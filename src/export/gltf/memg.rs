@@ -157,13 +157,20 @@ fn frames(track: &MemgTrack<'_>, g: &MemgGroup) -> Result<Option<Vec<Trs>>> {
     Ok(Some(out))
 }
 
+/// What every group's mesh shares: who moves each `.obj` vertex, which
+/// group each triangle follows, the first timestep's normals, the key times.
+struct Layout {
+    owner: Vec<Option<(usize, usize)>>,
+    tri_owner: Vec<Option<usize>>,
+    normals: Vec<[f32; 3]>,
+    times: Vec<f32>,
+}
+
 /// Adds the reduced MEMG track to `doc`; returns its root node.
 pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<Index<json::Node>> {
-    let (scene, motion): (&ObjScene, &'s MemgMotion) = (track.scene, track.motion);
+    let (scene, motion) = (track.scene, track.motion);
     let owner = owners(scene, motion, track.binding);
     let tri_owner = triangle_owners(track, &owner)?;
-    let n = motion.timesteps;
-    let ranges: Vec<Vec<(f64, f64)>> = motion.groups.iter().map(|g| column_ranges(g, n)).collect();
     // Every vertex in its mesh's own frame at the first timestep: the static
     // ones where the .obj has them, a group's at p + U·q(0).
     let first: Vec<[f64; 3]> = owner
@@ -187,13 +194,17 @@ pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<Index<js
             ),
         ));
     }
-    let normals = smooth_normals(&first, &scene.triangles);
-    let times: Vec<f32> = (0..n)
-        .map(|t| (t as f64 / f64::from(motion.fps.max(1))) as f32)
-        .collect();
+    let layout = Layout {
+        normals: smooth_normals(&first, &scene.triangles),
+        times: (0..motion.timesteps)
+            .map(|t| (t as f64 / f64::from(motion.fps.max(1))) as f32)
+            .collect(),
+        owner,
+        tri_owner,
+    };
 
     let mut children = Vec::new();
-    let statics = parts(scene, |t| tri_owner[t].is_none());
+    let statics = parts(scene, |t| layout.tri_owner[t].is_none());
     if !statics.is_empty() {
         let primitives = statics
             .iter()
@@ -202,7 +213,7 @@ pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<Index<js
                     .obj_vertices()
                     .map(|v| scene.positions[v as usize])
                     .collect();
-                plain_primitive(doc, scene, part, &positions, &normals)
+                plain_primitive(doc, scene, part, &positions, &layout.normals)
             })
             .collect();
         let mesh = doc.mesh("static", primitives);
@@ -214,107 +225,125 @@ pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<Index<js
             },
         ));
     }
-
-    for (gi, g) in motion.groups.iter().enumerate() {
-        if track.binding.groups[gi].is_none() {
-            continue;
+    for gi in 0..motion.groups.len() {
+        if track.binding.groups[gi].is_some() {
+            children.extend(group_node(doc, track, &layout, gi)?);
         }
-        let group_parts = parts(scene, |t| tri_owner[t] == Some(gi));
-        if group_parts.is_empty() {
-            continue;
-        }
-        let local = |v: u32| owner[v as usize].map_or(0, |(_, i)| i);
-        let range = &ranges[gi];
-        let r = g.basis_len;
-        let mut primitives = Vec::with_capacity(group_parts.len());
-        for part in &group_parts {
-            let base: Vec<[f32; 3]> = part
-                .obj_vertices()
-                .map(|v| shape(g, local(v), |j| range[j].0).map(|x| x as f32))
-                .collect();
-            let mut primitive = plain_primitive(doc, scene, part, &base, &normals);
-            let rows: Rc<Vec<usize>> = Rc::new(part.obj_vertices().map(|v| 3 * local(v)).collect());
-            let targets = (0..r)
-                .map(|j| {
-                    let scale = range[j].1;
-                    // Measured now, written when the file is: the targets,
-                    // the bulk of the file, are never all held at once.
-                    let deltas = rows.iter().map(|&row| delta(g, j, scale, row));
-                    if deltas.clone().flatten().any(|x| !x.is_finite()) {
-                        return Err(not_finite(track, g));
-                    }
-                    let bounds = bounds(deltas);
-                    let count = rows.len();
-                    let rows = Rc::clone(&rows);
-                    let fill = move |out: &mut Vec<u8>| {
-                        for &row in rows.iter() {
-                            out.extend(
-                                delta(g, j, scale, row).iter().flat_map(|x| x.to_le_bytes()),
-                            );
-                        }
-                    };
-                    let positions = doc.floats_deferred::<3>(
-                        count,
-                        Some(Target::ArrayBuffer),
-                        Some(bounds),
-                        Box::new(fill),
-                    );
-                    Ok(json::mesh::MorphTarget {
-                        positions: Some(positions),
-                        normals: None,
-                        tangents: None,
-                    })
-                })
-                .collect::<Result<Vec<_>>>()?;
-            if base.iter().flatten().any(|x| !x.is_finite()) {
-                return Err(not_finite(track, g));
-            }
-            primitive.targets = (r > 0).then_some(targets);
-            primitives.push(primitive);
-        }
-        let weights: Vec<[f32; 1]> = (0..n)
-            .flat_map(|t| (0..r).map(move |j| (t, j)))
-            .map(|(t, j)| [((f64::from(g.coeffs[t * r + j]) - range[j].0) / range[j].1) as f32])
-            .collect();
-        let mesh = doc.mesh(&g.name, primitives);
-        let m = &mut doc.root.meshes[mesh.value()];
-        if r > 0 {
-            m.weights = Some(weights.iter().take(r).map(|w| w[0]).collect());
-        }
-        m.extras = extras(json!({
-            "targetNames": (0..r).map(|j| format!("q{j}")).collect::<Vec<_>>(),
-            "memg": {
-                "group": g.name,
-                "parentFrame": g.parent,
-                "lo": range.iter().map(|c| c.0).collect::<Vec<_>>(),
-                "scale": range.iter().map(|c| c.1).collect::<Vec<_>>(),
-            },
-        }));
-        let node = doc.node(
-            &g.name,
-            json::Node {
-                mesh: Some(mesh),
-                ..Default::default()
-            },
-        );
-        if r > 0 && n > 0 {
-            doc.animate_weights(node, &times, &weights);
-        }
-        if let Some(trs) = frames(track, g)? {
-            animate_trs(doc, node, &times, &trs);
-        }
-        children.push(node);
     }
-
-    let root = doc.node(
+    Ok(doc.node(
         &track.name,
         json::Node {
             translation: Some(track.offset.to_array()),
             children: Some(children),
             ..Default::default()
         },
+    ))
+}
+
+/// The node of bound group `gi` with its mesh and animation, or `None`
+/// when the group owns no triangle.
+fn group_node<'s>(
+    doc: &mut Document<'s>,
+    track: &MemgTrack<'s>,
+    layout: &Layout,
+    gi: usize,
+) -> Result<Option<Index<json::Node>>> {
+    let g: &'s MemgGroup = &track.motion.groups[gi];
+    let group_parts = parts(track.scene, |t| layout.tri_owner[t] == Some(gi));
+    if group_parts.is_empty() {
+        return Ok(None);
+    }
+    let (n, r) = (track.motion.timesteps, g.basis_len);
+    if g.coeffs.iter().any(|q| !q.is_finite()) {
+        return Err(not_finite(track, g, "Q"));
+    }
+    let range = column_ranges(g, n);
+    let local = |v: u32| layout.owner[v as usize].map_or(0, |(_, i)| i);
+    let mut primitives = Vec::with_capacity(group_parts.len());
+    for part in &group_parts {
+        let base: Vec<[f32; 3]> = part
+            .obj_vertices()
+            .map(|v| shape(g, local(v), |j| range[j].0).map(|x| x as f32))
+            .collect();
+        if base.iter().flatten().any(|x| !x.is_finite()) {
+            return Err(not_finite(track, g, "mean pose or basis"));
+        }
+        let mut primitive = plain_primitive(doc, track.scene, part, &base, &layout.normals);
+        let rows: Rc<Vec<usize>> = Rc::new(part.obj_vertices().map(|v| 3 * local(v)).collect());
+        let targets = (0..r)
+            .map(|j| target(doc, track, g, j, range[j].1, &rows))
+            .collect::<Result<Vec<_>>>()?;
+        primitive.targets = (r > 0).then_some(targets);
+        primitives.push(primitive);
+    }
+    let weights: Vec<[f32; 1]> = (0..n)
+        .flat_map(|t| (0..r).map(move |j| (t, j)))
+        .map(|(t, j)| [((f64::from(g.coeffs[t * r + j]) - range[j].0) / range[j].1) as f32])
+        .collect();
+    let mesh = doc.mesh(&g.name, primitives);
+    let m = &mut doc.root.meshes[mesh.value()];
+    if r > 0 {
+        m.weights = Some(weights.iter().take(r).map(|w| w[0]).collect());
+    }
+    m.extras = extras(json!({
+        "targetNames": (0..r).map(|j| format!("q{j}")).collect::<Vec<_>>(),
+        "memg": {
+            "group": g.name,
+            "parentFrame": g.parent,
+            "lo": range.iter().map(|c| c.0).collect::<Vec<_>>(),
+            "scale": range.iter().map(|c| c.1).collect::<Vec<_>>(),
+        },
+    }));
+    let node = doc.node(
+        &g.name,
+        json::Node {
+            mesh: Some(mesh),
+            ..Default::default()
+        },
     );
-    Ok(root)
+    if r > 0 && n > 0 {
+        doc.animate_weights(node, &layout.times, &weights);
+    }
+    if let Some(trs) = frames(track, g)? {
+        animate_trs(doc, node, &layout.times, &trs);
+    }
+    Ok(Some(node))
+}
+
+/// Morph target `j` of a primitive whose vertices are `rows` of `g`'s `U`:
+/// `scale · U_j`. Measured now and written when the file is, so the targets,
+/// the bulk of the file, are never all held at once.
+fn target<'s>(
+    doc: &mut Document<'s>,
+    track: &MemgTrack<'s>,
+    g: &'s MemgGroup,
+    j: usize,
+    scale: f64,
+    rows: &Rc<Vec<usize>>,
+) -> Result<json::mesh::MorphTarget> {
+    let deltas = rows.iter().map(|&row| delta(g, j, scale, row));
+    if deltas.clone().flatten().any(|x| !x.is_finite()) {
+        return Err(not_finite(track, g, "basis"));
+    }
+    let bounds = bounds(deltas);
+    let count = rows.len();
+    let rows = Rc::clone(rows);
+    let fill = move |out: &mut Vec<u8>| {
+        for &row in rows.iter() {
+            out.extend(delta(g, j, scale, row).iter().flat_map(|x| x.to_le_bytes()));
+        }
+    };
+    let positions = doc.floats_deferred::<3>(
+        count,
+        Some(Target::ArrayBuffer),
+        Some(bounds),
+        Box::new(fill),
+    );
+    Ok(json::mesh::MorphTarget {
+        positions: Some(positions),
+        normals: None,
+        tangents: None,
+    })
 }
 
 /// Row `row` of column `j` of the group's `U`, times `scale`: a morph target's vertex.
@@ -323,12 +352,12 @@ fn delta(g: &MemgGroup, j: usize, scale: f64, row: usize) -> [f32; 3] {
     std::array::from_fn(|a| (f64::from(column[row + a]) * scale) as f32)
 }
 
-/// The refusal of a group whose data is not finite (glTF floats must be).
-fn not_finite(track: &MemgTrack<'_>, g: &MemgGroup) -> crate::error::Error {
+/// The refusal of a group whose `what` is not finite (glTF floats must be).
+fn not_finite(track: &MemgTrack<'_>, g: &MemgGroup, what: &str) -> crate::error::Error {
     refuse(
         &track.file,
         format!(
-            "group '{}': its mean pose or basis has a value that is not a finite number",
+            "group '{}': its {what} has a value that is not a finite number",
             g.name
         ),
     )
