@@ -519,3 +519,60 @@ fn mixed_scene_places_tracks_as_the_viewer_does() {
         plan.duration_s
     );
 }
+
+#[test]
+fn memg_texture_coordinates_and_colours_come_from_the_obj() {
+    let dir = out_dir();
+    let obj = dir.path().join("quad.obj");
+    std::fs::write(
+        &obj,
+        "mtllib quad.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\nvt 0.5 0.25\n\
+         g sheet\nusemtl red\nf 1/1 2/2 3/3\nf 1/5 3/3 4/4\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("quad.mtl"), "newmtl red\nKd 0.5 0.25 0\n").unwrap();
+    let motion = memg::MemgMotion {
+        fps: 30,
+        timesteps: 2,
+        groups: vec![memg::MemgGroup {
+            name: "sheet".into(),
+            mapping: vec![1, 2, 3, 4],
+            mean: vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0],
+            parent: -1,
+            basis_len: 1,
+            basis: vec![0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0],
+            coeffs: vec![-0.5, 0.5],
+        }],
+        ..Default::default()
+    };
+    let bin = dir.path().join("quad.bin");
+    std::fs::write(&bin, memg::encode(&motion, ByteOrder::Little)).unwrap();
+    let out = dir.path().join("quad.glb");
+    export(&[obj, bin], &out, false);
+    let asset = Asset::open(&out);
+    let node = under(&asset, "quad", "sheet");
+    let primitive = asset
+        .node(node)
+        .mesh()
+        .unwrap()
+        .primitives()
+        .next()
+        .unwrap();
+    let reader = primitive.reader(|b| asset.buffers.get(b.index()).map(Vec::as_slice));
+    let uv: Vec<[f32; 2]> = reader.read_tex_coords(0).unwrap().into_f32().collect();
+    // Vertex 1 is used with two texture coordinates: written twice; v flips.
+    assert_eq!(asset.obj_vertices(node)[0], [0, 0, 1, 2, 3]);
+    assert_eq!(
+        uv,
+        [[0.0, 1.0], [0.5, 0.75], [1.0, 1.0], [1.0, 0.0], [0.0, 0.0]]
+    );
+    let colour = primitive
+        .material()
+        .pbr_metallic_roughness()
+        .base_color_factor();
+    let linear = |c: f32| motion_viewer::scene::colour::srgb_to_linear(c);
+    assert_eq!(colour, [linear(0.5), linear(0.25), 0.0, 1.0]);
+    // Weights stay in [0, 1] though q runs from −0.5 to 0.5.
+    assert_eq!(asset.weights(node, 0.0), [0.0]);
+    assert_eq!(asset.weights(node, 1.0 / 30.0), [1.0]);
+}

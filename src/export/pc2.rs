@@ -20,6 +20,10 @@ use crate::scene::plan::bind;
 /// The file's first 12 bytes.
 pub const MAGIC: &[u8; 12] = b"POINTCACHE2\0";
 
+/// The most frames a cache is written with (a timestep count the motion's
+/// data does not back, as a file without groups or frames can claim, stops here).
+pub const MAX_FRAMES: usize = 1_000_000;
+
 /// What [`write()`] wrote.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pc2Report {
@@ -64,6 +68,11 @@ pub fn write(tracks: &[Track], out: &Path, progress: &mut dyn FnMut(f32)) -> Res
         .collect();
     let vertices = scene.positions.len();
     let frames = motion.timesteps.max(1);
+    if frames > MAX_FRAMES {
+        return Err(refuse(format!(
+            "{frames} timesteps; a .pc2 export takes at most {MAX_FRAMES}"
+        )));
+    }
     let (Ok(v32), Ok(n32)) = (i32::try_from(vertices), i32::try_from(frames)) else {
         return Err(refuse(format!(
             "{vertices} vertices × {frames} frames is past what a .pc2's 32-bit counts hold"

@@ -158,12 +158,20 @@ fn frames(track: &MemgTrack<'_>, g: &MemgGroup) -> Result<Option<Vec<Trs>>> {
 }
 
 /// What every group's mesh shares: who moves each `.obj` vertex, which
-/// group each triangle follows, the first timestep's normals, the key times.
+/// group each triangle follows, the first timestep's normals.
 struct Layout {
     owner: Vec<Option<(usize, usize)>>,
     tri_owner: Vec<Option<usize>>,
     normals: Vec<[f32; 3]>,
-    times: Vec<f32>,
+}
+
+/// The time of every timestep, seconds: built only for a group that is
+/// animated, whose `Q` or frames hold that many timesteps' data.
+fn key_times(motion: &MemgMotion) -> Vec<f32> {
+    let fps = f64::from(motion.fps.max(1));
+    (0..motion.timesteps)
+        .map(|t| (t as f64 / fps) as f32)
+        .collect()
 }
 
 /// Adds the reduced MEMG track to `doc`; returns its root node.
@@ -196,9 +204,6 @@ pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<Index<js
     }
     let layout = Layout {
         normals: smooth_normals(&first, &scene.triangles),
-        times: (0..motion.timesteps)
-            .map(|t| (t as f64 / f64::from(motion.fps.max(1))) as f32)
-            .collect(),
         owner,
         tri_owner,
     };
@@ -276,9 +281,11 @@ fn group_node<'s>(
         primitive.targets = (r > 0).then_some(targets);
         primitives.push(primitive);
     }
-    let weights: Vec<[f32; 1]> = (0..n)
-        .flat_map(|t| (0..r).map(move |j| (t, j)))
-        .map(|(t, j)| [((f64::from(g.coeffs[t * r + j]) - range[j].0) / range[j].1) as f32])
+    let weights: Vec<[f32; 1]> = g
+        .coeffs
+        .chunks_exact(r.max(1))
+        .flat_map(|q| q.iter().zip(&range))
+        .map(|(&q, &(lo, scale))| [((f64::from(q) - lo) / scale) as f32])
         .collect();
     let mesh = doc.mesh(&g.name, primitives);
     let m = &mut doc.root.meshes[mesh.value()];
@@ -301,11 +308,15 @@ fn group_node<'s>(
             ..Default::default()
         },
     );
-    if r > 0 && n > 0 {
-        doc.animate_weights(node, &layout.times, &weights);
-    }
-    if let Some(trs) = frames(track, g)? {
-        animate_trs(doc, node, &layout.times, &trs);
+    let frames = frames(track, g)?;
+    if !weights.is_empty() || frames.is_some() {
+        let times = key_times(track.motion);
+        if !weights.is_empty() {
+            doc.animate_weights(node, &times, &weights);
+        }
+        if let Some(trs) = frames {
+            animate_trs(doc, node, &times, &trs);
+        }
     }
     Ok(Some(node))
 }
