@@ -109,6 +109,7 @@ pub fn generate(spec: Spec) -> (ObjScene, MemgMotion) {
         positions,
         triangles,
         materials: Vec::new(),
+        ..ObjScene::default()
     };
     let mut random = XorShift(0x2545_f491);
     // A slow sway about y keeps the transforms realistic (not the identity)

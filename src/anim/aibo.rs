@@ -22,6 +22,7 @@
 //! NOTES offsets put the four paws of Sony's ERS-7 stand and sit postures on
 //! one horizontal plane within about 2 mm.
 
+mod links;
 mod models;
 
 use std::collections::HashMap;
@@ -32,6 +33,7 @@ use crate::anim::mtn::pose_at;
 use crate::formats::aibo::{Joint, Leg, LegJoint, Model};
 use crate::formats::mtn::Mtn;
 
+pub use links::{Link, compose};
 pub use models::rig_model;
 
 /// Joint angles in degrees by joint. Joints a model has that are missing
@@ -213,6 +215,9 @@ pub struct RigPose {
     /// The head's axes in the world (x forward out of the face, y left, z up),
     /// as columns.
     pub head_rotation: [[f64; 3]; 3],
+    /// The kinematic tree the points were composed from (body frame, before
+    /// the body rotation): legs, head, tail, each link a servo or an end point.
+    pub links: Vec<Link>,
     /// Angles beyond a joint limit, joints the model lacks, non-finite angles.
     pub warnings: Vec<String>,
 }
@@ -292,45 +297,19 @@ pub fn forward_kinematics(model: Model, angles: &JointAngles, body_rpy_deg: [f64
             .map_or(0.0, |&(_, deg)| deg.to_radians())
     };
 
-    let mut body: Vec<(&'static str, [f64; 3])> = Vec::with_capacity(POINT_NAMES.len());
-    let mut names = POINT_NAMES.iter().copied();
-    let mut push = |p: DVec3| body.push((names.next().expect("16 points"), p.to_array()));
-
-    for leg in [
-        Leg::LeftFront,
-        Leg::RightFront,
-        Leg::LeftHind,
-        Leg::RightHind,
-    ] {
-        let [shoulder, knee, paw] = leg_points(rig, leg, |servo| angle(Joint::Leg(leg, servo)));
-        push(shoulder);
-        push(knee);
-        push(paw);
-    }
-
-    let neck = DVec3::from_array(rig.neck);
-    let tilt = DMat3::from_rotation_y(-angle(Joint::HeadTilt));
-    let pan = DMat3::from_rotation_z(angle(Joint::HeadPan));
-    let third = angle(Joint::HeadRoll);
-    let head_rot = match rig.head_chain {
-        HeadChain::TiltPanRoll => tilt * pan * DMat3::from_rotation_x(third),
-        HeadChain::TiltPanNod => tilt * pan * DMat3::from_rotation_y(-third),
-        HeadChain::TiltNodPan => tilt * DMat3::from_rotation_y(-third) * pan,
-    };
-    // The pan axis runs up the neck, so only the tilt moves the joint above it.
-    let head_joint = neck + tilt * DVec3::new(0.0, 0.0, rig.neck_length);
-    push(neck);
-    push(head_joint + head_rot * DVec3::new(rig.head_forward, 0.0, 0.0));
-
-    let tail_base = DVec3::from_array(rig.tail_base);
-    let backward = DVec3::new(-rig.tail_length, 0.0, 0.0);
-    // Tilt + turns the backward-pointing tail up (+ about y); pan + swings the
-    // tip to +y, which for a backward vector is - about z.
-    let tail = DMat3::from_rotation_z(-angle(Joint::TailPan))
-        * DMat3::from_rotation_y(angle(Joint::TailTilt))
-        * backward;
-    push(tail_base);
-    push(tail_base + tail);
+    let links = links::links(rig, angle);
+    let frames = links::compose(&links);
+    let body: Vec<(&'static str, [f64; 3])> = links
+        .iter()
+        .zip(&frames)
+        .filter_map(|(link, (origin, _))| Some((link.point?, origin.to_array())))
+        .collect();
+    debug_assert!(body.iter().map(|p| p.0).eq(POINT_NAMES));
+    let head_rot = links
+        .iter()
+        .zip(&frames)
+        .find(|(link, _)| link.point == Some("head"))
+        .map_or(DMat3::IDENTITY, |(_, &(_, axes))| axes);
 
     let rotation = body_rotation(body_rpy_deg);
     let world = body
@@ -342,6 +321,7 @@ pub fn forward_kinematics(model: Model, angles: &JointAngles, body_rpy_deg: [f64
         world,
         body_rotation: rotation.to_cols_array_2d(),
         head_rotation: (rotation * head_rot).to_cols_array_2d(),
+        links,
         warnings,
     }
 }
@@ -419,27 +399,4 @@ fn resolve_angles(
         ));
     }
     resolved
-}
-
-/// Shoulder, knee and paw of one leg in the body frame.
-fn leg_points(rig: &RigModel, leg: Leg, angle_rad: impl Fn(LegJoint) -> f64) -> [DVec3; 3] {
-    let geometry = if leg.is_front() { rig.front } else { rig.hind };
-    // Leg frame → body frame: x' is forward on a front leg and backward on a
-    // hind one; y' points away from the body.
-    let along = if leg.is_front() { 1.0 } else { -1.0 };
-    let side = if leg.is_left() { 1.0 } else { -1.0 };
-    let to_body = |v: [f64; 3]| DVec3::new(along * v[0], side * v[1], v[2]);
-
-    let [sx, sy, sz] = rig.shoulder;
-    let shoulder = DVec3::new(along * sx, side * sy, sz);
-    // A positive angle about +y moves a downward vector toward -x, so turning
-    // toward +x' is -angle about +y on a front leg and +angle on a hind one.
-    let j1 = DMat3::from_rotation_y(-along * angle_rad(LegJoint::Rotator));
-    // Abduction: a downward vector moves toward +y under +angle about +x.
-    let j2 = DMat3::from_rotation_x(side * angle_rad(LegJoint::Elevator));
-    let j3 = DMat3::from_rotation_y(-along * angle_rad(LegJoint::Knee));
-    let hip = j1 * j2;
-    let knee = shoulder + hip * to_body(geometry.upper);
-    let paw = knee + hip * j3 * to_body(geometry.lower);
-    [shoulder, knee, paw]
 }

@@ -2,12 +2,15 @@
 
 use super::{ExportArgs, parse_range};
 use anyhow::Result;
+use indicatif::{ProgressBar, ProgressStyle};
 use motion_viewer::export::{self, Options};
 use motion_viewer::scene;
+use std::time::Instant;
 
 pub fn run(args: &ExportArgs) -> Result<()> {
     let tracks = scene::load_with(&args.files, scene::Archives::EveryMotion)?;
     let frames = args.frames.as_deref().map(parse_range).transpose()?;
+    let bar = progress_bar();
     #[cfg(feature = "gpu")]
     let deform: Option<export::obj::Deform> = args.gpu.then_some(&motion_viewer::gpu::deform_at);
     #[cfg(not(feature = "gpu"))]
@@ -25,10 +28,34 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         inputs: &args.files,
         force: args.force,
         deform,
+        baked: args.baked,
+        progress: Some(&|fraction| bar.set_position((fraction * STEPS as f32) as u64)),
     };
-    let report = export::export(&tracks, &args.out, &options)?;
+    let started = Instant::now();
+    let report = export::export(&tracks, &args.out, &options);
+    bar.finish_and_clear();
+    let report = report?;
     for w in &report.warnings {
         eprintln!("viewer: warning: {w}");
     }
+    for note in &report.notes {
+        eprintln!("viewer: {note}");
+    }
+    if !report.notes.is_empty() {
+        eprintln!("viewer: took {:.2} s", started.elapsed().as_secs_f64());
+    }
     Ok(())
+}
+
+/// Steps of the progress bar.
+const STEPS: u64 = 1000;
+
+/// A bar that shows itself only once an export is told its progress.
+fn progress_bar() -> ProgressBar {
+    let bar = ProgressBar::new(STEPS);
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {wide_bar} {percent:>3}% {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
 }

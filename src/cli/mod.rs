@@ -86,7 +86,7 @@ pub struct ExportArgs {
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Output: `.json` (state at --time/--frame, or every frame), `.csv` (every frame),
-    /// `.obj` (MEMG deformed mesh).
+    /// `.obj` (MEMG deformed mesh), `.glb`/`.gltf` (animated scene), `.pc2` (MEMG point cache).
     #[arg(long)]
     pub out: PathBuf,
     #[command(flatten)]
@@ -105,6 +105,9 @@ pub struct ExportArgs {
     /// CPU stands in, with a warning, where no adapter can be had).
     #[arg(long)]
     pub gpu: bool,
+    /// glTF: write each MEMG timestep as its own mesh instead of morph targets.
+    #[arg(long)]
+    pub baked: bool,
 }
 
 /// A moment in the timeline: `--time S` or `--frame N`.

@@ -1,14 +1,18 @@
 //! Poses → files, with no GPU: the state at one time (JSON), every frame as a
 //! table (CSV/JSON), a deformed MEMG mesh (OBJ), and animated scenes for other
-//! tools. One module per output format; [`Format::from_path`] picks by the
+//! tools (glTF, Blender point caches). One module per output format; [`Format::from_path`] picks by the
 //! output's extension.
 //!
 //! Every writer goes through [`file::write_atomic`]: an export that fails
 //! leaves no partial file behind.
 
+pub mod animated;
 pub mod file;
+#[cfg(feature = "gltf")]
+pub mod gltf;
 pub mod json;
 pub mod obj;
+pub mod pc2;
 pub mod table;
 
 use crate::error::{Error, Result};
@@ -67,6 +71,10 @@ pub struct Options<'a> {
     pub force: bool,
     /// Deforms a MEMG mesh elsewhere than the CPU (the GPU), for `.obj`.
     pub deform: Option<obj::Deform<'a>>,
+    /// glTF: MEMG scenes as one plain mesh per timestep instead of morph targets.
+    pub baked: bool,
+    /// Told the fraction done (0..=1) while a long export runs.
+    pub progress: Option<&'a dyn Fn(f32)>,
 }
 
 impl std::fmt::Debug for Options<'_> {
@@ -78,6 +86,7 @@ impl std::fmt::Debug for Options<'_> {
             .field("inputs", &self.inputs)
             .field("force", &self.force)
             .field("deform", &self.deform.map(|_| "…"))
+            .field("baked", &self.baked)
             .finish()
     }
 }
@@ -89,13 +98,17 @@ pub struct Report {
     pub written: Vec<PathBuf>,
     /// What went less well than asked (a GPU that could not be had…).
     pub warnings: Vec<String>,
+    /// What was written, for the user (sizes, contents).
+    pub notes: Vec<String>,
 }
 
 /// Writes `tracks` to `out` in the format its extension names:
 /// - `.json` with a moment: every track's [`crate::state::State`] at it;
 /// - `.json` or `.csv` without one: each track's table, one file per track
 ///   (`out-1.csv`, `out-2.csv`… for several);
-/// - `.obj`: the first MEMG scene deformed at the moment (timestep 0 by default).
+/// - `.obj`: the first MEMG scene deformed at the moment (timestep 0 by default);
+/// - `.glb` / `.gltf`: every track as one animated glTF scene ([`gltf`]);
+/// - `.pc2`: the MEMG scene's vertices per timestep ([`pc2`]).
 pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report> {
     let fail = |message: String| Error::Invalid {
         file: out.display().to_string(),
@@ -169,9 +182,21 @@ pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report>
                 "--time/--frame go with a .json output; a .csv holds every frame".into(),
             ));
         }
-        (Format::Glb | Format::Gltf | Format::Pc2, _) => {
-            return Err(fail("this build has no glTF/PC2 writer".into()));
+        (Format::Glb | Format::Gltf | Format::Pc2, Some(_)) => {
+            return Err(fail(
+                "a glTF scene or point cache holds the whole motion; leave out --time/--frame"
+                    .into(),
+            ));
         }
+        #[cfg(feature = "gltf")]
+        (Format::Glb | Format::Gltf, None) => animated::gltf(tracks, out, options, &mut report)?,
+        #[cfg(not(feature = "gltf"))]
+        (Format::Glb | Format::Gltf, None) => {
+            return Err(fail(
+                "this viewer was built without the `gltf` feature".into(),
+            ));
+        }
+        (Format::Pc2, None) => animated::pc2(tracks, out, options, &mut report)?,
     }
     Ok(report)
 }

@@ -16,6 +16,12 @@ pub struct ObjScene {
     pub positions: Vec<[f32; 3]>,
     /// Triangles as 0-based indices into `positions`, ordered by group.
     pub triangles: Vec<[u32; 3]>,
+    /// Every `vt` line (u, v), in file order.
+    pub texcoords: Vec<[f32; 2]>,
+    /// For each triangle, its corners' 0-based indices into `texcoords`
+    /// ([`NO_TEXCOORD`] for a corner written without one); empty when no
+    /// face of the file gives texture coordinates.
+    pub triangle_texcoords: Vec<[u32; 3]>,
     /// Groups; each owns a contiguous range of `triangles`.
     pub groups: Vec<ObjGroup>,
     /// Materials from the `mtllib`, if it could be read.
@@ -49,6 +55,10 @@ impl ObjScene {
     }
 }
 
+/// A triangle corner written without a texture coordinate, in
+/// [`ObjScene::triangle_texcoords`].
+pub const NO_TEXCOORD: u32 = u32::MAX;
+
 /// The group that faces before any `g` line belong to.
 pub const DEFAULT_GROUP: &str = "default";
 
@@ -56,6 +66,7 @@ pub const DEFAULT_GROUP: &str = "default";
 struct PendingGroup {
     name: String,
     triangles: Vec<[u32; 3]>,
+    texcoords: Vec<[u32; 3]>,
     material: Option<String>,
 }
 
@@ -76,6 +87,7 @@ pub fn parse(
     warnings: &mut Vec<String>,
 ) -> Result<ObjScene, DecodeError> {
     let mut positions: Vec<[f32; 3]> = Vec::new();
+    let mut texcoords: Vec<[f32; 2]> = Vec::new();
     let mut groups: Vec<PendingGroup> = Vec::new();
     let mut by_name: HashMap<String, usize> = HashMap::new();
     let mut current: Option<usize> = None;
@@ -83,6 +95,8 @@ pub fn parse(
     let mut mtllibs: Vec<String> = Vec::new();
     // Face indices may only be checked once every `v` is known; keep where each was.
     let mut face_refs: Vec<(i64, usize)> = Vec::new();
+    // The texture coordinate of each corner of `face_refs`, where written.
+    let mut uv_refs: Vec<Option<(i64, usize)>> = Vec::new();
     let mut faces: Vec<(usize, Vec<usize>)> = Vec::new();
 
     let mut offset = 0usize;
@@ -110,6 +124,25 @@ pub fn parse(
                 }
                 positions.push(p);
             }
+            "vt" => {
+                let mut uv = [0f32; 2];
+                // A third (w) coordinate, if any, is not used.
+                for (axis, x) in uv.iter_mut().enumerate() {
+                    let w = words.next().unwrap_or(if axis == 1 { "0" } else { "" });
+                    *x = w.parse().map_err(|_| {
+                        DecodeError::new(
+                            format!(
+                                "texture coordinate {} component {axis}",
+                                texcoords.len() + 1
+                            ),
+                            line_at as u64,
+                            "a number",
+                            format!("{w:?}"),
+                        )
+                    })?;
+                }
+                texcoords.push(uv);
+            }
             "g" => {
                 let name = words.collect::<Vec<_>>().join(" ");
                 let name = if name.is_empty() {
@@ -135,7 +168,29 @@ pub fn parse(
                 }
                 let first = face_refs.len();
                 for w in words {
-                    let index_text = w.split('/').next().unwrap_or("");
+                    let mut parts = w.split('/');
+                    let index_text = parts.next().unwrap_or("");
+                    let uv_ref = match parts.next().filter(|t| !t.is_empty()) {
+                        None => None,
+                        Some(t) => {
+                            let index: i64 = t.parse().map_err(|_| {
+                                DecodeError::new(
+                                    "face texture coordinate index",
+                                    line_at as u64,
+                                    "an integer texture coordinate index",
+                                    format!("{w:?}"),
+                                )
+                            })?;
+                            // A negative index counts back from the latest `vt`.
+                            let resolved = if index < 0 {
+                                texcoords.len() as i64 + index + 1
+                            } else {
+                                index
+                            };
+                            Some((resolved, line_at))
+                        }
+                    };
+                    uv_refs.push(uv_ref);
                     let index: i64 = index_text.parse().map_err(|_| {
                         DecodeError::new(
                             "face vertex index",
@@ -180,21 +235,46 @@ pub fn parse(
         }
         Ok((index - 1) as u32)
     };
+    // Texture coordinates only decorate: one that is not there is dropped
+    // with a warning, where a missing vertex is an error.
+    let uv_count = texcoords.len() as i64;
+    let outside = |r: &Option<(i64, usize)>| r.is_some_and(|(i, _)| i < 1 || i > uv_count);
+    if let Some(&Some((index, at))) = uv_refs.iter().find(|r| outside(r)) {
+        let count = uv_refs.iter().filter(|r| outside(r)).count();
+        warnings.push(format!(
+            "{count} face corners name texture coordinates the file does not have \
+             (the first, {index} at byte {at}, is outside 1..={uv_count}); they have none"
+        ));
+        for r in &mut uv_refs {
+            if outside(r) {
+                *r = None;
+            }
+        }
+    }
+    let resolve_uv = |k: usize| uv_refs[k].map_or(NO_TEXCOORD, |(index, _)| (index - 1) as u32);
+    let has_texcoords = uv_refs.iter().any(Option::is_some);
     for (g, corners) in &faces {
         let a = resolve(corners[0])?;
+        let a_uv = resolve_uv(corners[0]);
         for pair in corners[1..].windows(2) {
             let tri = [a, resolve(pair[0])?, resolve(pair[1])?];
             groups[*g].triangles.push(tri);
+            if has_texcoords {
+                let uv = [a_uv, resolve_uv(pair[0]), resolve_uv(pair[1])];
+                groups[*g].texcoords.push(uv);
+            }
         }
     }
 
     let reads_materials = materials.is_some();
     let (materials, material_index) = read_materials(&mtllibs, materials, warnings);
     let mut triangles = Vec::new();
+    let mut triangle_texcoords = Vec::new();
     let mut out_groups = Vec::with_capacity(groups.len());
     for g in groups {
         let start = triangles.len();
         triangles.extend_from_slice(&g.triangles);
+        triangle_texcoords.extend_from_slice(&g.texcoords);
         let material = g.material.and_then(|m| {
             let found = material_index.get(&m).copied();
             if found.is_none() && reads_materials {
@@ -211,6 +291,8 @@ pub fn parse(
     Ok(ObjScene {
         positions,
         triangles,
+        texcoords,
+        triangle_texcoords,
         groups: out_groups,
         materials,
     })
@@ -226,6 +308,7 @@ fn group_slot(
         groups.push(PendingGroup {
             name,
             triangles: Vec::new(),
+            texcoords: Vec::new(),
             material: None,
         });
         groups.len() - 1
@@ -304,4 +387,29 @@ pub fn write_obj(
         }
     }
     out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texture_coordinates_follow_the_corners() {
+        let text = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n\
+                    g a\nf 1/1 2/2 3/3 4/-1\ng b\nf 1 2//7 3\n";
+        let scene = parse(text, None, &mut Vec::new()).unwrap();
+        assert_eq!(scene.texcoords.len(), 4);
+        assert_eq!(scene.texcoords[2], [1.0, 1.0]);
+        // The quad fans into (1 2 3) and (1 3 4); `-1` is the latest `vt`.
+        assert_eq!(
+            scene.triangle_texcoords,
+            [[0, 1, 2], [0, 2, 3], [NO_TEXCOORD; 3]]
+        );
+        let mut warnings = Vec::new();
+        let dangling = parse("v 0 0 0\nvt 0 0\nf 1/2 1/1 1/3\n", None, &mut warnings).unwrap();
+        assert_eq!(dangling.triangle_texcoords, [[NO_TEXCOORD, 0, NO_TEXCOORD]]);
+        assert!(warnings[0].starts_with("2 face corners"), "{warnings:?}");
+        let plain = parse("v 0 0 0\nf 1 1 1\n", None, &mut Vec::new()).unwrap();
+        assert!(plain.triangle_texcoords.is_empty());
+    }
 }

@@ -6,6 +6,7 @@
 //! [`unit_mesh`]). The GPU stage and the exporters both build on it.
 
 pub mod archive;
+pub mod colour;
 pub mod hands;
 pub mod layout;
 pub mod load;

@@ -14,7 +14,7 @@
 //! - MEMG `.obj` scenes are already y-up and right-handed; they keep their
 //!   own units and need no conversion.
 
-use glam::{DMat3, DVec3, Mat3, Quat, Vec3};
+use glam::{DMat3, DQuat, DVec3, Mat3, Quat, Vec3};
 
 /// Millimetres per metre.
 pub const MM_PER_M: f64 = 1000.0;
@@ -58,4 +58,16 @@ pub fn unity_point(p: [f32; 3]) -> Vec3 {
 /// becomes `−M a` = (−x, −y, z) while the angle is kept.
 pub fn unity_rotation(q: [f32; 4]) -> Quat {
     Quat::from_xyzw(-q[0], -q[1], q[2], q[3])
+}
+
+/// An AIBO rotation (a frame's axes as columns, in AIBO axes) as the same
+/// turn in world axes: `A · R · Aᵀ` with `A` the axes' change.
+pub fn aibo_rotation(r: [[f64; 3]; 3]) -> DQuat {
+    DQuat::from_mat3(&(AIBO_AXES * DMat3::from_cols_array_2d(&r) * AIBO_AXES.transpose()))
+}
+
+/// The rotation that takes AIBO axes to world axes (a box drawn in AIBO
+/// axes inside a frame already turned into world axes needs it).
+pub fn aibo_axes() -> DQuat {
+    DQuat::from_mat3(&AIBO_AXES)
 }

@@ -1,0 +1,434 @@
+//! A MEMG scene, reduced: the motion's own model in glTF terms, no frame baked.
+//!
+//! Each bound motion group that owns triangles is one mesh on one node: one
+//! morph target per basis column of `U`, its weights driven by `Q` (one
+//! keyframe per timestep, LINEAR), the node moved by the group's parent
+//! frame decomposed into translation, rotation and scale per timestep.
+//! Triangles whose vertices no bound group moves form one static mesh.
+//!
+//! **Weights in [0, 1].** Blender's importer clamps shape-key values to
+//! [0, 1], and `Q` is negative about half the time. So with `lo_j`, `hi_j`
+//! column j's minimum and maximum over the motion and `s_j = hi_j − lo_j`
+//! (1 where the column is constant), the mesh is written as
+//! `base = p + Σ_j lo_j U_j`, `target_j = s_j U_j`, `w_j(t) = (q_j(t) − lo_j) / s_j`:
+//! the same shape, every weight in [0, 1]. The mesh's `extras.memg` keeps
+//! `lo` and `scale` (= `s`) to undo it: `U_j = target_j / s_j`,
+//! `q_j = lo_j + s_j w_j`, `p = base − Σ_j lo_j U_j`.
+
+use glam::{DQuat, Vec3};
+use gltf_json as json;
+use json::animation::{Interpolation, Property};
+use json::{Index, buffer::Target};
+use serde_json::json;
+
+use std::rc::Rc;
+
+use super::document::{Document, bounds, extras, refuse};
+use super::obj_mesh::{Part, Shared, parts, smooth_normals};
+use super::rigid::{NotRigid, Trs, continuous, decompose};
+use crate::anim::memg::Binding;
+use crate::error::Result;
+use crate::formats::memg::{MemgGroup, MemgMotion};
+use crate::formats::obj::ObjScene;
+
+/// What a reduced MEMG track needs.
+pub struct MemgTrack<'s> {
+    /// The motion file, for errors.
+    pub file: String,
+    /// The track's name (its root node's).
+    pub name: String,
+    /// The `.obj` scene.
+    pub scene: &'s ObjScene,
+    /// The motion.
+    pub motion: &'s MemgMotion,
+    /// How the motion's groups bind to the scene.
+    pub binding: &'s Binding,
+    /// The track's placement.
+    pub offset: Vec3,
+}
+
+/// Which bound group (file order) moves each `.obj` vertex last, and the
+/// vertex's index within it: the deformer's rule, a later group wins.
+fn owners(scene: &ObjScene, motion: &MemgMotion, binding: &Binding) -> Vec<Option<(usize, usize)>> {
+    let mut owner = vec![None; scene.positions.len()];
+    for (gi, (g, bound)) in motion.groups.iter().zip(&binding.groups).enumerate() {
+        if bound.is_none() {
+            continue;
+        }
+        for (i, &m) in g.mapping.iter().enumerate() {
+            owner[m as usize - 1] = Some((gi, i));
+        }
+    }
+    owner
+}
+
+/// The group each triangle follows (`None`: static), or an error naming a
+/// triangle whose corners follow different groups.
+fn triangle_owners(
+    track: &MemgTrack<'_>,
+    owner: &[Option<(usize, usize)>],
+) -> Result<Vec<Option<usize>>> {
+    let group_of = |v: u32| owner[v as usize].map(|(g, _)| g);
+    let name = |g: Option<usize>| match g {
+        Some(g) => format!("group '{}'", track.motion.groups[g].name),
+        None => "no group".to_string(),
+    };
+    let mut out = Vec::with_capacity(track.scene.triangles.len());
+    for (t, tri) in track.scene.triangles.iter().enumerate() {
+        let [a, b, c] = tri.map(group_of);
+        if a != b || a != c {
+            let other = if a != b { b } else { c };
+            let obj_group = track
+                .scene
+                .groups
+                .iter()
+                .find(|g| g.triangles.contains(&t))
+                .map_or("", |g| g.name.as_str());
+            return Err(refuse(
+                &track.file,
+                format!(
+                    "triangle {t} of .obj group '{obj_group}' joins vertices moved by {} and by {}; \
+                     a reduced glTF mesh follows one group: export with --baked",
+                    name(a),
+                    name(other)
+                ),
+            ));
+        }
+        out.push(a);
+    }
+    Ok(out)
+}
+
+/// Q's column ranges: `(lo_j, s_j)` with `s_j = hi_j − lo_j`, or 1 where constant.
+fn column_ranges(g: &MemgGroup, timesteps: usize) -> Vec<(f64, f64)> {
+    let r = g.basis_len;
+    (0..r)
+        .map(|j| {
+            let column = (0..timesteps).map(|t| f64::from(g.coeffs[t * r + j]));
+            let (lo, hi) = column.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), q| {
+                (lo.min(q), hi.max(q))
+            });
+            if timesteps == 0 {
+                (0.0, 1.0)
+            } else if hi > lo {
+                (lo, hi - lo)
+            } else {
+                (lo, 1.0)
+            }
+        })
+        .collect()
+}
+
+/// Vertex `i` of `g`: `mean + Σ_j U_j · c_j` (f64).
+fn shape(g: &MemgGroup, i: usize, c: impl Fn(usize) -> f64) -> [f64; 3] {
+    let v3 = 3 * g.vertex_count();
+    std::array::from_fn(|axis| {
+        let row = 3 * i + axis;
+        let mut x = f64::from(g.mean[row]);
+        for j in 0..g.basis_len {
+            x += f64::from(g.basis[j * v3 + row]) * c(j);
+        }
+        x
+    })
+}
+
+/// The parent frame of `g` decomposed at every timestep, or `None` in world space.
+fn frames(track: &MemgTrack<'_>, g: &MemgGroup) -> Result<Option<Vec<Trs>>> {
+    let motion = track.motion;
+    if usize::try_from(g.parent).map_or(true, |k| k >= motion.local_frames) {
+        return Ok(None);
+    }
+    let mut out: Vec<Trs> = Vec::with_capacity(motion.timesteps);
+    for t in 0..motion.timesteps {
+        let m = motion.frame(t, g.parent).expect("frame within the motion");
+        let mut trs = decompose(m).map_err(|why| {
+            let hint = match why {
+                NotRigid::NotFinite => "",
+                _ => "; glTF moves a node only by a rotation and a positive scale: export with --baked",
+            };
+            refuse(
+                &track.file,
+                format!("group '{}': parent frame {} at timestep {t} {why}{hint}", g.name, g.parent),
+            )
+        })?;
+        trs.rotation = continuous(trs.rotation, out.last().map(|p| p.rotation));
+        out.push(trs);
+    }
+    Ok(Some(out))
+}
+
+/// What every group's mesh shares: who moves each `.obj` vertex, which
+/// group each triangle follows, the first timestep's normals.
+struct Layout {
+    owner: Vec<Option<(usize, usize)>>,
+    tri_owner: Vec<Option<usize>>,
+    normals: Vec<[f32; 3]>,
+}
+
+/// The time of every timestep, seconds: built only for a group that is
+/// animated, whose `Q` or frames hold that many timesteps' data.
+fn key_times(motion: &MemgMotion) -> Vec<f32> {
+    let fps = f64::from(motion.fps.max(1));
+    (0..motion.timesteps)
+        .map(|t| (t as f64 / fps) as f32)
+        .collect()
+}
+
+/// Adds the reduced MEMG track to `doc`; returns its root node.
+pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<Index<json::Node>> {
+    let (scene, motion) = (track.scene, track.motion);
+    let owner = owners(scene, motion, track.binding);
+    let tri_owner = triangle_owners(track, &owner)?;
+    // Every vertex in its mesh's own frame at the first timestep: the static
+    // ones where the .obj has them, a group's at p + U·q(0).
+    let first: Vec<[f64; 3]> = owner
+        .iter()
+        .zip(&scene.positions)
+        .map(|(o, p)| match *o {
+            None => p.map(f64::from),
+            Some((gi, i)) => {
+                let g = &motion.groups[gi];
+                let q0 = |j: usize| g.coeffs.get(j).map_or(0.0, |&q| f64::from(q));
+                shape(g, i, q0)
+            }
+        })
+        .collect();
+    if let Some(v) = first.iter().position(|p| p.iter().any(|x| !x.is_finite())) {
+        return Err(refuse(
+            &track.file,
+            format!(
+                ".obj vertex {} is not at a finite position at the first timestep",
+                v + 1
+            ),
+        ));
+    }
+    let layout = Layout {
+        normals: smooth_normals(&first, &scene.triangles),
+        owner,
+        tri_owner,
+    };
+
+    let mut children = Vec::new();
+    let statics = parts(scene, |t| layout.tri_owner[t].is_none());
+    if !statics.is_empty() {
+        let primitives = statics
+            .iter()
+            .map(|part| {
+                let positions: Vec<[f32; 3]> = part
+                    .obj_vertices()
+                    .map(|v| scene.positions[v as usize])
+                    .collect();
+                plain_primitive(doc, scene, part, &positions, &layout.normals)
+            })
+            .collect();
+        let mesh = doc.mesh("static", primitives);
+        children.push(doc.node(
+            "static",
+            json::Node {
+                mesh: Some(mesh),
+                ..Default::default()
+            },
+        ));
+    }
+    for gi in 0..motion.groups.len() {
+        if track.binding.groups[gi].is_some() {
+            children.extend(group_node(doc, track, &layout, gi)?);
+        }
+    }
+    Ok(doc.node(
+        &track.name,
+        json::Node {
+            translation: Some(track.offset.to_array()),
+            children: Some(children),
+            ..Default::default()
+        },
+    ))
+}
+
+/// The node of bound group `gi` with its mesh and animation, or `None`
+/// when the group owns no triangle.
+fn group_node<'s>(
+    doc: &mut Document<'s>,
+    track: &MemgTrack<'s>,
+    layout: &Layout,
+    gi: usize,
+) -> Result<Option<Index<json::Node>>> {
+    let g: &'s MemgGroup = &track.motion.groups[gi];
+    let group_parts = parts(track.scene, |t| layout.tri_owner[t] == Some(gi));
+    if group_parts.is_empty() {
+        return Ok(None);
+    }
+    let (n, r) = (track.motion.timesteps, g.basis_len);
+    if g.coeffs.iter().any(|q| !q.is_finite()) {
+        return Err(not_finite(track, g, "Q"));
+    }
+    let range = column_ranges(g, n);
+    let local = |v: u32| layout.owner[v as usize].map_or(0, |(_, i)| i);
+    let mut primitives = Vec::with_capacity(group_parts.len());
+    for part in &group_parts {
+        let base: Vec<[f32; 3]> = part
+            .obj_vertices()
+            .map(|v| shape(g, local(v), |j| range[j].0).map(|x| x as f32))
+            .collect();
+        if base.iter().flatten().any(|x| !x.is_finite()) {
+            return Err(not_finite(track, g, "mean pose or basis"));
+        }
+        let mut primitive = plain_primitive(doc, track.scene, part, &base, &layout.normals);
+        let rows: Rc<Vec<usize>> = Rc::new(part.obj_vertices().map(|v| 3 * local(v)).collect());
+        let targets = (0..r)
+            .map(|j| target(doc, track, g, j, range[j].1, &rows))
+            .collect::<Result<Vec<_>>>()?;
+        primitive.targets = (r > 0).then_some(targets);
+        primitives.push(primitive);
+    }
+    let weights: Vec<[f32; 1]> = g
+        .coeffs
+        .chunks_exact(r.max(1))
+        .flat_map(|q| q.iter().zip(&range))
+        .map(|(&q, &(lo, scale))| [((f64::from(q) - lo) / scale) as f32])
+        .collect();
+    let mesh = doc.mesh(&g.name, primitives);
+    let m = &mut doc.root.meshes[mesh.value()];
+    if r > 0 {
+        m.weights = Some(weights.iter().take(r).map(|w| w[0]).collect());
+    }
+    m.extras = extras(json!({
+        "targetNames": (0..r).map(|j| format!("q{j}")).collect::<Vec<_>>(),
+        "memg": {
+            "group": g.name,
+            "parentFrame": g.parent,
+            "lo": range.iter().map(|c| c.0).collect::<Vec<_>>(),
+            "scale": range.iter().map(|c| c.1).collect::<Vec<_>>(),
+        },
+    }));
+    let node = doc.node(
+        &g.name,
+        json::Node {
+            mesh: Some(mesh),
+            ..Default::default()
+        },
+    );
+    let frames = frames(track, g)?;
+    if !weights.is_empty() || frames.is_some() {
+        let times = key_times(track.motion);
+        if !weights.is_empty() {
+            doc.animate_weights(node, &times, &weights);
+        }
+        if let Some(trs) = frames {
+            animate_trs(doc, node, &times, &trs);
+        }
+    }
+    Ok(Some(node))
+}
+
+/// Morph target `j` of a primitive whose vertices are `rows` of `g`'s `U`:
+/// `scale · U_j`. Measured now and written when the file is, so the targets,
+/// the bulk of the file, are never all held at once.
+fn target<'s>(
+    doc: &mut Document<'s>,
+    track: &MemgTrack<'s>,
+    g: &'s MemgGroup,
+    j: usize,
+    scale: f64,
+    rows: &Rc<Vec<usize>>,
+) -> Result<json::mesh::MorphTarget> {
+    let deltas = rows.iter().map(|&row| delta(g, j, scale, row));
+    if deltas.clone().flatten().any(|x| !x.is_finite()) {
+        return Err(not_finite(track, g, "basis"));
+    }
+    let bounds = bounds(deltas);
+    let count = rows.len();
+    let rows = Rc::clone(rows);
+    let fill = move |out: &mut Vec<u8>| {
+        for &row in rows.iter() {
+            out.extend(delta(g, j, scale, row).iter().flat_map(|x| x.to_le_bytes()));
+        }
+    };
+    let positions = doc.floats_deferred::<3>(
+        count,
+        Some(Target::ArrayBuffer),
+        Some(bounds),
+        Box::new(fill),
+    );
+    Ok(json::mesh::MorphTarget {
+        positions: Some(positions),
+        normals: None,
+        tangents: None,
+    })
+}
+
+/// Row `row` of column `j` of the group's `U`, times `scale`: a morph target's vertex.
+fn delta(g: &MemgGroup, j: usize, scale: f64, row: usize) -> [f32; 3] {
+    let column = &g.basis[j * 3 * g.vertex_count()..];
+    std::array::from_fn(|a| (f64::from(column[row + a]) * scale) as f32)
+}
+
+/// The refusal of a group whose `what` is not finite (glTF floats must be).
+fn not_finite(track: &MemgTrack<'_>, g: &MemgGroup, what: &str) -> crate::error::Error {
+    refuse(
+        &track.file,
+        format!(
+            "group '{}': its {what} has a value that is not a finite number",
+            g.name
+        ),
+    )
+}
+
+/// A primitive of `part` at `positions` with the first timestep's normals.
+fn plain_primitive(
+    doc: &mut Document<'_>,
+    scene: &ObjScene,
+    part: &Part,
+    positions: &[[f32; 3]],
+    normals: &[[f32; 3]],
+) -> json::mesh::Primitive {
+    let shared = Shared::new(doc, scene, part);
+    let normals: Vec<[f32; 3]> = part.obj_vertices().map(|v| normals[v as usize]).collect();
+    let positions = doc.floats(positions, Some(Target::ArrayBuffer), true);
+    let normals = doc.floats(&normals, Some(Target::ArrayBuffer), false);
+    shared.primitive(part, positions, normals)
+}
+
+/// Sets `node`'s transform to the first of `trs` and animates each part of
+/// it that changes (LINEAR; rotations slerp).
+fn animate_trs(doc: &mut Document<'_>, node: Index<json::Node>, times: &[f32], trs: &[Trs]) {
+    if trs.is_empty() {
+        return;
+    }
+    let translations: Vec<[f32; 3]> = trs
+        .iter()
+        .map(|x| x.translation.as_vec3().to_array())
+        .collect();
+    let rotations: Vec<[f32; 4]> = trs.iter().map(|x| quat_f32(x.rotation)).collect();
+    let scales: Vec<[f32; 3]> = trs.iter().map(|x| x.scale.as_vec3().to_array()).collect();
+    let n = &mut doc.root.nodes[node.value()];
+    n.translation = Some(translations[0]);
+    n.rotation = Some(json::scene::UnitQuaternion(rotations[0]));
+    n.scale = Some(scales[0]);
+    if translations.iter().any(|t| *t != translations[0]) {
+        doc.animate(
+            node,
+            Property::Translation,
+            times,
+            &translations,
+            Interpolation::Linear,
+        );
+    }
+    if rotations.iter().any(|r| *r != rotations[0]) {
+        doc.animate(
+            node,
+            Property::Rotation,
+            times,
+            &rotations,
+            Interpolation::Linear,
+        );
+    }
+    if scales.iter().any(|s| *s != scales[0]) {
+        doc.animate(node, Property::Scale, times, &scales, Interpolation::Linear);
+    }
+}
+
+/// A unit quaternion as glTF's (x, y, z, w) in `f32`.
+pub fn quat_f32(q: DQuat) -> [f32; 4] {
+    q.normalize().as_quat().to_array()
+}
