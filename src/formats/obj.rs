@@ -81,9 +81,15 @@ pub fn parse(
     let mut current: Option<usize> = None;
     let mut current_material: Option<String> = None;
     let mut mtllibs: Vec<String> = Vec::new();
-    // Face indices may only be checked once every `v` is known; keep where each was.
-    let mut face_refs: Vec<(i64, usize)> = Vec::new();
-    let mut faces: Vec<(usize, Vec<usize>)> = Vec::new();
+    // Face indices may only be checked once every `v` is known. Corners are
+    // triangulated as they are read (a scene of millions of faces is held
+    // once, as triangles); the few that cannot be checked yet (forward
+    // references) and the first index below 1 are kept, with their corner
+    // number and line offset, for the check at the end.
+    let mut corners: Vec<u32> = Vec::new();
+    let mut corner_count = 0u64;
+    let mut unchecked: Vec<(u64, i64, usize)> = Vec::new();
+    let mut below_one: Option<(u64, i64, usize)> = None;
 
     let mut offset = 0usize;
     for raw in text.split_inclusive('\n') {
@@ -133,7 +139,7 @@ pub fn parse(
                 if groups[g].material.is_none() {
                     groups[g].material.clone_from(&current_material);
                 }
-                let first = face_refs.len();
+                corners.clear();
                 for w in words {
                     let index_text = w.split('/').next().unwrap_or("");
                     let index: i64 = index_text.parse().map_err(|_| {
@@ -150,42 +156,46 @@ pub fn parse(
                     } else {
                         index
                     };
-                    face_refs.push((resolved, line_at));
+                    let corner = (corner_count, resolved, line_at);
+                    corner_count += 1;
+                    if resolved < 1 {
+                        below_one.get_or_insert(corner);
+                    } else if resolved as u64 > positions.len() as u64 {
+                        unchecked.push(corner);
+                    }
+                    // An index that does not fit is bad whatever follows; the check
+                    // at the end finds it among `unchecked`.
+                    corners.push(u32::try_from(resolved - 1).unwrap_or(u32::MAX));
                 }
-                let corners = face_refs.len() - first;
-                if corners < 3 {
+                if corners.len() < 3 {
                     return Err(DecodeError::new(
                         "face",
                         line_at as u64,
                         "3 or more vertices",
-                        format!("{corners}"),
+                        format!("{}", corners.len()),
                     ));
                 }
-                faces.push((g, (first..face_refs.len()).collect()));
+                let a = corners[0];
+                groups[g]
+                    .triangles
+                    .extend(corners[1..].windows(2).map(|pair| [a, pair[0], pair[1]]));
             }
             _ => {}
         }
     }
 
+    // The first bad corner in file order, as if every face were checked now.
     let count = positions.len();
-    let resolve = |k: usize| -> Result<u32, DecodeError> {
-        let (index, at) = face_refs[k];
-        if index < 1 || index as u64 > count as u64 {
-            return Err(DecodeError::new(
-                "face vertex index",
-                at as u64,
-                format!("a vertex index in 1..={count}"),
-                index.to_string(),
-            ));
-        }
-        Ok((index - 1) as u32)
-    };
-    for (g, corners) in &faces {
-        let a = resolve(corners[0])?;
-        for pair in corners[1..].windows(2) {
-            let tri = [a, resolve(pair[0])?, resolve(pair[1])?];
-            groups[*g].triangles.push(tri);
-        }
+    let beyond = unchecked
+        .into_iter()
+        .find(|&(_, index, _)| index as u64 > count as u64);
+    if let Some((_, index, at)) = below_one.into_iter().chain(beyond).min() {
+        return Err(DecodeError::new(
+            "face vertex index",
+            at as u64,
+            format!("a vertex index in 1..={count}"),
+            index.to_string(),
+        ));
     }
 
     let reads_materials = materials.is_some();
@@ -194,7 +204,12 @@ pub fn parse(
     let mut out_groups = Vec::with_capacity(groups.len());
     for g in groups {
         let start = triangles.len();
-        triangles.extend_from_slice(&g.triangles);
+        if triangles.is_empty() {
+            // The first group's list becomes the scene's: no copy of the largest part.
+            triangles = g.triangles;
+        } else {
+            triangles.extend_from_slice(&g.triangles);
+        }
         let material = g.material.and_then(|m| {
             let found = material_index.get(&m).copied();
             if found.is_none() && reads_materials {
@@ -304,4 +319,45 @@ pub fn write_obj(
         }
     }
     out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_text(text: &str) -> Result<ObjScene, DecodeError> {
+        parse(text, None, &mut Vec::new())
+    }
+
+    #[test]
+    fn faces_may_name_vertices_defined_later() {
+        let s = parse_text("f 1 2 3 4\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n").unwrap();
+        assert_eq!(s.triangles, vec![[0, 1, 2], [0, 2, 3]]);
+    }
+
+    #[test]
+    fn the_first_bad_corner_in_file_order_is_reported() {
+        // Line 1 names vertex 9 (never defined), line 2 vertex 0: line 1 first.
+        let e = parse_text("v 0 0 0\nf 1 1 9\nf 0 1 1\n").unwrap_err();
+        assert_eq!((e.offset, e.found.as_str()), (8, "9"));
+        // The other way round.
+        let e = parse_text("v 0 0 0\nf 0 1 1\nf 1 1 9\n").unwrap_err();
+        assert_eq!((e.offset, e.found.as_str()), (8, "0"));
+        assert_eq!(e.expected, "a vertex index in 1..=1");
+        // Within one face, the earlier corner.
+        let e = parse_text("v 0 0 0\nf 1 7 -5\n").unwrap_err();
+        assert_eq!(e.found, "7");
+        // Beyond u32: bad, not wrapped.
+        let e = parse_text("v 0 0 0\nf 1 1 4294967298\n").unwrap_err();
+        assert_eq!(e.found, "4294967298");
+    }
+
+    #[test]
+    fn groups_seen_again_continue_and_stay_contiguous() {
+        let s = parse_text("v 0 0 0\nv 1 0 0\nv 0 1 0\ng a\nf 1 2 3\ng b\nf 3 2 1\ng a\nf 2 3 1\n")
+            .unwrap();
+        assert_eq!(s.triangles, vec![[0, 1, 2], [1, 2, 0], [2, 1, 0]]);
+        assert_eq!(s.groups[0].triangles, 0..2);
+        assert_eq!(s.groups[1].triangles, 2..3);
+    }
 }
