@@ -66,8 +66,11 @@ impl Stage {
                             .iter()
                             .map(|w| format!("{}: {w}", track.path().display())),
                     );
-                    let deformer =
-                        GpuDeformer::new(ctx, scene, motion, &binding, DeformOptions::default())?;
+                    let options = DeformOptions {
+                        edges: true,
+                        ..DeformOptions::default()
+                    };
+                    let deformer = GpuDeformer::new(ctx, scene, motion, &binding, options)?;
                     Body::Memg {
                         deformer,
                         fps: f64::from(motion.fps.max(1)),
