@@ -364,7 +364,9 @@ fn normal_spans(offsets: &[u32], limit: u64, align: u64) -> Result<Vec<Span>> {
     Ok(spans)
 }
 
-/// CSR adjacency: `incident[offsets[v]..offsets[v + 1]]` lists the triangles using `v`.
+/// CSR adjacency: `incident[offsets[v]..offsets[v + 1]]` lists the triangles
+/// using `v`. Built in place (the offsets serve as fill cursors and are
+/// shifted back after), so a scene of millions holds no third array.
 fn vertex_triangles(vertex_count: usize, triangles: &[[u32; 3]]) -> (Vec<u32>, Vec<u32>) {
     let mut offsets = vec![0u32; vertex_count + 1];
     for t in triangles {
@@ -375,16 +377,18 @@ fn vertex_triangles(vertex_count: usize, triangles: &[[u32; 3]]) -> (Vec<u32>, V
     for v in 0..vertex_count {
         offsets[v + 1] += offsets[v];
     }
-    let mut fill = offsets.clone();
-    let mut incident = vec![0u32; offsets[vertex_count] as usize];
+    // One spare entry: a dispatch whose vertices have no triangles still binds one.
+    let mut incident = vec![0u32; offsets[vertex_count] as usize + 1];
     for (i, t) in triangles.iter().enumerate() {
         for &v in t {
-            incident[fill[v as usize] as usize] = i as u32;
-            fill[v as usize] += 1;
+            let cursor = &mut offsets[v as usize];
+            incident[*cursor as usize] = i as u32;
+            *cursor += 1;
         }
     }
-    // One spare entry: a dispatch whose vertices have no triangles still binds one.
-    incident.push(0);
+    // Each cursor now stands where the next vertex's list starts.
+    offsets.copy_within(..vertex_count, 1);
+    offsets[0] = 0;
     (offsets, incident)
 }
 
