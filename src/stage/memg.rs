@@ -24,6 +24,20 @@ pub enum DeformOn {
     Cpu,
 }
 
+impl std::str::FromStr for DeformOn {
+    type Err = String;
+
+    /// `auto`, `gpu` or `cpu`.
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "auto" => Ok(DeformOn::Auto),
+            "gpu" => Ok(DeformOn::Gpu),
+            "cpu" => Ok(DeformOn::Cpu),
+            _ => Err(format!("deform on {s:?}: expected auto, gpu or cpu")),
+        }
+    }
+}
+
 /// A mesh deformed on the CPU: the motion stays here.
 #[derive(Debug)]
 pub(super) struct CpuDeformed {

@@ -78,6 +78,12 @@ impl Stage {
             edges: true,
             ..DeformOptions::default()
         };
+        Stage::on_gpu(ctx, tracks, options)
+    }
+
+    /// Like [`Stage::new`], with MEMG meshes deformed by the compute shader
+    /// as `options` say (basis format, binding size, wireframe edges).
+    pub fn on_gpu(ctx: &GpuContext, tracks: &[Track], options: DeformOptions) -> Result<Stage> {
         let mut stage = Stage::empty(ctx, tracks)?;
         for track in tracks {
             let body = match track {

@@ -94,6 +94,11 @@ impl MappedMemg {
         self.map.as_ref().map_or(0, |m| m.len())
     }
 
+    /// The file's memory map (`None` for an empty file).
+    pub fn map(&self) -> Option<&Mmap> {
+        self.map.as_ref()
+    }
+
     /// Decodes the whole motion, dropping the map's pages behind the decoder.
     pub fn decode(&self) -> crate::Result<MemgMotion> {
         match &self.map {
@@ -147,7 +152,7 @@ impl ArraySource for MappedMemg {
 
 /// Maps `path` read-only; `None` for an empty file (mapping one fails on some
 /// systems, and there is nothing to map).
-fn map_file(path: &Path) -> crate::Result<Option<Mmap>> {
+pub fn map_file(path: &Path) -> crate::Result<Option<Mmap>> {
     let file = std::fs::File::open(path).map_err(|e| Error::io(path.display(), e))?;
     let len = file
         .metadata()
@@ -167,13 +172,18 @@ fn map_file(path: &Path) -> crate::Result<Option<Mmap>> {
 /// decoder so that at most one batch of the file is resident at a time.
 pub fn decode_mmap(map: &Mmap) -> Result<MemgMotion, DecodeError> {
     let mut motion = MemgMotion::default();
+    decode_mmap_into(map, &mut motion)?;
+    Ok(motion)
+}
+
+/// [`decode_mmap`] into `out`, reusing its arrays as [`super::decode_into`] does.
+pub fn decode_mmap_into(map: &Mmap, out: &mut MemgMotion) -> Result<(), DecodeError> {
     let mut released = 0;
     let mut consumed = |end: usize| {
         release(map, released..end);
         released = end;
     };
-    parse(map, &mut motion, Arrays::Decode(&mut consumed))?;
-    Ok(motion)
+    parse(map, out, Arrays::Decode(&mut consumed))
 }
 
 /// Loads a MEMG motion file through a memory map ([`decode_mmap`]):

@@ -20,7 +20,7 @@ mod fresh;
 mod mapped;
 
 pub use decode::ArrayOffsets;
-pub use mapped::{ArraySource, MappedMemg, decode_mmap, load, release};
+pub use mapped::{ArraySource, MappedMemg, decode_mmap, decode_mmap_into, load, map_file, release};
 
 use crate::error::DecodeError;
 use crate::formats::bytes::ByteOrder;
