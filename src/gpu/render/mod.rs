@@ -77,11 +77,6 @@ const SAMPLES: u32 = 4;
 const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 const INSTANCE_SIZE: u64 = std::mem::size_of::<Instance>() as u64;
 /// Edges over faces: dark and half transparent.
-/// Indices per draw call at most. A software rasteriser (llvmpipe) holds the
-/// shaded vertices of a whole draw at once, about 35 bytes per index: a mesh
-/// of ten million vertices drawn in one call held 2 GB more than drawn in
-/// pieces of this size (BENCHMARKS.md). A GPU does not notice the split.
-const MAX_DRAW_INDICES: u32 = 3 << 20;
 const WIRE_COLOUR: [f32; 4] = [0.01, 0.01, 0.012, 0.55];
 const GRID_COLOUR: [f32; 4] = [0.45, 0.47, 0.50, 0.45];
 
@@ -263,9 +258,7 @@ impl Renderer {
                 // One instance per group: select it by offsetting the instance stream.
                 let at = slot * INSTANCE_SIZE;
                 pass.set_vertex_buffer(2, instance_buffer.slice(at..at + INSTANCE_SIZE));
-                for indices in pieces(draw.indices.clone()) {
-                    pass.draw_indexed(indices, 0, 0..1);
-                }
+                pass.draw_indexed(draw.indices.clone(), 0, 0..1);
                 slot += 1;
             }
         }
@@ -298,9 +291,7 @@ impl Renderer {
                 pass.set_vertex_buffer(1, mesh.normals.slice(..));
                 pass.set_vertex_buffer(2, instance_buffer.slice(at..at + INSTANCE_SIZE));
                 pass.set_index_buffer(edges.slice(..), wgpu::IndexFormat::Uint32);
-                for indices in pieces(0..mesh.edge_index_count) {
-                    pass.draw_indexed(indices, 0, 0..1);
-                }
+                pass.draw_indexed(0..mesh.edge_index_count, 0, 0..1);
             }
         }
 
@@ -362,13 +353,4 @@ impl Renderer {
             });
         }
     }
-}
-
-/// `indices` cut into ranges of at most [`MAX_DRAW_INDICES`], each a multiple
-/// of 6 (whole triangles, whole edges).
-fn pieces(indices: std::ops::Range<u32>) -> impl Iterator<Item = std::ops::Range<u32>> {
-    indices
-        .clone()
-        .step_by(MAX_DRAW_INDICES as usize)
-        .map(move |start| start..(start + MAX_DRAW_INDICES).min(indices.end))
 }
