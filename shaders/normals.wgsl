@@ -1,26 +1,27 @@
 // Smooth vertex normals, area-weighted: one thread per vertex sums the
 // (unnormalised, so area-weighted) face normals of its incident triangles,
 // found through a CSR adjacency. Gathering per vertex avoids float atomics.
+//
+// One dispatch covers vertices first_vertex .. first_vertex + vertex_count;
+// `offsets`, `incident` and `normals` are bound as that run's slices. The
+// positions and triangles are read anywhere, through `load_positions` and
+// `load_triangles`, which src/gpu/windows.rs prepends with their bindings
+// (4 onwards): each array may be bound in several windows.
 
 struct Params {
+    first_vertex: u32,
     vertex_count: u32,
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
+    // Index in the whole incident list of `incident[0]`.
+    incident_base: u32,
+    _pad: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> positions: array<f32>;
-// Triangles, three vertex indices each (also the render index buffer).
-@group(0) @binding(2) var<storage, read> triangles: array<u32>;
-// incident[offsets[v]..offsets[v + 1]] are the triangles using vertex v.
-@group(0) @binding(3) var<storage, read> offsets: array<u32>;
-@group(0) @binding(4) var<storage, read> incident: array<u32>;
-@group(0) @binding(5) var<storage, read_write> normals: array<f32>;
-
-fn position(i: u32) -> vec3<f32> {
-    return vec3<f32>(positions[3u * i], positions[3u * i + 1u], positions[3u * i + 2u]);
-}
+// incident[offsets[v] - base .. offsets[v + 1] - base] are the triangles using
+// vertex first_vertex + v (offsets are into the whole list).
+@group(0) @binding(1) var<storage, read> offsets: array<u32>;
+@group(0) @binding(2) var<storage, read> incident: array<u32>;
+@group(0) @binding(3) var<storage, read_write> normals: array<f32>;
 
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) {
@@ -30,10 +31,10 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) n
     }
     var sum = vec3<f32>(0.0);
     for (var k = offsets[v]; k < offsets[v + 1u]; k++) {
-        let t = 3u * incident[k];
-        let a = position(triangles[t]);
-        let b = position(triangles[t + 1u]);
-        let c = position(triangles[t + 2u]);
+        let t = load_triangles(incident[k - params.incident_base]);
+        let a = load_positions(t.x);
+        let b = load_positions(t.y);
+        let c = load_positions(t.z);
         sum += cross(b - a, c - a);
     }
     let len = length(sum);

@@ -3,10 +3,15 @@
 //!
 //! A synthetic scene is a square cloth-like grid in one group with a
 //! deterministic pseudo-random basis and coefficients, so runs on different
-//! machines measure the same data.
+//! machines measure the same data. [`write_scene`] puts one on disk as an
+//! `.obj` and a MEMG motion, for the other commands to read.
 
-use crate::formats::memg::{MemgGroup, MemgMotion};
-use crate::formats::obj::{ObjGroup, ObjScene};
+use crate::error::Result as CrateResult;
+use crate::export::file::write_atomic;
+use crate::formats::bytes::ByteOrder;
+use crate::formats::memg::{self, MemgGroup, MemgMotion};
+use crate::formats::obj::{self, ObjGroup, ObjScene};
+use std::path::{Path, PathBuf};
 
 /// The size of a synthetic scene, parsed from `VERTICESxBASISxFRAMES`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +64,26 @@ impl Spec {
         }
         Ok(spec)
     }
+
+    /// `synthetic-VERTICESxBASISxFRAMES`: the bench's row name and the stem of
+    /// the files [`write_scene`] writes.
+    pub fn name(&self) -> String {
+        format!("synthetic-{}x{}x{}", self.vertices, self.basis, self.frames)
+    }
+}
+
+/// Writes the scene of `spec` into `dir` as `NAME.obj` and `NAME.bin` (a
+/// little-endian MEMG motion; `NAME` from [`Spec::name`]) and returns their
+/// paths. Each file appears whole or not at all; the motion is written a
+/// block at a time, never encoded whole in memory.
+pub fn write_scene(spec: Spec, dir: &Path) -> CrateResult<(PathBuf, PathBuf)> {
+    let (scene, motion) = generate(spec);
+    let obj_path = dir.join(format!("{}.obj", spec.name()));
+    let motion_path = dir.join(format!("{}.bin", spec.name()));
+    write_atomic(&motion_path, |w| memg::write(&motion, ByteOrder::Little, w))?;
+    drop(motion);
+    write_atomic(&obj_path, |w| obj::write_obj(&scene, &scene.positions, w))?;
+    Ok((obj_path, motion_path))
 }
 
 /// A tiny xorshift32 generator: deterministic, dependency-free, and fast

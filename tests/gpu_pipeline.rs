@@ -9,10 +9,10 @@
 use glam::Vec3;
 use motion_viewer::anim::memg::{Binding, bounding_box_over_time, deform_reference_f64};
 use motion_viewer::formats::bytes::ByteOrder;
-use motion_viewer::formats::memg::{self, MemgGroup, MemgMotion};
+use motion_viewer::formats::memg::{self, ArraySource, MemgGroup, MemgMotion};
 use motion_viewer::formats::obj::{ObjGroup, ObjScene};
 use motion_viewer::gpu::{
-    Capture, DeformOptions, FrameScene, GpuContext, GpuDeformer, OrbitCamera, Renderer,
+    BasisFormat, Capture, DeformOptions, FrameScene, GpuContext, GpuDeformer, OrbitCamera, Renderer,
 };
 use motion_viewer::scene::shapes::Grid;
 use std::path::PathBuf;
@@ -284,6 +284,7 @@ fn basis_split_across_bindings_matches_cpu() {
         let largest = motion.groups.iter().map(|g| g.basis_len).max().unwrap();
         let options = DeformOptions {
             max_binding_bytes: Some(12 * largest as u64 * 37 + 8),
+            ..DeformOptions::default()
         };
         let deformer = check_positions(&ctx, &scene, &motion, options, &times(&motion));
         assert!(
@@ -305,7 +306,219 @@ fn synthetic_scene_matches_cpu() {
         DeformOptions::default(),
         &times(&motion),
     );
-    assert_eq!(deformer.chunk_count(), 1);
+    // One chunk per moving group: nothing here comes near a binding.
+    assert_eq!(deformer.chunk_count(), 2);
+    assert_eq!(deformer.mesh().position_window_count(), 1);
+    assert_eq!(deformer.mesh().normals_dispatch_count(), 1);
+}
+
+/// The sample with its `.obj` vertices permuted (triangles and mapping
+/// follow), so a chunk of motion vertices writes all over the positions.
+fn shuffled_sample() -> (ObjScene, MemgMotion) {
+    let (scene, motion) = sample();
+    let n = scene.positions.len();
+    let perm: Vec<usize> = (0..n).map(|i| (i * 7919 + 13) % n).collect();
+    let mut shuffled = scene.clone();
+    for (old, &new) in perm.iter().enumerate() {
+        shuffled.positions[new] = scene.positions[old];
+    }
+    for t in &mut shuffled.triangles {
+        *t = t.map(|v| perm[v as usize] as u32);
+    }
+    let mut shuffled_motion = motion;
+    for g in &mut shuffled_motion.groups {
+        for m in &mut g.mapping {
+            *m = perm[*m as usize - 1] as u32 + 1;
+        }
+    }
+    (shuffled, shuffled_motion)
+}
+
+/// Largest distance between GPU and f64 CPU normals.
+fn normal_error(gpu: &[[f32; 3]], cpu: &[[f64; 3]]) -> f64 {
+    gpu.iter()
+        .zip(cpu)
+        .map(|(g, c)| {
+            (0..3)
+                .map(|a| (f64::from(g[a]) - c[a]).powi(2))
+                .sum::<f64>()
+                .sqrt()
+        })
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn every_array_split_across_bindings_matches_cpu() {
+    let Some(ctx) = gpu() else { return };
+    for (scene, motion) in [shuffled_sample(), synthetic(23, 17)] {
+        // A binding a sixth of the positions or the triangles, whichever is
+        // larger: every array is cut (basis and mean pose into chunks,
+        // positions and triangles into windows, normals into dispatches)
+        // while the windows stay within the bindings a pass may use.
+        let largest = (12 * scene.positions.len()).max(12 * scene.triangles.len());
+        let limit = (largest / 6) as u64 & !255;
+        let options = DeformOptions {
+            max_binding_bytes: Some(limit),
+            ..DeformOptions::default()
+        };
+        let mut deformer = check_positions(&ctx, &scene, &motion, options, &times(&motion));
+        let mesh = deformer.mesh();
+        assert!(
+            deformer.chunk_count() > 2 * motion.groups.len(),
+            "{} chunks",
+            deformer.chunk_count()
+        );
+        assert!(
+            mesh.position_window_count() > 1,
+            "{} windows",
+            mesh.position_window_count()
+        );
+        assert!(
+            mesh.normals_dispatch_count() > 1,
+            "{} dispatches",
+            mesh.normals_dispatch_count()
+        );
+        for t in [0.0, 4.5] {
+            deformer.update(t);
+            let positions = deformer.read_positions().unwrap();
+            let worst = normal_error(
+                &deformer.read_normals().unwrap(),
+                &cpu_normals(&positions, &scene.triangles),
+            );
+            assert!(worst < 1e-4, "t = {t}: normals differ by up to {worst}");
+        }
+    }
+}
+
+#[test]
+fn arrays_too_large_for_the_bindings_are_errors_naming_the_bytes() {
+    let Some(ctx) = gpu() else { return };
+    // 9 vertices with 100 basis vectors: 1200 bytes per vertex as f32, 800 as
+    // f16 (3 values padded to 4 per column); the scene itself fits 1 KiB.
+    let spec = motion_viewer::synthetic::Spec::parse("9x100x2").unwrap();
+    let (scene, motion) = motion_viewer::synthetic::generate(spec);
+    let binding = Binding::new(&scene, &motion).unwrap();
+    let mut options = DeformOptions {
+        max_binding_bytes: Some(1024),
+        ..DeformOptions::default()
+    };
+    let e = GpuDeformer::new(&ctx, &scene, &motion, &binding, options).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("100 basis vectors need 1200 bytes as f32") && text.contains("(1024)"),
+        "{text}"
+    );
+    options.basis = BasisFormat::F16;
+    let deformer = GpuDeformer::new(&ctx, &scene, &motion, &binding, options).unwrap();
+    assert_eq!(deformer.chunk_count(), 9);
+
+    // The flags' positions and triangles in 256-byte windows need more
+    // bindings than a pass may have.
+    let (scene, motion) = sample();
+    let binding = Binding::new(&scene, &motion).unwrap();
+    options.max_binding_bytes = Some(256);
+    let text = GpuDeformer::new(&ctx, &scene, &motion, &binding, options)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        text.contains("positions (0.0 MB (37392 bytes)) and triangles (0.1 MB (67872 bytes))"),
+        "{text}"
+    );
+}
+
+/// Worst GPU error against the f64 reference over `times`, as a fraction of
+/// the box diagonal, with the basis stored as `basis`.
+fn worst_error(
+    ctx: &GpuContext,
+    scene: &ObjScene,
+    motion: &MemgMotion,
+    options: DeformOptions,
+    times: &[f64],
+) -> (f64, GpuDeformer) {
+    let binding = Binding::new(scene, motion).unwrap();
+    let diagonal = diagonal(scene, motion, &binding);
+    let mut deformer = GpuDeformer::new(ctx, scene, motion, &binding, options).unwrap();
+    let mut worst = 0f64;
+    for &t in times {
+        deformer.update(t);
+        let gpu = deformer.read_positions().unwrap();
+        let reference = deform_reference_f64(scene, motion, &binding, t);
+        worst = worst.max(relative_error(&gpu, &reference, diagonal));
+    }
+    (worst, deformer)
+}
+
+/// The f16 basis's worst error against the f64 reference, measured on
+/// lavapipe over every test time, split or not: 9.7e-6 of the diagonal on the
+/// flags and 1.3e-6 on the synthetic cloth (f32: 1.7e-7 and 6.2e-8). The bound
+/// leaves a 3× margin for other GPUs' rounding; see BENCHMARKS.md.
+const F16_TOLERANCE: f64 = 3e-5;
+
+#[test]
+fn f16_basis_halves_the_bytes_within_its_error_bound() {
+    let Some(ctx) = gpu() else { return };
+    for (scene, motion) in [sample(), synthetic(31, 9)] {
+        let times = times(&motion);
+        let (f32_error, f32_deformer) =
+            worst_error(&ctx, &scene, &motion, DeformOptions::default(), &times);
+        for limit in [None, Some(12 * 32 * 37 + 8)] {
+            let options = DeformOptions {
+                basis: BasisFormat::F16,
+                max_binding_bytes: limit,
+                ..DeformOptions::default()
+            };
+            let (f16_error, f16_deformer) = worst_error(&ctx, &scene, &motion, options, &times);
+            eprintln!(
+                "worst error over the diagonal: f32 {f32_error:e}, f16 {f16_error:e} (binding {limit:?})"
+            );
+            assert!(f16_error <= F16_TOLERANCE, "f16 error {f16_error:e}");
+            // The f16 path really rounds to 11 bits: coarser than f32.
+            assert!(
+                f16_error > 4.0 * f32_error,
+                "f16 {f16_error:e} vs f32 {f32_error:e}"
+            );
+            // Half the bytes, give or take a padding value per column.
+            let (half, full) = (f16_deformer.basis_bytes(), f32_deformer.basis_bytes());
+            assert!(
+                2 * half >= full && 2 * half <= full + 4 * 64 * 32,
+                "{half} of {full}"
+            );
+        }
+    }
+}
+
+#[test]
+fn basis_read_from_the_mapped_file_equals_the_decoded_one() {
+    let Some(ctx) = gpu() else { return };
+    let (scene, motion) = synthetic(23, 17);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("motion.bin");
+    std::fs::write(&path, memg::encode(&motion, ByteOrder::Big)).unwrap();
+    let mapped = memg::MappedMemg::open(&path).unwrap();
+    assert!(
+        mapped
+            .motion()
+            .groups
+            .iter()
+            .all(|g| g.basis.is_empty() && g.mean.is_empty())
+    );
+    let binding = Binding::new(&scene, &motion).unwrap();
+    for basis in [BasisFormat::F32, BasisFormat::F16] {
+        let options = DeformOptions {
+            basis,
+            max_binding_bytes: Some(4096),
+            ..DeformOptions::default()
+        };
+        let mut decoded = GpuDeformer::new(&ctx, &scene, &motion, &binding, options).unwrap();
+        let mut streamed =
+            GpuDeformer::from_source(&ctx, &scene, &mapped, &binding, options).unwrap();
+        decoded.update(3.25);
+        streamed.update(3.25);
+        assert_eq!(
+            decoded.read_positions().unwrap(),
+            streamed.read_positions().unwrap()
+        );
+    }
 }
 
 /// Area-weighted vertex normals, written independently of the shader.

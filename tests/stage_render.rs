@@ -15,7 +15,7 @@ use motion_viewer::gpu::{Capture, FrameScene, GpuContext, OrbitCamera, Renderer}
 use motion_viewer::scene::rig;
 use motion_viewer::scene::shapes::Primitives;
 use motion_viewer::scene::{self, Track};
-use motion_viewer::stage::Stage;
+use motion_viewer::stage::{DeformOn, Stage, StageOptions};
 use stage_common::*;
 use std::path::PathBuf;
 
@@ -222,4 +222,55 @@ fn memg_mtn_and_mrtk_share_one_stage() {
     assert_eq!(scene.meshes.len(), memg);
     assert_eq!(scene.mesh_transforms.len(), memg);
     assert!(stage.duration_s() >= 4.88);
+}
+
+/// Poses `stage` at `t` and reads its first mesh's positions back.
+fn posed_positions(ctx: &GpuContext, stage: &mut Stage, t: f64) -> Vec<[f32; 3]> {
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    stage.pose(&mut encoder, t);
+    ctx.queue.submit([encoder.finish()]);
+    stage.frame_scene(t).meshes[0].read_positions(ctx).unwrap()
+}
+
+#[test]
+fn cpu_and_gpu_deformation_pose_the_same_mesh() {
+    let Some(ctx) = gpu() else { return };
+    let tracks = scene::load(&[data("flags.obj"), data("flags.bin")]).unwrap();
+    let Track::Memg { scene, motion, .. } = &tracks[0] else {
+        panic!("a MEMG track")
+    };
+    let binding = motion_viewer::anim::memg::Binding::new(scene, motion).unwrap();
+    let reference = motion_viewer::anim::memg::deform_reference_f64(scene, motion, &binding, 52.5);
+    let stage_with = |deform_on| {
+        let options = StageOptions {
+            deform_on,
+            ..StageOptions::default()
+        };
+        Stage::from_tracks(&ctx, tracks.clone(), &options).unwrap()
+    };
+    let mut on_gpu = stage_with(DeformOn::Gpu);
+    let mut on_cpu = stage_with(DeformOn::Cpu);
+    let auto = stage_with(DeformOn::Auto);
+    assert_eq!(
+        (on_gpu.cpu_deformed_count(), on_cpu.cpu_deformed_count()),
+        (0, 1)
+    );
+    // Auto deforms on the CPU exactly when the adapter is the CPU.
+    let cpu_adapter = ctx.adapter.get_info().device_type == wgpu::DeviceType::Cpu;
+    assert_eq!(auto.cpu_deformed_count(), usize::from(cpu_adapter));
+    // 1.75 s at 30 fps is timestep 52.5: both ways blend the same two timesteps.
+    for stage in [&mut on_gpu, &mut on_cpu] {
+        let posed = posed_positions(&ctx, stage, 1.75);
+        let worst = posed
+            .iter()
+            .zip(&reference)
+            .map(|(p, r)| {
+                (0..3)
+                    .map(|a| (f64::from(p[a]) - r[a]).abs())
+                    .fold(0.0, f64::max)
+            })
+            .fold(0.0, f64::max);
+        assert!(worst < 1e-4, "worst {worst}");
+        assert!(posed != scene.positions, "the mesh moved");
+    }
 }

@@ -59,6 +59,8 @@ pub struct Options {
     pub loop_mode: LoopMode,
     /// Inner size of the window in logical pixels.
     pub size: (u32, u32),
+    /// How the GPU stores MEMG bases (`f16`: half the bytes per frame).
+    pub basis: crate::gpu::BasisFormat,
 }
 
 /// Why the window could not run.
@@ -263,7 +265,12 @@ impl App {
         self.info.adapter = gpu.adapter_name();
         let egui = EguiPass::new(&window, &gpu, surface.format());
         let renderer = Renderer::new(&gpu, surface.format());
-        let stage = Stage::new(&gpu, &self.tracks)?;
+        let deform = crate::gpu::DeformOptions {
+            basis: self.options.basis,
+            edges: true,
+            ..Default::default()
+        };
+        let stage = Stage::on_gpu(&gpu, &self.tracks, deform)?;
         for warning in stage.load_warnings() {
             eprintln!("viewer: warning: {warning}");
         }

@@ -21,6 +21,9 @@ pub struct PlayArgs {
     /// Window size, `WxH`.
     #[arg(long, default_value = "1280x720")]
     pub size: String,
+    /// How the GPU stores MEMG bases: `f32`, or `f16` (half the bytes per frame).
+    #[arg(long, default_value = "f32")]
+    pub basis: motion_viewer::gpu::BasisFormat,
 }
 
 /// Opens the window on `files` and plays until it is closed.
@@ -33,6 +36,7 @@ pub fn run(files: &[PathBuf], args: &PlayArgs) -> anyhow::Result<()> {
         start_s: args.start,
         loop_mode,
         size: (width, height),
+        basis: args.basis,
     };
     app::run(files, &options)?;
     Ok(())

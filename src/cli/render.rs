@@ -3,9 +3,9 @@
 use super::{AtArgs, parse_range};
 use anyhow::{Context, Result, bail};
 use motion_viewer::gpu::camera::Preset;
-use motion_viewer::gpu::{Capture, GpuContext, OrbitCamera, Renderer};
+use motion_viewer::gpu::{BasisFormat, Capture, DeformOptions, GpuContext, OrbitCamera, Renderer};
 use motion_viewer::scene;
-use motion_viewer::stage::Stage;
+use motion_viewer::stage::{DeformOn, Stage, StageOptions};
 use motion_viewer::state::At;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -33,6 +33,13 @@ pub struct RenderArgs {
     /// Draw mesh edges over the shading.
     #[arg(long)]
     pub wireframe: bool,
+    /// Where MEMG meshes are deformed: `auto` (the GPU, but the CPU on a
+    /// software adapter or where the GPU cannot hold the motion), `gpu` or `cpu`.
+    #[arg(long, default_value = "auto")]
+    pub deform: DeformOn,
+    /// How the GPU stores MEMG bases: `f32`, or `f16` (half the bytes per frame).
+    #[arg(long, default_value = "f32")]
+    pub basis: BasisFormat,
 }
 
 pub fn run(args: &RenderArgs) -> Result<()> {
@@ -69,7 +76,16 @@ pub fn run(args: &RenderArgs) -> Result<()> {
 
     let started = Instant::now();
     let ctx = GpuContext::new()?;
-    let mut stage = Stage::new(&ctx, &tracks)?;
+    let options = StageOptions {
+        deform_on: args.deform,
+        deform: DeformOptions {
+            basis: args.basis,
+            edges: args.wireframe,
+            ..DeformOptions::default()
+        },
+    };
+    // The stage takes the tracks: a motion uploaded to the GPU is freed there.
+    let mut stage = Stage::from_tracks(&ctx, tracks, &options)?;
     for w in stage.load_warnings() {
         eprintln!("viewer: warning: {w}");
     }

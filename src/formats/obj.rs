@@ -16,16 +16,16 @@ pub struct ObjScene {
     pub positions: Vec<[f32; 3]>,
     /// Triangles as 0-based indices into `positions`, ordered by group.
     pub triangles: Vec<[u32; 3]>,
+    /// Groups; each owns a contiguous range of `triangles`.
+    pub groups: Vec<ObjGroup>,
+    /// Materials from the `mtllib`, if it could be read.
+    pub materials: Vec<ObjMaterial>,
     /// Every `vt` line (u, v), in file order.
     pub texcoords: Vec<[f32; 2]>,
     /// For each triangle, its corners' 0-based indices into `texcoords`
     /// ([`NO_TEXCOORD`] for a corner written without one); empty when no
     /// face of the file gives texture coordinates.
     pub triangle_texcoords: Vec<[u32; 3]>,
-    /// Groups; each owns a contiguous range of `triangles`.
-    pub groups: Vec<ObjGroup>,
-    /// Materials from the `mtllib`, if it could be read.
-    pub materials: Vec<ObjMaterial>,
 }
 
 /// A named group of faces (`g name`; faces before any `g` are in `default`).
@@ -55,17 +55,19 @@ impl ObjScene {
     }
 }
 
+/// The group that faces before any `g` line belong to.
+pub const DEFAULT_GROUP: &str = "default";
+
 /// A triangle corner written without a texture coordinate, in
 /// [`ObjScene::triangle_texcoords`].
 pub const NO_TEXCOORD: u32 = u32::MAX;
-
-/// The group that faces before any `g` line belong to.
-pub const DEFAULT_GROUP: &str = "default";
 
 /// A group being collected: its triangles and the first material it used.
 struct PendingGroup {
     name: String,
     triangles: Vec<[u32; 3]>,
+    /// Texture coordinate indices per triangle: empty until the file's first
+    /// corner that names one, then as long as `triangles`.
     texcoords: Vec<[u32; 3]>,
     material: Option<String>,
 }
@@ -87,17 +89,27 @@ pub fn parse(
     warnings: &mut Vec<String>,
 ) -> Result<ObjScene, DecodeError> {
     let mut positions: Vec<[f32; 3]> = Vec::new();
-    let mut texcoords: Vec<[f32; 2]> = Vec::new();
     let mut groups: Vec<PendingGroup> = Vec::new();
     let mut by_name: HashMap<String, usize> = HashMap::new();
     let mut current: Option<usize> = None;
     let mut current_material: Option<String> = None;
     let mut mtllibs: Vec<String> = Vec::new();
-    // Face indices may only be checked once every `v` is known; keep where each was.
-    let mut face_refs: Vec<(i64, usize)> = Vec::new();
-    // The texture coordinate of each corner of `face_refs`, where written.
-    let mut uv_refs: Vec<Option<(i64, usize)>> = Vec::new();
-    let mut faces: Vec<(usize, Vec<usize>)> = Vec::new();
+    // Face indices may only be checked once every `v` is known. Corners are
+    // triangulated as they are read (a scene of millions of faces is held
+    // once, as triangles); the few that cannot be checked yet (forward
+    // references) and the first index below 1 are kept, with their corner
+    // number and line offset, for the check at the end.
+    let mut corners: Vec<u32> = Vec::new();
+    let mut corner_count = 0u64;
+    let mut unchecked: Vec<(u64, i64, usize)> = Vec::new();
+    let mut below_one: Option<(u64, i64, usize)> = None;
+    // Texture coordinates likewise, but they only decorate: a corner naming one
+    // the file lacks loses it, with a warning, where a missing vertex is an error.
+    let mut texcoords: Vec<[f32; 2]> = Vec::new();
+    let mut uv_corners: Vec<u32> = Vec::new();
+    let mut uv_unchecked: Vec<(u64, i64, usize)> = Vec::new();
+    let mut uv_below_one: Vec<(u64, i64, usize)> = Vec::new();
+    let mut any_uv = false;
 
     let mut offset = 0usize;
     for raw in text.split_inclusive('\n') {
@@ -166,12 +178,13 @@ pub fn parse(
                 if groups[g].material.is_none() {
                     groups[g].material.clone_from(&current_material);
                 }
-                let first = face_refs.len();
+                corners.clear();
+                uv_corners.clear();
                 for w in words {
                     let mut parts = w.split('/');
                     let index_text = parts.next().unwrap_or("");
-                    let uv_ref = match parts.next().filter(|t| !t.is_empty()) {
-                        None => None,
+                    let uv = match parts.next().filter(|t| !t.is_empty()) {
+                        None => NO_TEXCOORD,
                         Some(t) => {
                             let index: i64 = t.parse().map_err(|_| {
                                 DecodeError::new(
@@ -187,10 +200,19 @@ pub fn parse(
                             } else {
                                 index
                             };
-                            Some((resolved, line_at))
+                            let corner = (corner_count, resolved, line_at);
+                            if resolved < 1 {
+                                uv_below_one.push(corner);
+                                NO_TEXCOORD
+                            } else {
+                                if resolved as u64 > texcoords.len() as u64 {
+                                    uv_unchecked.push(corner);
+                                }
+                                u32::try_from(resolved - 1).unwrap_or(NO_TEXCOORD)
+                            }
                         }
                     };
-                    uv_refs.push(uv_ref);
+                    uv_corners.push(uv);
                     let index: i64 = index_text.parse().map_err(|_| {
                         DecodeError::new(
                             "face vertex index",
@@ -205,66 +227,80 @@ pub fn parse(
                     } else {
                         index
                     };
-                    face_refs.push((resolved, line_at));
+                    let corner = (corner_count, resolved, line_at);
+                    corner_count += 1;
+                    if resolved < 1 {
+                        below_one.get_or_insert(corner);
+                    } else if resolved as u64 > positions.len() as u64 {
+                        unchecked.push(corner);
+                    }
+                    // An index that does not fit is bad whatever follows; the check
+                    // at the end finds it among `unchecked`.
+                    corners.push(u32::try_from(resolved - 1).unwrap_or(u32::MAX));
                 }
-                let corners = face_refs.len() - first;
-                if corners < 3 {
+                if corners.len() < 3 {
                     return Err(DecodeError::new(
                         "face",
                         line_at as u64,
                         "3 or more vertices",
-                        format!("{corners}"),
+                        format!("{}", corners.len()),
                     ));
                 }
-                faces.push((g, (first..face_refs.len()).collect()));
+                let a = corners[0];
+                groups[g]
+                    .triangles
+                    .extend(corners[1..].windows(2).map(|pair| [a, pair[0], pair[1]]));
+                if !any_uv && uv_corners.iter().any(|&uv| uv != NO_TEXCOORD) {
+                    // The file's first texture coordinate: every triangle
+                    // before this face's has none.
+                    any_uv = true;
+                    let this_face = corners.len() - 2;
+                    for (k, group) in groups.iter_mut().enumerate() {
+                        let before = group.triangles.len() - if k == g { this_face } else { 0 };
+                        group.texcoords.resize(before, [NO_TEXCOORD; 3]);
+                    }
+                }
+                if any_uv {
+                    let a = uv_corners[0];
+                    groups[g]
+                        .texcoords
+                        .extend(uv_corners[1..].windows(2).map(|pair| [a, pair[0], pair[1]]));
+                }
             }
             _ => {}
         }
     }
 
+    // The first bad corner in file order, as if every face were checked now.
     let count = positions.len();
-    let resolve = |k: usize| -> Result<u32, DecodeError> {
-        let (index, at) = face_refs[k];
-        if index < 1 || index as u64 > count as u64 {
-            return Err(DecodeError::new(
-                "face vertex index",
-                at as u64,
-                format!("a vertex index in 1..={count}"),
-                index.to_string(),
-            ));
-        }
-        Ok((index - 1) as u32)
-    };
-    // Texture coordinates only decorate: one that is not there is dropped
-    // with a warning, where a missing vertex is an error.
-    let uv_count = texcoords.len() as i64;
-    let outside = |r: &Option<(i64, usize)>| r.is_some_and(|(i, _)| i < 1 || i > uv_count);
-    if let Some(&Some((index, at))) = uv_refs.iter().find(|r| outside(r)) {
-        let count = uv_refs.iter().filter(|r| outside(r)).count();
-        warnings.push(format!(
-            "{count} face corners name texture coordinates the file does not have \
-             (the first, {index} at byte {at}, is outside 1..={uv_count}); they have none"
+    let beyond = unchecked
+        .into_iter()
+        .find(|&(_, index, _)| index as u64 > count as u64);
+    if let Some((_, index, at)) = below_one.into_iter().chain(beyond).min() {
+        return Err(DecodeError::new(
+            "face vertex index",
+            at as u64,
+            format!("a vertex index in 1..={count}"),
+            index.to_string(),
         ));
-        for r in &mut uv_refs {
-            if outside(r) {
-                *r = None;
-            }
-        }
     }
-    let resolve_uv = |k: usize| uv_refs[k].map_or(NO_TEXCOORD, |(index, _)| (index - 1) as u32);
-    let has_texcoords = uv_refs.iter().any(Option::is_some);
-    for (g, corners) in &faces {
-        let a = resolve(corners[0])?;
-        let a_uv = resolve_uv(corners[0]);
-        for pair in corners[1..].windows(2) {
-            let tri = [a, resolve(pair[0])?, resolve(pair[1])?];
-            groups[*g].triangles.push(tri);
-            if has_texcoords {
-                let uv = [a_uv, resolve_uv(pair[0]), resolve_uv(pair[1])];
-                groups[*g].texcoords.push(uv);
-            }
-        }
+
+    let uv_count = texcoords.len();
+    let uv_beyond: Vec<_> = uv_unchecked
+        .into_iter()
+        .filter(|&(_, index, _)| index as u64 > uv_count as u64)
+        .collect();
+    if let Some((_, index, at)) = uv_below_one.iter().chain(&uv_beyond).min().copied() {
+        warnings.push(format!(
+            "{} face corners name texture coordinates the file does not have \
+             (the first, {index} at byte {at}, is outside 1..={uv_count}); they have none",
+            uv_below_one.len() + uv_beyond.len()
+        ));
     }
+    let has_texcoords = groups
+        .iter()
+        .flat_map(|g| g.texcoords.iter().flatten())
+        .any(|&uv| (uv as usize) < uv_count);
 
     let reads_materials = materials.is_some();
     let (materials, material_index) = read_materials(&mtllibs, materials, warnings);
@@ -273,8 +309,23 @@ pub fn parse(
     let mut out_groups = Vec::with_capacity(groups.len());
     for g in groups {
         let start = triangles.len();
-        triangles.extend_from_slice(&g.triangles);
-        triangle_texcoords.extend_from_slice(&g.texcoords);
+        if triangles.is_empty() {
+            // The first group's list becomes the scene's: no copy of the largest part.
+            triangles = g.triangles;
+        } else {
+            triangles.extend_from_slice(&g.triangles);
+        }
+        if has_texcoords {
+            // Indices the file does not have were warned about above.
+            let valid = |uv: u32| {
+                if (uv as usize) < uv_count {
+                    uv
+                } else {
+                    NO_TEXCOORD
+                }
+            };
+            triangle_texcoords.extend(g.texcoords.iter().map(|t| t.map(valid)));
+        }
         let material = g.material.and_then(|m| {
             let found = material_index.get(&m).copied();
             if found.is_none() && reads_materials {
@@ -291,10 +342,10 @@ pub fn parse(
     Ok(ObjScene {
         positions,
         triangles,
-        texcoords,
-        triangle_texcoords,
         groups: out_groups,
         materials,
+        texcoords,
+        triangle_texcoords,
     })
 }
 
@@ -393,6 +444,41 @@ pub fn write_obj(
 mod tests {
     use super::*;
 
+    fn parse_text(text: &str) -> Result<ObjScene, DecodeError> {
+        parse(text, None, &mut Vec::new())
+    }
+
+    #[test]
+    fn faces_may_name_vertices_defined_later() {
+        let s = parse_text("f 1 2 3 4\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n").unwrap();
+        assert_eq!(s.triangles, vec![[0, 1, 2], [0, 2, 3]]);
+    }
+
+    #[test]
+    fn the_first_bad_corner_in_file_order_is_reported() {
+        // Line 1 names vertex 9 (never defined), line 2 vertex 0: line 1 first.
+        let e = parse_text("v 0 0 0\nf 1 1 9\nf 0 1 1\n").unwrap_err();
+        assert_eq!((e.offset, e.found.as_str()), (8, "9"));
+        // The other way round.
+        let e = parse_text("v 0 0 0\nf 0 1 1\nf 1 1 9\n").unwrap_err();
+        assert_eq!((e.offset, e.found.as_str()), (8, "0"));
+        assert_eq!(e.expected, "a vertex index in 1..=1");
+        // Within one face, the earlier corner.
+        let e = parse_text("v 0 0 0\nf 1 7 -5\n").unwrap_err();
+        assert_eq!(e.found, "7");
+        // Beyond u32: bad, not wrapped.
+        let e = parse_text("v 0 0 0\nf 1 1 4294967298\n").unwrap_err();
+        assert_eq!(e.found, "4294967298");
+    }
+
+    #[test]
+    fn groups_seen_again_continue_and_stay_contiguous() {
+        let s = parse_text("v 0 0 0\nv 1 0 0\nv 0 1 0\ng a\nf 1 2 3\ng b\nf 3 2 1\ng a\nf 2 3 1\n")
+            .unwrap();
+        assert_eq!(s.triangles, vec![[0, 1, 2], [1, 2, 0], [2, 1, 0]]);
+        assert_eq!(s.groups[0].triangles, 0..2);
+        assert_eq!(s.groups[1].triangles, 2..3);
+    }
     #[test]
     fn texture_coordinates_follow_the_corners() {
         let text = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n\
@@ -411,5 +497,14 @@ mod tests {
         assert!(warnings[0].starts_with("2 face corners"), "{warnings:?}");
         let plain = parse("v 0 0 0\nf 1 1 1\n", None, &mut Vec::new()).unwrap();
         assert!(plain.triangle_texcoords.is_empty());
+        // Texture coordinates may come after the faces that name them, and a
+        // group's triangles before the file's first one have none.
+        let late = parse(
+            "v 0 0 0\nf 1 1 1\nf 1/1 1/1 1/1\nvt 0.5 0.5\n",
+            None,
+            &mut Vec::new(),
+        )
+        .unwrap();
+        assert_eq!(late.triangle_texcoords, [[NO_TEXCOORD; 3], [0, 0, 0]]);
     }
 }

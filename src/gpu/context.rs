@@ -10,9 +10,6 @@
 use crate::error::{Error, Result};
 use std::sync::{Arc, Mutex};
 
-/// Storage buffers the compute shaders bind at once (the deformation pass binds 6).
-const STORAGE_BUFFERS_NEEDED: u32 = 8;
-
 /// An adapter, its device and queue, and the first GPU error seen (if any).
 ///
 /// Cheap to clone: every field is reference-counted, so the deformer and the
@@ -200,14 +197,15 @@ async fn pick_adapter(
     )))
 }
 
-/// WebGPU-downlevel limits with the storage-buffer count this crate's shaders
-/// need, and buffer sizes, texture size and dispatch size raised to all the
-/// adapter offers (large MEMG bases), never beyond it.
+/// WebGPU-downlevel limits with the storage-buffer count, buffer sizes,
+/// texture size and dispatch size raised to all the adapter offers, never
+/// beyond it: large scenes bind their arrays in windows, as many at once as
+/// the adapter allows (the passes need at least 6; WebGPU guarantees 8).
 fn required_limits(offered: &wgpu::Limits) -> wgpu::Limits {
     let mut limits = wgpu::Limits::downlevel_defaults()
         .using_resolution(offered.clone())
         .using_alignment(offered.clone());
-    limits.max_storage_buffers_per_shader_stage = STORAGE_BUFFERS_NEEDED;
+    limits.max_storage_buffers_per_shader_stage = offered.max_storage_buffers_per_shader_stage;
     limits.max_storage_buffer_binding_size = offered.max_storage_buffer_binding_size;
     limits.max_buffer_size = offered.max_buffer_size;
     limits.max_compute_workgroups_per_dimension = offered.max_compute_workgroups_per_dimension;

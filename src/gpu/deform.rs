@@ -4,70 +4,78 @@
 //! `t` (in timesteps) is clamped to the motion, basis coefficients blend the two
 //! timesteps around `t` linearly, and the frame transform is the nearest
 //! timestep's. The blended coefficients and transforms are small (a few floats
-//! per group) and are written each frame from the CPU; the basis stays on the GPU.
+//! per chunk) and are written each frame from the CPU; the basis stays on the GPU.
+//!
+//! **Sizes.** Each group's motion vertices are cut into chunks whose basis,
+//! mean pose and target table each fit one storage binding; a chunk is one
+//! dispatch with buffers of its own. The positions they write are bound in
+//! windows (see [`super::windows`]), and the normal pass is split the same way
+//! ([`super::mesh`]), so no array of any size is bound whole. Everything is
+//! uploaded in bounded pieces ([`super::upload`]), straight from an
+//! [`ArraySource`]: a decoded motion, or a memory-mapped file converted range by
+//! range, so a caller that has dropped the decoded arrays never holds them
+//! twice.
 
+use super::basis::BasisFormat;
 use super::context::GpuContext;
-use super::mesh::GpuMesh;
-use super::util::{compute_layout, compute_pipeline, dispatch_size, entry};
+use super::mesh::{GpuMesh, MeshOptions};
+use super::upload::Upload;
+use super::util::{Slot, binding_limit, compute_layout, compute_pipeline, dispatch_size, entry};
 use crate::anim::memg::Binding;
 use crate::error::{Error, Result};
-use crate::formats::memg::MemgMotion;
+use crate::formats::memg::{ArraySource, MemgGroup, MemgMotion};
 use crate::formats::obj::ObjScene;
 use wgpu::util::DeviceExt;
 
 /// Tuning for [`GpuDeformer::new`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DeformOptions {
-    /// Largest basis binding in bytes; `None` uses the device's
-    /// `max_storage_buffer_binding_size`. A smaller value forces the basis to
-    /// be split into more chunks (tests use it to exercise the split).
+    /// Largest storage binding in bytes; `None` uses the device's
+    /// `max_storage_buffer_binding_size`. A smaller value splits every large
+    /// array into more chunks, windows and dispatches (tests use it to
+    /// exercise the splits).
     pub max_binding_bytes: Option<u64>,
+    /// How the basis is stored: `f16` halves the bytes read per frame.
+    pub basis: BasisFormat,
+    /// Build the mesh's wireframe edges ([`MeshOptions::edges`]).
+    pub edges: bool,
 }
 
-/// Per group, as `deform.wgsl` reads it.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-struct GroupEntry {
-    vertex_offset: u32,
-    basis_offset: u32,
-    basis_len: u32,
-    param_offset: u32,
-}
+/// The `.obj` index a motion vertex writes when another owns its vertex.
+const SKIP: u32 = u32::MAX;
 
-/// One dispatch over a run of whole motion vertices and its slice of the basis.
+/// One dispatch: a run of one group's motion vertices and its buffers.
 #[derive(Debug)]
 struct Chunk {
-    vertex_count: u32,
-    bind_group: wgpu::BindGroup,
-}
-
-/// A bound motion group's place in the per-frame parameter buffer.
-#[derive(Debug)]
-struct FrameGroup {
-    /// Index in `motion.groups`.
+    /// Index in the motion's groups.
     group: usize,
-    /// Float offset of its transform; its coefficients follow.
+    vertex_count: u32,
+    /// Float offset of its transform in the frame parameters; coefficients follow.
     param_offset: usize,
+    /// Per basis column, the factor its coefficient takes ([`BasisFormat`]).
+    scales: Vec<f32>,
+    bind_group: wgpu::BindGroup,
 }
 
 /// A MEMG motion applied to its scene on the GPU every frame.
 #[derive(Debug)]
 pub struct GpuDeformer {
     ctx: GpuContext,
-    motion: MemgMotion,
+    /// The motion's frames and coefficients (its large arrays left out).
+    timing: MemgMotion,
     mesh: GpuMesh,
     pipeline: wgpu::ComputePipeline,
     chunks: Vec<Chunk>,
-    frame_groups: Vec<FrameGroup>,
+    basis_bytes: u64,
     frame_buffer: wgpu::Buffer,
     frame_params: Vec<f32>,
 }
 
 impl GpuDeformer {
     /// Uploads `scene` and the bound groups of `motion` (`binding` from
-    /// [`Binding::new`]). A `.obj` vertex several groups move is moved by the
-    /// last of them, as on the CPU. The mesh starts at the rest pose; call
-    /// [`GpuDeformer::update`].
+    /// [`Binding::new`]). A `.obj` vertex several motion vertices move is
+    /// moved by the last of them, as on the CPU. The mesh starts at the rest
+    /// pose; call [`GpuDeformer::update`].
     pub fn new(
         ctx: &GpuContext,
         scene: &ObjScene,
@@ -75,155 +83,166 @@ impl GpuDeformer {
         binding: &Binding,
         options: DeformOptions,
     ) -> Result<Self> {
+        Self::from_source(ctx, scene, motion, binding, options)
+    }
+
+    /// [`GpuDeformer::new`] reading the mean poses and bases from `source`
+    /// (for instance a [`crate::formats::memg::MappedMemg`], converted from
+    /// the file straight into the upload). `binding` is the [`Binding`] of
+    /// the same motion.
+    pub fn from_source(
+        ctx: &GpuContext,
+        scene: &ObjScene,
+        source: &dyn ArraySource,
+        binding: &Binding,
+        options: DeformOptions,
+    ) -> Result<Self> {
+        let motion = source.motion();
+        if binding.groups.len() != motion.groups.len() {
+            return Err(Error::Gpu(format!(
+                "the binding has {} groups, the motion {}",
+                binding.groups.len(),
+                motion.groups.len()
+            )));
+        }
         let device = &ctx.device;
-        let mesh = GpuMesh::new(ctx, scene)?;
-        let limit = options
-            .max_binding_bytes
-            .unwrap_or(u64::MAX)
-            .min(ctx.limits().max_storage_buffer_binding_size)
-            .min(ctx.limits().max_buffer_size);
-        let max_floats = (limit / 4) as usize;
-
-        // The last group moving a vertex owns it, so no two threads write one vertex.
-        let mut owner = vec![usize::MAX; scene.positions.len()];
-        for (gi, g) in motion.groups.iter().enumerate() {
-            if binding.groups.get(gi).copied().flatten().is_some() {
-                for &m in &g.mapping {
-                    owner[m as usize - 1] = gi;
-                }
-            }
+        let limits = ctx.limits();
+        let mesh = GpuMesh::new(
+            ctx,
+            scene,
+            &MeshOptions {
+                max_binding_bytes: options.max_binding_bytes,
+                edges: options.edges,
+            },
+        )?;
+        let windows = mesh.position_windows().clone();
+        let storage_needed = 4 + windows.count();
+        if storage_needed > limits.max_storage_buffers_per_shader_stage {
+            return Err(Error::Gpu(format!(
+                "the scene's positions need {} storage bindings; adapter '{}' binds {} per pass",
+                windows.count(),
+                ctx.adapter_name(),
+                limits.max_storage_buffers_per_shader_stage
+            )));
         }
+        let limit = binding_limit(ctx, options.max_binding_bytes);
+        let bound: Vec<usize> = (0..motion.groups.len())
+            .filter(|&gi| binding.groups[gi].is_some())
+            .collect();
+        let owners = owners(scene.positions.len(), motion, &bound)?;
+        let plan = plan_chunks(motion, &bound, limit, options.basis)?;
 
-        let mut vertices: Vec<[u32; 2]> = Vec::new();
-        let mut mean: Vec<f32> = Vec::new();
-        let mut basis: Vec<f32> = Vec::new();
-        let mut groups: Vec<GroupEntry> = Vec::new();
-        let mut frame_groups = Vec::new();
-        let mut params = 0usize;
-        for (gi, g) in motion.groups.iter().enumerate() {
-            if binding.groups.get(gi).copied().flatten().is_none() {
-                continue;
-            }
-            let v = g.vertex_count();
-            let r = g.basis_len;
-            if 3 * r > max_floats {
-                return Err(Error::Gpu(format!(
-                    "group '{}': one vertex's {r} basis vectors need {} bytes, more than a storage binding holds ({limit})",
-                    g.name,
-                    12 * r
-                )));
-            }
-            let entry_index = groups.len() as u32;
-            groups.push(GroupEntry {
-                vertex_offset: vertices.len() as u32,
-                basis_offset: u32::try_from(basis.len()).map_err(|_| too_big())?,
-                basis_len: r as u32,
-                param_offset: params as u32,
-            });
-            frame_groups.push(FrameGroup {
-                group: gi,
-                param_offset: params,
-            });
-            params += 12 + r;
-            for (i, &m) in g.mapping.iter().enumerate() {
-                if owner[m as usize - 1] != gi {
-                    continue;
-                }
-                vertices.push([m - 1, entry_index]);
-                mean.extend_from_slice(&g.mean[3 * i..3 * i + 3]);
-                // Column-major U re-laid vertex-major: this vertex's 3r values together.
-                for j in 0..r {
-                    basis.extend_from_slice(&g.basis[j * 3 * v + 3 * i..j * 3 * v + 3 * i + 3]);
-                }
-            }
-        }
-        u32::try_from(basis.len()).map_err(|_| too_big())?;
+        let mut slots = vec![
+            Slot::Uniform,
+            Slot::Read,
+            Slot::Read,
+            Slot::Read,
+            Slot::Read,
+        ];
+        slots.extend((0..windows.count()).map(|_| Slot::ReadWrite));
+        let layout = compute_layout(device, "deform", &slots);
+        let source_text = options.basis.wgsl().to_string()
+            + &windows.wgsl("positions", "f32", true, 5)
+            + include_str!("../../shaders/deform.wgsl");
+        let pipeline = compute_pipeline(device, "deform", &layout, source_text);
 
-        // Chunks of whole vertices, each basis slice within one binding.
-        let mut ranges: Vec<(usize, usize, usize, usize)> = Vec::new(); // vertices lo..hi, floats lo..hi
-        let (mut lo, mut float_lo, mut float_hi) = (0usize, 0usize, 0usize);
-        for (m, vertex) in vertices.iter().enumerate() {
-            let width = 3 * groups[vertex[1] as usize].basis_len as usize;
-            if float_hi + width - float_lo > max_floats {
-                ranges.push((lo, m, float_lo, float_hi));
-                lo = m;
-                float_lo = float_hi;
-            }
-            float_hi += width;
-        }
-        if lo < vertices.len() {
-            ranges.push((lo, vertices.len(), float_lo, float_hi));
-        }
-
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("deform.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("../../shaders/deform.wgsl").into()),
-        });
-        let layout = compute_layout(device, "deform", 5);
-        let pipeline = compute_pipeline(device, "deform", &layout, &module);
-        let storage = |label: &str, bytes: &[u8]| {
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(label),
-                contents: bytes,
-                usage: wgpu::BufferUsages::STORAGE,
-            })
-        };
+        let params: usize = plan
+            .iter()
+            .map(|c| 12 + motion.groups[c.group].basis_len)
+            .sum();
         let frame_params = vec![0f32; params.max(1)];
-        let frame_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("deform frame parameters"),
-            contents: bytemuck::cast_slice(&frame_params),
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-        });
-        let mut chunks = Vec::new();
-        if !vertices.is_empty() {
-            let vertex_buffer = storage("motion vertices", bytemuck::cast_slice(&vertices));
-            let mean_buffer = storage("mean pose", bytemuck::cast_slice(&mean));
-            let group_buffer = storage("groups", bytemuck::cast_slice(&groups));
-            for &(v_lo, v_hi, f_lo, f_hi) in &ranges {
-                let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("deform chunk"),
-                    contents: bytemuck::cast_slice(&[
-                        v_lo as u32,
-                        (v_hi - v_lo) as u32,
-                        f_lo as u32,
-                        0,
-                    ]),
-                    usage: wgpu::BufferUsages::UNIFORM,
-                });
-                // A basis with r = 0 still needs a non-empty binding.
-                let slice: &[f32] = if f_hi > f_lo {
-                    &basis[f_lo..f_hi]
-                } else {
-                    &[0.0]
-                };
-                let basis_buffer = storage("basis chunk", bytemuck::cast_slice(slice));
-                let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("deform chunk"),
-                    layout: &layout,
-                    entries: &[
-                        entry(0, &uniform),
-                        entry(1, &vertex_buffer),
-                        entry(2, &mean_buffer),
-                        entry(3, &group_buffer),
-                        entry(4, &basis_buffer),
-                        entry(5, &frame_buffer),
-                        entry(6, &mesh.positions),
-                    ],
-                });
-                chunks.push(Chunk {
-                    vertex_count: (v_hi - v_lo) as u32,
-                    bind_group,
-                });
+        let mut upload = Upload::new(ctx, "the motion");
+        let frame_buffer = upload.buffer_with(
+            "deform frame parameters",
+            bytemuck::cast_slice(&frame_params),
+            wgpu::BufferUsages::STORAGE,
+        );
+        let mut chunks = Vec::with_capacity(plan.len());
+        let mut basis_bytes = 0;
+        let mut param_offset = 0;
+        let mut values: Vec<f32> = Vec::new();
+        let mut encoded: Vec<u8> = Vec::new();
+        for c in &plan {
+            let g = &motion.groups[c.group];
+            let (r, n) = (g.basis_len, c.vertices.len());
+            let rows = 3 * c.vertices.start..3 * c.vertices.end;
+            let key = |i: usize| ((c.group as u64) << 32) | i as u64;
+            let targets: Vec<u32> = c
+                .vertices
+                .clone()
+                .map(|i| {
+                    let m = g.mapping[i] as usize - 1;
+                    if owners[m] == key(i) { m as u32 } else { SKIP }
+                })
+                .collect();
+            let targets = upload.buffer_with(
+                "motion vertex targets",
+                bytemuck::cast_slice(&targets),
+                wgpu::BufferUsages::STORAGE,
+            );
+            values.resize(3 * n, 0.0);
+            source.read_mean(c.group, rows.clone(), &mut values);
+            let mean = upload.buffer_with(
+                "mean pose",
+                bytemuck::cast_slice(&values),
+                wgpu::BufferUsages::STORAGE,
+            );
+            let stride = options.basis.stride(n as u64);
+            let size = options.basis.chunk_bytes(n as u64, r as u64);
+            basis_bytes += size;
+            let basis = upload.buffer("basis", size, wgpu::BufferUsages::STORAGE);
+            let mut scales = Vec::with_capacity(r);
+            for j in 0..r {
+                source.read_basis(c.group, j, rows.clone(), &mut values);
+                encoded.clear();
+                scales.push(
+                    options
+                        .basis
+                        .encode_column(&mut values, stride, &mut encoded),
+                );
+                upload.write(&basis, encoded.len() as u64 * j as u64, &encoded);
             }
+            let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("deform chunk"),
+                contents: bytemuck::cast_slice(&[
+                    n as u32,
+                    r as u32,
+                    param_offset as u32,
+                    stride as u32,
+                ]),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+            let mut entries = vec![
+                entry(0, &uniform),
+                entry(1, &targets),
+                entry(2, &mean),
+                entry(3, &basis),
+                entry(4, &frame_buffer),
+            ];
+            entries.extend(windows.entries(5, &mesh.positions));
+            let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("deform chunk"),
+                layout: &layout,
+                entries: &entries,
+            });
+            chunks.push(Chunk {
+                group: c.group,
+                vertex_count: n as u32,
+                param_offset,
+                scales,
+                bind_group,
+            });
+            param_offset += 12 + r;
         }
-        ctx.check()?;
+        drop(owners);
+        upload.finish()?;
         Ok(Self {
             ctx: ctx.clone(),
-            motion: motion.clone(),
+            timing: timing(motion),
             mesh,
             pipeline,
             chunks,
-            frame_groups,
+            basis_bytes,
             frame_buffer,
             frame_params,
         })
@@ -234,16 +253,21 @@ impl GpuDeformer {
         &self.mesh
     }
 
-    /// Dispatches per frame: one per basis chunk (more than one when the basis
-    /// exceeds a storage binding).
+    /// Dispatches of the deformation per frame: one per chunk (more than one
+    /// per group when its arrays exceed a storage binding).
     pub fn chunk_count(&self) -> usize {
         self.chunks.len()
+    }
+
+    /// Bytes of basis stored on the GPU: what one frame reads.
+    pub fn basis_bytes(&self) -> u64 {
+        self.basis_bytes
     }
 
     /// Writes the coefficients and transforms for time `t` (in timesteps) to
     /// the GPU; the next [`GpuDeformer::encode`] uses them.
     pub fn set_time(&mut self, t: f64) {
-        let Some(last) = self.motion.timesteps.checked_sub(1) else {
+        let Some(last) = self.timing.timesteps.checked_sub(1) else {
             return;
         };
         let t = if t.is_nan() {
@@ -256,18 +280,18 @@ impl GpuDeformer {
         let w = t - t0 as f64;
         let nearest = (t.round() as usize).min(last);
         const IDENTITY: [f64; 12] = [1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1., 0.];
-        for fg in &self.frame_groups {
-            let g = &self.motion.groups[fg.group];
+        for chunk in &self.chunks {
+            let g = &self.timing.groups[chunk.group];
             let r = g.basis_len;
-            let m = self.motion.frame(nearest, g.parent).unwrap_or(&IDENTITY);
-            let out = &mut self.frame_params[fg.param_offset..fg.param_offset + 12 + r];
+            let m = self.timing.frame(nearest, g.parent).unwrap_or(&IDENTITY);
+            let out = &mut self.frame_params[chunk.param_offset..chunk.param_offset + 12 + r];
             for (o, &x) in out.iter_mut().zip(m) {
                 *o = x as f32;
             }
-            for j in 0..r {
+            for (j, &scale) in chunk.scales.iter().enumerate() {
                 let a = f64::from(g.coeffs[t0 * r + j]);
                 let b = f64::from(g.coeffs[t1 * r + j]);
-                out[12 + j] = (a + (b - a) * w) as f32;
+                out[12 + j] = ((a + (b - a) * w) * f64::from(scale)) as f32;
             }
         }
         self.ctx.queue.write_buffer(
@@ -319,8 +343,89 @@ impl GpuDeformer {
     }
 }
 
-fn too_big() -> Error {
-    Error::Gpu(
-        "the motion's basis has more than 2^32 values, more than the GPU path indexes".into(),
-    )
+/// Per `.obj` vertex, the motion vertex that moves it last (group << 32 |
+/// index in the group), `u64::MAX` for none: the one whose write stands.
+fn owners(scene_vertices: usize, motion: &MemgMotion, bound: &[usize]) -> Result<Vec<u64>> {
+    let mut owners = vec![u64::MAX; scene_vertices];
+    for &gi in bound {
+        let g = &motion.groups[gi];
+        if g.vertex_count() > u32::MAX as usize {
+            return Err(Error::Gpu(format!(
+                "group '{}' has more than 2^32 vertices",
+                g.name
+            )));
+        }
+        for (i, &m) in g.mapping.iter().enumerate() {
+            let slot = (m as usize)
+                .checked_sub(1)
+                .and_then(|m| owners.get_mut(m))
+                .ok_or_else(|| {
+                    Error::Gpu(format!(
+                        "group '{}' maps vertex {i} to .obj vertex {m}, outside the scene",
+                        g.name
+                    ))
+                })?;
+            *slot = ((gi as u64) << 32) | i as u64;
+        }
+    }
+    Ok(owners)
+}
+
+/// A planned chunk: vertices `vertices` of group `group`.
+struct PlannedChunk {
+    group: usize,
+    vertices: std::ops::Range<usize>,
+}
+
+/// Cuts every bound group into runs of vertices whose mean pose (12 bytes
+/// each), targets (4) and basis each fit `limit` bytes.
+fn plan_chunks(
+    motion: &MemgMotion,
+    bound: &[usize],
+    limit: u64,
+    basis: BasisFormat,
+) -> Result<Vec<PlannedChunk>> {
+    let mut chunks = Vec::new();
+    for &gi in bound {
+        let g: &MemgGroup = &motion.groups[gi];
+        let r = g.basis_len as u64;
+        let most = (limit / 12).min(basis.max_vertices(r, limit));
+        if most == 0 {
+            return Err(Error::Gpu(format!(
+                "group '{}': one vertex's {r} basis vectors need {} bytes as {basis}, more than a storage binding holds ({limit})",
+                g.name,
+                basis.chunk_bytes(1, r)
+            )));
+        }
+        let most = most.min(u32::MAX as u64) as usize;
+        let v = g.vertex_count();
+        chunks.extend((0..v).step_by(most).map(|lo| PlannedChunk {
+            group: gi,
+            vertices: lo..(lo + most).min(v),
+        }));
+    }
+    Ok(chunks)
+}
+
+/// The motion's frames and coefficients, without its large arrays.
+fn timing(motion: &MemgMotion) -> MemgMotion {
+    MemgMotion {
+        byte_order: motion.byte_order,
+        fps: motion.fps,
+        local_frames: motion.local_frames,
+        timesteps: motion.timesteps,
+        frames: motion.frames.clone(),
+        groups: motion
+            .groups
+            .iter()
+            .map(|g| MemgGroup {
+                name: g.name.clone(),
+                parent: g.parent,
+                basis_len: g.basis_len,
+                coeffs: g.coeffs.clone(),
+                ..MemgGroup::default()
+            })
+            .collect(),
+        warnings: Vec::new(),
+    }
 }

@@ -6,8 +6,12 @@
 //! passes to the render pipeline without a read-back.
 
 use super::context::GpuContext;
-use super::util::{compute_layout, compute_pipeline, dispatch_size, entry};
-use crate::error::Result;
+use super::upload::{Upload, megabytes};
+use super::util::{
+    Slot, binding_limit, compute_layout, compute_pipeline, dispatch_size, entry, range_entry,
+};
+use super::windows::Windows;
+use crate::error::{Error, Result};
 use crate::formats::obj::ObjScene;
 use wgpu::util::DeviceExt;
 
@@ -32,6 +36,26 @@ pub struct MeshDraw {
     pub colour: [f32; 4],
 }
 
+/// Tuning for [`GpuMesh::new`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MeshOptions {
+    /// Largest storage binding in bytes; `None` uses the device's
+    /// `max_storage_buffer_binding_size`. A smaller value forces the normal
+    /// pass to bind the positions and triangles in more windows and to run in
+    /// more dispatches (tests use it to exercise the splits).
+    pub max_binding_bytes: Option<u64>,
+    /// Build the wireframe's edge list (as many indices as the triangles;
+    /// a window toggles wireframe at any time, a one-off picture may not need it).
+    pub edges: bool,
+}
+
+/// One dispatch of the normal pass: a run of vertices and its bindings.
+#[derive(Debug)]
+struct NormalsDispatch {
+    vertex_count: u32,
+    bind_group: wgpu::BindGroup,
+}
+
 /// A mesh's GPU buffers and its normal pass.
 #[derive(Debug)]
 pub struct GpuMesh {
@@ -41,98 +65,149 @@ pub struct GpuMesh {
     pub normals: wgpu::Buffer,
     /// Triangle indices, `u32` (`STORAGE | INDEX`).
     pub indices: wgpu::Buffer,
-    /// Unique edges as a line list, `u32` (`INDEX`), for the wireframe.
-    pub edges: wgpu::Buffer,
+    /// Unique edges as a line list, `u32` (`INDEX`), for the wireframe; `None`
+    /// unless [`MeshOptions::edges`] asked for them.
+    pub edges: Option<wgpu::Buffer>,
     /// Number of indices in `edges`.
     pub edge_index_count: u32,
     /// Number of vertices.
     pub vertex_count: u32,
     /// One draw per group that has triangles.
     pub draws: Vec<MeshDraw>,
+    /// How compute passes bind `positions` (shared with the deformation pass).
+    position_windows: Windows,
     normals_pipeline: wgpu::ComputePipeline,
-    normals_bind_group: wgpu::BindGroup,
+    normals_dispatches: Vec<NormalsDispatch>,
 }
 
 impl GpuMesh {
     /// Uploads `scene` at its rest pose; colours come from each group's
     /// material `Kd`, or a palette. Call [`GpuMesh::encode_normals`] (or let
     /// the deformer do it) before drawing.
-    pub fn new(ctx: &GpuContext, scene: &ObjScene) -> Result<Self> {
+    ///
+    /// Every array larger than a storage binding is bound in windows or
+    /// covered by several dispatches; a buffer larger than the device's
+    /// `max_buffer_size`, more windows than it binds at once, or memory it
+    /// cannot allocate, is an error naming the sizes.
+    pub fn new(ctx: &GpuContext, scene: &ObjScene, options: &MeshOptions) -> Result<Self> {
         let device = &ctx.device;
-        let vertex_count = scene.positions.len();
-        // wgpu rejects zero-sized bindings; an empty scene still gets 1 vertex of room.
-        let room = vertex_count.max(1);
-        let mut rest = scene.positions.clone();
-        rest.resize(room, [0.0; 3]);
-        let positions = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("positions"),
-            contents: bytemuck::cast_slice(&rest),
-            usage: wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::VERTEX
-                | wgpu::BufferUsages::COPY_SRC
-                | wgpu::BufferUsages::COPY_DST,
-        });
-        let normals = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("normals"),
-            size: (room * 12) as u64,
-            usage: wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::VERTEX
-                | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        let mut triangles: Vec<u32> = scene.triangles.iter().flatten().copied().collect();
-        if triangles.is_empty() {
-            triangles.extend([0, 0, 0]);
+        let limits = ctx.limits();
+        let limit = binding_limit(ctx, options.max_binding_bytes);
+        let align = u64::from(limits.min_storage_buffer_offset_alignment);
+        let vertex_count = u32::try_from(scene.positions.len())
+            .map_err(|_| Error::Gpu("the scene has more than 2^32 vertices".into()))?;
+        let triangle_count = scene.triangles.len() as u64;
+        let position_windows = Windows::plan("positions", vertex_count.into(), limit, align)?;
+        let triangle_windows = Windows::plan("triangles", triangle_count, limit, align)?;
+        let storage_needed = 3 + position_windows.count() + triangle_windows.count();
+        if storage_needed > limits.max_storage_buffers_per_shader_stage {
+            return Err(Error::Gpu(format!(
+                "the scene's positions ({}) and triangles ({}) need {storage_needed} storage bindings of at most {limit} bytes in one pass; adapter '{}' binds {}",
+                megabytes(position_windows.buffer_bytes()),
+                megabytes(triangle_windows.buffer_bytes()),
+                ctx.adapter_name(),
+                limits.max_storage_buffers_per_shader_stage
+            )));
         }
-        let indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("triangles"),
-            contents: bytemuck::cast_slice(&triangles),
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDEX,
-        });
-        let mut edge_list = unique_edges(&scene.triangles);
-        let edge_index_count = edge_list.len() as u32;
-        if edge_list.is_empty() {
-            edge_list.extend([0, 0]);
+        for (what, bytes) in [
+            ("positions", position_windows.buffer_bytes()),
+            ("triangles", triangle_windows.buffer_bytes()),
+        ] {
+            if bytes > limits.max_buffer_size {
+                return Err(Error::Gpu(format!(
+                    "the scene's {what} need {} in one GPU buffer; adapter '{}' allows {}",
+                    megabytes(bytes),
+                    ctx.adapter_name(),
+                    megabytes(limits.max_buffer_size)
+                )));
+            }
         }
-        let edges = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("edges"),
-            contents: bytemuck::cast_slice(&edge_list),
-            usage: wgpu::BufferUsages::INDEX,
-        });
-        let (offsets, incident) = vertex_triangles(vertex_count, &scene.triangles);
-        let offsets = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("vertex→triangle offsets"),
-            contents: bytemuck::cast_slice(&offsets),
-            usage: wgpu::BufferUsages::STORAGE,
-        });
-        let incident = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("vertex→triangle lists"),
-            contents: bytemuck::cast_slice(&incident),
-            usage: wgpu::BufferUsages::STORAGE,
-        });
-        let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("normals params"),
-            contents: bytemuck::cast_slice(&[vertex_count as u32, 0, 0, 0]),
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("normals.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("../../shaders/normals.wgsl").into()),
-        });
-        let layout = compute_layout(device, "normals", 4);
-        let normals_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("normals"),
-            layout: &layout,
-            entries: &[
+
+        let mut upload = Upload::new(ctx, "the mesh");
+        // Sized by the windows, which leave room for one item when there are none.
+        let positions = upload.buffer(
+            "positions",
+            position_windows.buffer_bytes(),
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_SRC,
+        );
+        upload.write(&positions, 0, bytemuck::cast_slice(&scene.positions));
+        let normals = upload.buffer(
+            "normals",
+            position_windows.buffer_bytes(),
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_SRC,
+        );
+        let indices = upload.buffer(
+            "triangles",
+            triangle_windows.buffer_bytes(),
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDEX,
+        );
+        upload.write(&indices, 0, bytemuck::cast_slice(&scene.triangles));
+        let (edges, edge_index_count) = if options.edges {
+            let edge_list = unique_edges(&scene.triangles);
+            let count = edge_list.len() as u32;
+            let buffer = upload.buffer_with(
+                "edges",
+                bytemuck::cast_slice(&edge_list),
+                wgpu::BufferUsages::INDEX,
+            );
+            (Some(buffer), count)
+        } else {
+            (None, 0)
+        };
+        let (offsets, incident) = vertex_triangles(scene.positions.len(), &scene.triangles);
+        let spans = normal_spans(&offsets, limit, align)?;
+        let offsets_buffer = upload.buffer_with(
+            "vertex→triangle offsets",
+            bytemuck::cast_slice(&offsets),
+            wgpu::BufferUsages::STORAGE,
+        );
+        let incident_buffer = upload.buffer_with(
+            "vertex→triangle lists",
+            bytemuck::cast_slice(&incident),
+            wgpu::BufferUsages::STORAGE,
+        );
+        drop(incident);
+
+        let mut slots = vec![Slot::Uniform, Slot::Read, Slot::Read, Slot::ReadWrite];
+        slots.extend((0..position_windows.count() + triangle_windows.count()).map(|_| Slot::Read));
+        let layout = compute_layout(device, "normals", &slots);
+        let source = position_windows.wgsl("positions", "f32", false, 4)
+            + &triangle_windows.wgsl("triangles", "u32", false, 4 + position_windows.count())
+            + include_str!("../../shaders/normals.wgsl");
+        let normals_pipeline = compute_pipeline(device, "normals", &layout, source);
+        let mut normals_dispatches = Vec::with_capacity(spans.len());
+        for span in &spans {
+            let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("normals params"),
+                contents: bytemuck::cast_slice(&[span.first, span.count, span.incident_base, 0]),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+            let first = u64::from(span.first);
+            let count = u64::from(span.count);
+            let mut entries = vec![
                 entry(0, &params),
-                entry(1, &positions),
-                entry(2, &indices),
-                entry(3, &offsets),
-                entry(4, &incident),
-                entry(5, &normals),
-            ],
-        });
-        let normals_pipeline = compute_pipeline(device, "normals", &layout, &module);
+                range_entry(1, &offsets_buffer, 4 * first, 4 * (count + 1)),
+                range_entry(
+                    2,
+                    &incident_buffer,
+                    4 * u64::from(span.incident_base),
+                    4 * u64::from(span.incident_len),
+                ),
+                range_entry(3, &normals, 12 * first, 12 * count),
+            ];
+            entries.extend(position_windows.entries(4, &positions));
+            entries.extend(triangle_windows.entries(4 + position_windows.count(), &indices));
+            let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("normals"),
+                layout: &layout,
+                entries: &entries,
+            });
+            normals_dispatches.push(NormalsDispatch {
+                vertex_count: span.count,
+                bind_group,
+            });
+        }
+        upload.finish()?;
         let draws = scene
             .groups
             .iter()
@@ -161,10 +236,11 @@ impl GpuMesh {
             indices,
             edges,
             edge_index_count,
-            vertex_count: vertex_count as u32,
+            vertex_count,
             draws,
+            position_windows,
             normals_pipeline,
-            normals_bind_group,
+            normals_dispatches,
         };
         let mut encoder = device.create_command_encoder(&Default::default());
         mesh.encode_normals(&mut encoder);
@@ -173,9 +249,27 @@ impl GpuMesh {
         Ok(mesh)
     }
 
+    /// How compute passes bind [`GpuMesh::positions`]: the deformation pass
+    /// writes them through the same windows.
+    pub(crate) fn position_windows(&self) -> &Windows {
+        &self.position_windows
+    }
+
+    /// Storage bindings the positions take in a compute pass: more than one
+    /// when they exceed a binding.
+    pub fn position_window_count(&self) -> u32 {
+        self.position_windows.count()
+    }
+
+    /// Dispatches of the normal pass per frame (more than one when its arrays
+    /// exceed a storage binding).
+    pub fn normals_dispatch_count(&self) -> usize {
+        self.normals_dispatches.len()
+    }
+
     /// Records the pass that recomputes normals from the current positions.
     pub fn encode_normals(&self, encoder: &mut wgpu::CommandEncoder) {
-        if self.vertex_count == 0 {
+        if self.normals_dispatches.is_empty() {
             return;
         }
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -183,9 +277,20 @@ impl GpuMesh {
             timestamp_writes: None,
         });
         pass.set_pipeline(&self.normals_pipeline);
-        pass.set_bind_group(0, &self.normals_bind_group, &[]);
-        let (x, y) = dispatch_size(self.vertex_count);
-        pass.dispatch_workgroups(x, y, 1);
+        for dispatch in &self.normals_dispatches {
+            pass.set_bind_group(0, &dispatch.bind_group, &[]);
+            let (x, y) = dispatch_size(dispatch.vertex_count);
+            pass.dispatch_workgroups(x, y, 1);
+        }
+    }
+
+    /// Overwrites the positions with `positions` (one per vertex), deformed
+    /// elsewhere (the CPU); call [`GpuMesh::encode_normals`] after.
+    pub fn write_positions(&self, ctx: &GpuContext, positions: &[[f32; 3]]) {
+        if !positions.is_empty() {
+            ctx.queue
+                .write_buffer(&self.positions, 0, bytemuck::cast_slice(positions));
+        }
     }
 
     /// Reads the positions back (for tests and exports; not on the display path).
@@ -207,7 +312,61 @@ fn read_vec3(ctx: &GpuContext, buffer: &wgpu::Buffer, count: u32) -> Result<Vec<
     Ok(bytemuck::pod_collect_to_vec(&bytes))
 }
 
-/// CSR adjacency: `incident[offsets[v]..offsets[v + 1]]` lists the triangles using `v`.
+/// One normal-pass dispatch: vertices `first..first + count`, whose incident
+/// triangle lists lie in `incident[incident_base..incident_base + incident_len]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Span {
+    first: u32,
+    count: u32,
+    incident_base: u32,
+    incident_len: u32,
+}
+
+/// Splits the vertices into dispatches whose offsets, incident lists and
+/// normals each fit a binding of `limit` bytes, every binding starting on
+/// `align` bytes. `offsets` is the CSR offset array (one more than vertices).
+fn normal_spans(offsets: &[u32], limit: u64, align: u64) -> Result<Vec<Span>> {
+    let vertices = offsets.len() - 1;
+    // Vertex starts are multiples of `step`, so `4 × first` and `12 × first` fall on `align`.
+    let step = (align / 4).max(1) as usize;
+    let index_step = (align / 4).max(1) as u32;
+    let fits = |a: usize, b: usize| {
+        let base = offsets[a] / index_step * index_step;
+        let incident = u64::from(offsets[b] - base).max(1);
+        12 * (b - a) as u64 <= limit && 4 * (b - a + 1) as u64 <= limit && 4 * incident <= limit
+    };
+    let mut spans = Vec::new();
+    let mut a = 0;
+    while a < vertices {
+        let mut b = a;
+        loop {
+            let next = (b + step).min(vertices);
+            if next == b || !fits(a, next) {
+                break;
+            }
+            b = next;
+        }
+        if b == a {
+            return Err(Error::Gpu(format!(
+                "vertices {a}..{}: their normals' inputs do not fit a storage binding of {limit} bytes",
+                (a + step).min(vertices)
+            )));
+        }
+        let base = offsets[a] / index_step * index_step;
+        spans.push(Span {
+            first: a as u32,
+            count: (b - a) as u32,
+            incident_base: base,
+            incident_len: (offsets[b] - base).max(1),
+        });
+        a = b;
+    }
+    Ok(spans)
+}
+
+/// CSR adjacency: `incident[offsets[v]..offsets[v + 1]]` lists the triangles
+/// using `v`. Built in place (the offsets serve as fill cursors and are
+/// shifted back after), so a scene of millions holds no third array.
 fn vertex_triangles(vertex_count: usize, triangles: &[[u32; 3]]) -> (Vec<u32>, Vec<u32>) {
     let mut offsets = vec![0u32; vertex_count + 1];
     for t in triangles {
@@ -218,17 +377,18 @@ fn vertex_triangles(vertex_count: usize, triangles: &[[u32; 3]]) -> (Vec<u32>, V
     for v in 0..vertex_count {
         offsets[v + 1] += offsets[v];
     }
-    let mut fill = offsets.clone();
-    let mut incident = vec![0u32; offsets[vertex_count] as usize];
+    // One spare entry: a dispatch whose vertices have no triangles still binds one.
+    let mut incident = vec![0u32; offsets[vertex_count] as usize + 1];
     for (i, t) in triangles.iter().enumerate() {
         for &v in t {
-            incident[fill[v as usize] as usize] = i as u32;
-            fill[v as usize] += 1;
+            let cursor = &mut offsets[v as usize];
+            incident[*cursor as usize] = i as u32;
+            *cursor += 1;
         }
     }
-    if incident.is_empty() {
-        incident.push(0);
-    }
+    // Each cursor now stands where the next vertex's list starts.
+    offsets.copy_within(..vertex_count, 1);
+    offsets[0] = 0;
     (offsets, incident)
 }
 

@@ -22,6 +22,7 @@
 //! # Ok(()) }
 //! ```
 
+mod basis;
 pub mod camera;
 pub mod capture;
 pub mod context;
@@ -29,12 +30,15 @@ pub mod deform;
 pub mod mesh;
 pub mod readback;
 pub mod render;
+mod upload;
 mod util;
+mod windows;
 
+pub use basis::BasisFormat;
 pub use camera::OrbitCamera;
 pub use capture::Capture;
 pub use context::GpuContext;
 pub use deform::{DeformOptions, GpuDeformer};
-pub use mesh::GpuMesh;
+pub use mesh::{GpuMesh, MeshOptions};
 pub use readback::deform_at;
 pub use render::{FrameScene, Renderer};

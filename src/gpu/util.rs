@@ -1,5 +1,7 @@
 //! Small helpers shared by the compute passes.
 
+use super::context::GpuContext;
+
 /// Threads per workgroup in every compute shader.
 const WORKGROUP: u32 = 64;
 
@@ -11,45 +13,42 @@ pub(crate) fn dispatch_size(threads: u32) -> (u32, u32) {
     (x, groups.div_ceil(x.max(1)))
 }
 
-/// A read-only or read-write storage buffer visible to compute shaders.
-fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
+/// How a compute shader sees one binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// A uniform buffer.
+    Uniform,
+    /// A read-only storage buffer.
+    Read,
+    /// A read-write storage buffer.
+    ReadWrite,
 }
 
-/// A uniform buffer visible to compute shaders.
-fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
-/// The bind group layout of every compute pass here: parameters in a uniform
-/// at binding 0, then `inputs` read-only storage buffers, then the one
-/// read-write output.
+/// The bind group layout of a compute pass whose bindings are `slots`, in
+/// order from binding 0.
 pub(crate) fn compute_layout(
     device: &wgpu::Device,
     label: &str,
-    inputs: u32,
+    slots: &[Slot],
 ) -> wgpu::BindGroupLayout {
-    let mut entries = vec![uniform_entry(0)];
-    entries.extend((1..=inputs).map(|binding| storage_entry(binding, true)));
-    entries.push(storage_entry(inputs + 1, false));
+    let entries: Vec<wgpu::BindGroupLayoutEntry> = slots
+        .iter()
+        .zip(0..)
+        .map(|(slot, binding)| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: match slot {
+                    Slot::Uniform => wgpu::BufferBindingType::Uniform,
+                    Slot::Read => wgpu::BufferBindingType::Storage { read_only: true },
+                    Slot::ReadWrite => wgpu::BufferBindingType::Storage { read_only: false },
+                },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        })
+        .collect();
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some(label),
         entries: &entries,
@@ -64,13 +63,34 @@ pub(crate) fn entry(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry
     }
 }
 
-/// A compute pipeline with entry point `main` and one bind group.
+/// A bind group entry for `size` bytes of a buffer from byte `offset`.
+pub(crate) fn range_entry(
+    binding: u32,
+    buffer: &wgpu::Buffer,
+    offset: u64,
+    size: u64,
+) -> wgpu::BindGroupEntry<'_> {
+    wgpu::BindGroupEntry {
+        binding,
+        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+            buffer,
+            offset,
+            size: wgpu::BufferSize::new(size),
+        }),
+    }
+}
+
+/// A compute pipeline from WGSL `source` with entry point `main` and one bind group.
 pub(crate) fn compute_pipeline(
     device: &wgpu::Device,
     label: &str,
     layout: &wgpu::BindGroupLayout,
-    module: &wgpu::ShaderModule,
+    source: String,
 ) -> wgpu::ComputePipeline {
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(label),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some(label),
         bind_group_layouts: &[Some(layout)],
@@ -79,9 +99,21 @@ pub(crate) fn compute_pipeline(
     device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some(label),
         layout: Some(&pipeline_layout),
-        module,
+        module: &module,
         entry_point: Some("main"),
         compilation_options: Default::default(),
         cache: None,
     })
+}
+
+/// The most bytes one storage binding may hold: `requested` (tests ask for
+/// less, to exercise the splits) within the device's
+/// `max_storage_buffer_binding_size` and `max_buffer_size`, a multiple of 4.
+pub(crate) fn binding_limit(ctx: &GpuContext, requested: Option<u64>) -> u64 {
+    let limits = ctx.limits();
+    requested
+        .unwrap_or(u64::MAX)
+        .min(limits.max_storage_buffer_binding_size)
+        .min(limits.max_buffer_size)
+        & !3
 }

@@ -35,6 +35,18 @@ pub enum InputData {
     Mapped(memmap2::Mmap),
 }
 
+impl InputData {
+    /// Drops the pages of a memory-mapped input from this process's resident
+    /// memory once it has been decoded (they stay in the page cache and are
+    /// read back if touched again); nothing for bytes held in memory.
+    pub fn release(&self) {
+        #[cfg(not(target_arch = "wasm32"))]
+        if let InputData::Mapped(map) = self {
+            memg::release(map, 0..map.len());
+        }
+    }
+}
+
 impl std::ops::Deref for InputData {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
@@ -334,8 +346,16 @@ pub fn load_inputs_with(
                 };
                 used[j] = true;
                 let (scene, obj_warnings) = decode_obj(&inputs[j], materials)?;
+                inputs[j].data.release();
                 warnings.extend(obj_warnings);
-                let motion = memg::decode(&input.data).map_err(decode_error)?;
+                // A mapped motion is decoded with its pages dropped behind the
+                // decoder: the file is never resident whole beside its arrays.
+                let motion = match &input.data {
+                    #[cfg(not(target_arch = "wasm32"))]
+                    InputData::Mapped(map) => memg::decode_mmap(map),
+                    bytes => memg::decode(bytes),
+                }
+                .map_err(decode_error)?;
                 tracks.push(Track::Memg {
                     obj_path: inputs[j].path.clone(),
                     motion_path: path,

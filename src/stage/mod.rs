@@ -7,7 +7,10 @@
 //! 1. [`Stage::new`] takes the loaded [`Track`]s, places them by the CPU
 //!    [`Plan`] (each track's box over its whole motion, in a row, on the
 //!    ground; see [`crate::scene::plan`]), and uploads the GPU state (a
-//!    [`GpuDeformer`] per MEMG track).
+//!    [`GpuDeformer`] per MEMG track). [`Stage::from_tracks`] takes the
+//!    tracks themselves and [`StageOptions`]: where MEMG meshes are deformed
+//!    ([`DeformOn`]; the CPU keeps a motion it deforms, the GPU's copy lets
+//!    the CPU's go) and how (an `f16` basis, binding sizes, wireframe edges).
 //! 2. Each frame, [`Stage::pose`] records the GPU work that poses the meshes
 //!    at time `t` (MEMG deformation at timestep `t · fps`) into the caller's
 //!    encoder, and [`Stage::frame_scene`] gathers the meshes with their
@@ -22,70 +25,183 @@
 //! Time is shared: `t` is seconds from the start of every track; a track
 //! shorter than [`Stage::duration_s`] holds its last pose.
 
+mod memg;
+
+pub use memg::DeformOn;
+
 use glam::{Mat4, Vec3};
+use memg::MemgBody;
 
 use crate::anim::aibo::pose_from_mtn;
 use crate::anim::input_animation::state_at;
+use crate::anim::memg::Binding;
 use crate::error::Result;
 use crate::formats::input_animation::InputAnimation;
 use crate::formats::mtn::Mtn;
-use crate::gpu::{DeformOptions, FrameScene, GpuContext, GpuDeformer};
+use crate::gpu::{BasisFormat, DeformOptions, FrameScene, GpuContext, GpuDeformer};
 use crate::scene::plan::{Placement, Plan, bind};
 use crate::scene::shapes::{Grid, Primitives};
 use crate::scene::{Track, hands, rig};
 
+/// How [`Stage::from_tracks`] sets the tracks up.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StageOptions {
+    /// Where MEMG meshes are deformed.
+    pub deform_on: DeformOn,
+    /// GPU deformation options (basis format, binding size, wireframe edges);
+    /// a mesh deformed on the CPU takes its binding size and edges.
+    pub deform: DeformOptions,
+}
+
 /// What a track needs each frame.
 #[derive(Debug)]
 enum Body {
-    Memg { deformer: GpuDeformer, fps: f64 },
-    Rig { motion: Mtn },
+    Memg { mesh: MemgBody, fps: f64 },
+    Rig { motion: Box<Mtn> },
     Hands { recording: Box<InputAnimation> },
 }
 
 /// Every track ready to be posed and drawn at any time; see the module docs.
 #[derive(Debug)]
 pub struct Stage {
+    ctx: GpuContext,
     plan: Plan,
     bodies: Vec<Body>,
     load_warnings: Vec<String>,
 }
 
 impl Stage {
-    /// Measures and places `tracks` (CPU) and uploads their GPU state.
+    /// Measures and places `tracks` (CPU) and uploads their GPU state; MEMG
+    /// meshes are deformed by the compute shader, with wireframe edges.
     pub fn new(ctx: &GpuContext, tracks: &[Track]) -> Result<Stage> {
-        let plan = Plan::new(tracks)?;
-        let mut load_warnings = Vec::new();
-        let mut bodies = Vec::with_capacity(tracks.len());
+        let options = DeformOptions {
+            edges: true,
+            ..DeformOptions::default()
+        };
+        Stage::on_gpu(ctx, tracks, options)
+    }
+
+    /// Like [`Stage::new`], with MEMG meshes deformed by the compute shader
+    /// as `options` say (basis format, binding size, wireframe edges).
+    pub fn on_gpu(ctx: &GpuContext, tracks: &[Track], options: DeformOptions) -> Result<Stage> {
+        let mut stage = Stage::empty(ctx, tracks)?;
         for track in tracks {
-            bodies.push(match track {
+            let body = match track {
                 Track::Memg { scene, motion, .. } => {
-                    let binding = bind(track, scene, motion)?;
-                    load_warnings.extend(
-                        binding
-                            .warnings
-                            .iter()
-                            .map(|w| format!("{}: {w}", track.path().display())),
-                    );
-                    let deformer =
-                        GpuDeformer::new(ctx, scene, motion, &binding, DeformOptions::default())?;
+                    let binding = stage.bind(track)?;
+                    let deformer = GpuDeformer::new(ctx, scene, motion, &binding, options)?;
                     Body::Memg {
-                        deformer,
+                        mesh: MemgBody::Gpu(Box::new(deformer)),
                         fps: f64::from(motion.fps.max(1)),
                     }
                 }
                 Track::Mtn { motion, .. } => Body::Rig {
-                    motion: motion.clone(),
+                    motion: Box::new(motion.clone()),
                 },
                 Track::InputAnimation { recording, .. } => Body::Hands {
                     recording: recording.clone(),
                 },
-            });
+            };
+            stage.bodies.push(body);
         }
+        Ok(stage)
+    }
+
+    /// Like [`Stage::new`], taking the tracks and set up by `options`. A
+    /// motion deformed on the CPU stays with the stage (with its scene's rest
+    /// positions); one deformed on the GPU is freed once uploaded.
+    pub fn from_tracks(
+        ctx: &GpuContext,
+        tracks: Vec<Track>,
+        options: &StageOptions,
+    ) -> Result<Stage> {
+        let cpu_adapter = ctx.adapter.get_info().device_type == wgpu::DeviceType::Cpu;
+        let on = match options.deform_on {
+            DeformOn::Auto if cpu_adapter && options.deform.basis == BasisFormat::F32 => {
+                DeformOn::Cpu
+            }
+            on => on,
+        };
+        let mut stage = Stage::empty(ctx, &tracks)?;
+        for track in tracks {
+            let binding = match &track {
+                Track::Memg { .. } => Some(stage.bind(&track)?),
+                _ => None,
+            };
+            let body = match (track, binding) {
+                (
+                    Track::Memg {
+                        scene,
+                        motion,
+                        motion_path,
+                        ..
+                    },
+                    Some(binding),
+                ) => {
+                    let fps = f64::from(motion.fps.max(1));
+                    let gpu = match on {
+                        DeformOn::Cpu => None,
+                        _ => match GpuDeformer::new(ctx, &scene, &motion, &binding, options.deform)
+                        {
+                            Ok(deformer) => Some(deformer),
+                            Err(e) if on == DeformOn::Auto => {
+                                stage.load_warnings.push(format!(
+                                    "{}: {e}; deforming on the CPU instead",
+                                    motion_path.display()
+                                ));
+                                None
+                            }
+                            Err(e) => return Err(e),
+                        },
+                    };
+                    let mesh = match gpu {
+                        Some(deformer) => MemgBody::Gpu(Box::new(deformer)),
+                        None => MemgBody::cpu(ctx, scene, motion, binding, &options.deform)?,
+                    };
+                    Body::Memg { mesh, fps }
+                }
+                (Track::Mtn { motion, .. }, _) => Body::Rig {
+                    motion: Box::new(motion),
+                },
+                (Track::InputAnimation { recording, .. }, _) => Body::Hands { recording },
+                (Track::Memg { .. }, None) => unreachable!("a MEMG track is bound above"),
+            };
+            stage.bodies.push(body);
+        }
+        Ok(stage)
+    }
+
+    /// A stage with `tracks` placed and no bodies yet.
+    fn empty(ctx: &GpuContext, tracks: &[Track]) -> Result<Stage> {
         Ok(Stage {
-            plan,
-            bodies,
-            load_warnings,
+            ctx: ctx.clone(),
+            plan: Plan::new(tracks)?,
+            bodies: Vec::with_capacity(tracks.len()),
+            load_warnings: Vec::new(),
         })
+    }
+
+    /// Binds a MEMG track's motion to its scene, keeping the warnings.
+    fn bind(&mut self, track: &Track) -> Result<Binding> {
+        let Track::Memg { scene, motion, .. } = track else {
+            unreachable!("only MEMG tracks are bound");
+        };
+        let binding = bind(track, scene, motion)?;
+        self.load_warnings.extend(
+            binding
+                .warnings
+                .iter()
+                .map(|w| format!("{}: {w}", track.path().display())),
+        );
+        Ok(binding)
+    }
+
+    /// How many MEMG meshes the CPU deforms (the rest, the GPU).
+    pub fn cpu_deformed_count(&self) -> usize {
+        self.bodies
+            .iter()
+            .filter(|b| matches!(b, Body::Memg { mesh, .. } if mesh.on_cpu()))
+            .count()
     }
 
     /// The placement of every track, in track order.
@@ -120,9 +236,8 @@ impl Stage {
     /// seconds. Submit it before drawing [`Stage::frame_scene`] for the same `t`.
     pub fn pose(&mut self, encoder: &mut wgpu::CommandEncoder, t: f64) {
         for body in &mut self.bodies {
-            if let Body::Memg { deformer, fps } = body {
-                deformer.set_time(t * *fps);
-                deformer.encode(encoder);
+            if let Body::Memg { mesh, fps } = body {
+                mesh.pose(&self.ctx, encoder, t * *fps);
             }
         }
     }
@@ -140,8 +255,8 @@ impl Stage {
         for (body, placement) in self.bodies.iter().zip(&self.plan.placements) {
             let offset = placement.offset;
             match body {
-                Body::Memg { deformer, .. } => {
-                    frame.meshes.push(deformer.mesh());
+                Body::Memg { mesh, .. } => {
+                    frame.meshes.push(mesh.mesh());
                     frame.mesh_transforms.push(Mat4::from_translation(offset));
                 }
                 Body::Rig { motion } => {

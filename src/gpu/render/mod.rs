@@ -283,14 +283,14 @@ impl Renderer {
         if frame.wireframe {
             pass.set_pipeline(&self.pipelines.wire);
             for (i, mesh) in frame.meshes.iter().enumerate() {
-                if mesh.edge_index_count == 0 {
+                let Some(edges) = mesh.edges.as_ref().filter(|_| mesh.edge_index_count > 0) else {
                     continue;
-                }
+                };
                 let at = (boxes_end + i as u64) * INSTANCE_SIZE;
                 pass.set_vertex_buffer(0, mesh.positions.slice(..));
                 pass.set_vertex_buffer(1, mesh.normals.slice(..));
                 pass.set_vertex_buffer(2, instance_buffer.slice(at..at + INSTANCE_SIZE));
-                pass.set_index_buffer(mesh.edges.slice(..), wgpu::IndexFormat::Uint32);
+                pass.set_index_buffer(edges.slice(..), wgpu::IndexFormat::Uint32);
                 pass.draw_indexed(0..mesh.edge_index_count, 0, 0..1);
             }
         }

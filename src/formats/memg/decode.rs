@@ -1,103 +1,43 @@
-//! MEMG motion files: per-group reduced bases driven by animated local frames
-//! (CMU "Mesh Ensemble Motion Graphs"). See NOTES.md §3.
-//!
-//! The decoder makes one pass over the bytes: every `f64` array is byte-swapped
-//! (when the file is big-endian) and narrowed to `f32` in the same loop, straight
-//! into its final `Vec`. Every count is checked against the bytes left before
-//! anything is allocated for it, so a corrupt count cannot ask for gigabytes.
-//!
-//! [`decode_into`] writes into an existing [`MemgMotion`] and reuses its arrays
-//! (a viewer reloading or streaming a file): on a large file most of a fresh
-//! decode's time is the kernel faulting in and zeroing new output pages, which
-//! reused arrays do not pay.
+//! The one MEMG parser. It either decodes every array ([`Arrays::Decode`]) or
+//! decodes all but the two large per-vertex arrays of each group, the mean pose
+//! and the basis U, and records where they lie ([`Arrays::Index`]), for a
+//! consumer that converts them itself (the GPU upload, straight from a memory
+//! map). Both modes make the same checks and return the same errors.
 
+use super::{MemgGroup, MemgMotion};
 use crate::error::DecodeError;
-use crate::formats::bytes::{ByteOrder, Reader, Writer};
+use crate::formats::bytes::{ByteOrder, Reader};
 use std::mem::MaybeUninit;
-
-/// A decoded MEMG motion file. Large arrays are `f32`, laid out as the GPU
-/// takes them; frame transforms stay `f64`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct MemgMotion {
-    /// Byte order of the file (the endian indicator read 1 or 16777216).
-    pub byte_order: ByteOrder,
-    /// Frames per second (30 or 120 in the published data).
-    pub fps: i32,
-    /// Number of animated local frames, k.
-    pub local_frames: usize,
-    /// Number of timesteps, n.
-    pub timesteps: usize,
-    /// Row-major 3×4 affine transforms, one per (timestep, local frame):
-    /// index `t * local_frames + f`.
-    pub frames: Vec<[f64; 12]>,
-    /// The groups in file order.
-    pub groups: Vec<MemgGroup>,
-    /// Recoverable oddities found while decoding.
-    pub warnings: Vec<String>,
-}
-
-/// One group's reduced motion.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct MemgGroup {
-    /// Name of the `.obj` group it animates.
-    pub name: String,
-    /// For each motion vertex, the 1-based `.obj` vertex index it moves (as stored).
-    pub mapping: Vec<u32>,
-    /// Mean pose p, xyz per motion vertex (3v values).
-    pub mean: Vec<f32>,
-    /// Local frame the group lives in; outside `0..local_frames` means world space.
-    pub parent: i32,
-    /// Basis size r: columns of U, rows of Q.
-    pub basis_len: usize,
-    /// U, 3v × r, column-major: `U[row, j] = basis[j * 3v + row]`, row = 3i + axis.
-    pub basis: Vec<f32>,
-    /// Q, r × n, column-major: `Q[j, t] = coeffs[t * r + j]`.
-    pub coeffs: Vec<f32>,
-}
-
-impl MemgGroup {
-    /// Number of motion vertices, v.
-    pub fn vertex_count(&self) -> usize {
-        self.mapping.len()
-    }
-}
-
-impl MemgMotion {
-    /// The 3×4 transform of local frame `frame` at timestep `t`, or `None` when
-    /// `frame` is outside `0..local_frames` (world space) or `t` is past the end.
-    pub fn frame(&self, t: usize, frame: i32) -> Option<&[f64; 12]> {
-        let f = usize::try_from(frame)
-            .ok()
-            .filter(|&f| f < self.local_frames)?;
-        self.frames
-            .get(t.checked_mul(self.local_frames)?.checked_add(f)?)
-    }
-
-    /// Time of the last timestep in seconds, `(n - 1) / fps` (0 for n ≤ 1).
-    pub fn duration_s(&self) -> f64 {
-        self.timesteps.saturating_sub(1) as f64 / f64::from(self.fps.max(1))
-    }
-}
 
 /// The endian indicator as a little-endian reader sees a big-endian 1.
 const BIG_ENDIAN_ONE: i32 = 16_777_216;
 
-/// Decodes a MEMG motion file held in memory.
-pub fn decode(bytes: &[u8]) -> Result<MemgMotion, DecodeError> {
-    let mut motion = MemgMotion::default();
-    decode_into(bytes, &mut motion)?;
-    Ok(motion)
+/// Where a group's large arrays start in the file: byte offsets of the first
+/// `f64` of the mean pose (3v values) and of U (3v × r, column-major).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ArrayOffsets {
+    /// Offset of the mean pose.
+    pub mean: usize,
+    /// Offset of the basis U.
+    pub basis: usize,
 }
 
-/// Decodes a MEMG motion file held in memory into `out`, reusing its arrays
-/// (groups, names, mappings, mean poses, bases, coefficients, frames) where
-/// their capacity allows, so decoding a file again, or another of similar
-/// size, allocates little or nothing. The result equals [`decode`]'s, and so
-/// do the errors and the checks made before anything is allocated.
-///
-/// On error the contents of `out` are unspecified (partly overwritten, still
-/// a valid value): discard them or decode into it again.
-pub fn decode_into(bytes: &[u8], out: &mut MemgMotion) -> Result<(), DecodeError> {
+/// What the parser does with each group's mean pose and basis.
+pub(super) enum Arrays<'a> {
+    /// Narrows them into the group's arrays, telling `consumed(end)` whenever
+    /// the bytes before `end` will not be read again.
+    Decode(&'a mut dyn FnMut(usize)),
+    /// Leaves them in the bytes (the group's `mean` and `basis` are emptied)
+    /// and records where they start, one entry per group.
+    Index(&'a mut Vec<ArrayOffsets>),
+}
+
+/// Parses `bytes` into `out`, reusing its arrays; see [`super::decode_into`].
+pub(super) fn parse(
+    bytes: &[u8],
+    out: &mut MemgMotion,
+    mut arrays: Arrays<'_>,
+) -> Result<(), DecodeError> {
     let mut r = Reader::new(bytes);
     let byte_order = match r.i32("endian indicator")? {
         1 => ByteOrder::Little,
@@ -164,7 +104,7 @@ pub fn decode_into(bytes: &[u8], out: &mut MemgMotion) -> Result<(), DecodeError
         }
         let (done, rest) = groups.split_at_mut(used);
         let g = &mut rest[0];
-        decode_group_into(&mut r, used, n, g)?;
+        parse_group(&mut r, used, n, g, &mut arrays)?;
         if g.parent < 0 || g.parent as usize >= k {
             warnings.push(format!(
                 "group '{}' has parent frame {} outside 0..{k}: it is in world space",
@@ -187,13 +127,14 @@ pub fn decode_into(bytes: &[u8], out: &mut MemgMotion) -> Result<(), DecodeError
     Ok(())
 }
 
-/// Decodes group number `index` at the cursor into `g`, reusing its arrays;
+/// Parses group number `index` at the cursor into `g`, reusing its arrays;
 /// `n` is the file's timestep count.
-fn decode_group_into(
+fn parse_group(
     r: &mut Reader<'_>,
     index: usize,
     n: usize,
     g: &mut MemgGroup,
+    arrays: &mut Arrays<'_>,
 ) -> Result<(), DecodeError> {
     let at = r.pos();
     let label = format!("group {index}");
@@ -239,7 +180,8 @@ fn decode_group_into(
         }
         mapping.push(m as u32);
     }
-    read_f32s_into(r, 3 * v, &field("mean pose"), &mut g.mean)?;
+    let mean_at = r.pos();
+    large_f64s(r, 3 * v, &field("mean pose"), &mut g.mean, arrays)?;
     g.parent = r.i32(&field("parent frame"))?;
 
     let (u_rows, u_cols, u_at) = read_shape(r, &label, "U")?;
@@ -252,7 +194,8 @@ fn decode_group_into(
         ));
     }
     let basis_count = r.check_count(&field("U size"), u_at, u_rows * u_cols, 8)?;
-    read_f32s_into(r, basis_count, &field("U"), &mut g.basis)?;
+    let basis_at = r.pos();
+    large_f64s(r, basis_count, &field("U"), &mut g.basis, arrays)?;
     g.basis_len = u_cols as usize;
 
     let (q_rows, q_cols, q_at) = read_shape(r, &label, "Q")?;
@@ -265,8 +208,35 @@ fn decode_group_into(
         ));
     }
     let coeff_count = r.check_count(&field("Q size"), q_at, q_rows * q_cols, 8)?;
-    read_f32s_into(r, coeff_count, &field("Q"), &mut g.coeffs)?;
+    read_f32s_into(r, coeff_count, &field("Q"), &mut g.coeffs, &mut |_| {})?;
+    if let Arrays::Index(offsets) = arrays {
+        offsets.push(ArrayOffsets {
+            mean: mean_at,
+            basis: basis_at,
+        });
+    }
     Ok(())
+}
+
+/// A mean pose or basis: narrowed into `out`, or skipped when indexing.
+fn large_f64s(
+    r: &mut Reader<'_>,
+    count: usize,
+    field: &str,
+    out: &mut Vec<f32>,
+    arrays: &mut Arrays<'_>,
+) -> Result<(), DecodeError> {
+    match arrays {
+        Arrays::Decode(consumed) => read_f32s_into(r, count, field, out, &mut **consumed),
+        Arrays::Index(_) => {
+            out.clear();
+            r.bytes(
+                count.saturating_mul(8),
+                &format!("{field} ({count} doubles)"),
+            )?;
+            Ok(())
+        }
+    }
 }
 
 /// Reads a matrix's int32 row and column counts; returns them with their offset.
@@ -313,15 +283,35 @@ fn convert(bytes: &[u8], out: &mut [MaybeUninit<f32>], order: ByteOrder) {
 /// Values per parallel task when narrowing a large array.
 const BLOCK: usize = 1 << 16;
 
+/// Values converted between two `consumed` calls: 32 MiB of input, so a
+/// caller dropping the pages of a memory map behind the decoder holds at most
+/// that much of the file at once.
+const BATCH: usize = 1 << 22;
+
+/// Narrows `bytes` (`out.len()` doubles in `order`) into `out`, splitting
+/// large arrays across threads.
+pub(super) fn narrow(bytes: &[u8], out: &mut [MaybeUninit<f32>], order: ByteOrder) {
+    if out.len() >= 4 * BLOCK {
+        use rayon::prelude::*;
+        out.par_chunks_mut(BLOCK)
+            .zip(bytes.par_chunks(8 * BLOCK))
+            .for_each(|(o, b)| convert(b, o, order));
+    } else {
+        convert(bytes, out, order);
+    }
+}
+
 /// Reads `count` `f64` values and narrows them to `f32` in one pass into
 /// `out`, replacing its contents and reusing its allocation when it is large
-/// enough.
+/// enough; `consumed(end)` follows each batch.
 fn read_f32s_into(
     r: &mut Reader<'_>,
     count: usize,
     field: &str,
     out: &mut Vec<f32>,
+    consumed: &mut dyn FnMut(usize),
 ) -> Result<(), DecodeError> {
+    let start = r.pos();
     let bytes = r.bytes(
         count.saturating_mul(8),
         &format!("{field} ({count} doubles)"),
@@ -330,83 +320,21 @@ fn read_f32s_into(
     if out.capacity() < count {
         // Free the old buffer first rather than `reserve`, which would copy it.
         *out = Vec::with_capacity(count);
+        super::fresh::advise_huge_pages(&mut out.spare_capacity_mut()[..count]);
     }
     // The conversion writes the spare capacity directly: no zeroing pass first.
     let spare = &mut out.spare_capacity_mut()[..count];
     let order = r.order();
-    // Large arrays are split across threads: on fresh output the cost is as
-    // much faulting in the new pages as converting, and both scale with cores.
-    if count >= 4 * BLOCK {
-        use rayon::prelude::*;
-        spare
-            .par_chunks_mut(BLOCK)
-            .zip(bytes.par_chunks(8 * BLOCK))
-            .for_each(|(o, b)| convert(b, o, order));
-    } else {
-        convert(bytes, spare, order);
+    for (i, (o, b)) in spare
+        .chunks_mut(BATCH)
+        .zip(bytes.chunks(8 * BATCH))
+        .enumerate()
+    {
+        narrow(b, o, order);
+        consumed(start + 8 * (i * BATCH + o.len()));
     }
-    // SAFETY: `bytes` holds exactly `8 * count` bytes, so `convert` wrote all of
+    // SAFETY: `bytes` holds exactly `8 * count` bytes, so `narrow` wrote all of
     // the first `count` spare elements (every chunk pairs with its bytes).
     unsafe { out.set_len(count) };
     Ok(())
-}
-
-/// Encodes a motion in the given byte order (`f32` arrays widen to `f64`).
-///
-/// Decoding the result gives back `motion` exactly, warnings aside.
-pub fn encode(motion: &MemgMotion, order: ByteOrder) -> Vec<u8> {
-    let mut w = Writer::new(order);
-    w.i32(1);
-    w.i32(motion.fps);
-    w.i32(motion.local_frames as i32);
-    w.i32(motion.timesteps as i32);
-    for m in &motion.frames {
-        for &x in m {
-            w.f64(x);
-        }
-    }
-    for g in &motion.groups {
-        w.i32(g.name.len() as i32);
-        w.bytes(g.name.as_bytes());
-        w.i32(g.mapping.len() as i32);
-        for &m in &g.mapping {
-            w.i32(m as i32);
-        }
-        for &x in &g.mean {
-            w.f64(x.into());
-        }
-        w.i32(g.parent);
-        w.i32(3 * g.vertex_count() as i32);
-        w.i32(g.basis_len as i32);
-        for &x in &g.basis {
-            w.f64(x.into());
-        }
-        w.i32(g.basis_len as i32);
-        w.i32(motion.timesteps as i32);
-        for &x in &g.coeffs {
-            w.f64(x.into());
-        }
-    }
-    w.into_bytes()
-}
-
-/// Loads a MEMG motion file, mapping it into memory rather than reading it:
-/// published motions run to hundreds of megabytes and are read exactly once.
-#[cfg(not(target_arch = "wasm32"))]
-pub fn load(path: &std::path::Path) -> crate::Result<MemgMotion> {
-    use crate::error::Error;
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path.display(), e))?;
-    let len = file
-        .metadata()
-        .map_err(|e| Error::io(path.display(), e))?
-        .len();
-    if len == 0 {
-        // Mapping an empty file fails on some systems; there is nothing to map.
-        return decode(&[]).map_err(|e| Error::decode(path.display(), e));
-    }
-    // SAFETY: the map is read-only and lives only for this call. Another process
-    // truncating the file meanwhile could fault the read; that is the accepted
-    // cost of memory-mapped input, as with any tool reading data files this way.
-    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::io(path.display(), e))?;
-    decode(&map).map_err(|e| Error::decode(path.display(), e))
 }

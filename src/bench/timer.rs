@@ -1,49 +1,66 @@
-//! Timing for `viewer bench`: the median seconds per call over `--runs`
-//! batches, with a progress bar on stderr (drawn only on a terminal).
+//! Timing for the benches: the median seconds per call over a number of
+//! batches, reporting progress to whoever shows it.
 
-use anyhow::Result;
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::error::Result;
 use std::time::{Duration, Instant};
 
 /// A batch repeats a call until it lasts this long, so a call of a few
 /// microseconds (a 1 KB `.mtn` decode) is not lost in the clock's resolution.
 const MIN_BATCH: Duration = Duration::from_millis(20);
 
-/// Times calls, `runs` batches each, and shows how far the bench has got.
-pub struct Timer {
-    runs: usize,
-    progress: ProgressBar,
+/// Where a bench reports how far it has got (a progress bar on a terminal)
+/// and what it noticed along the way (no GPU adapter…).
+pub trait Progress {
+    /// `steps` more timed batches are coming.
+    fn plan(&self, steps: usize);
+    /// What is being prepared or measured now.
+    fn status(&self, message: &str);
+    /// One timed batch is done.
+    fn step(&self);
+    /// Something the reader of the results should know.
+    fn note(&self, message: &str);
 }
 
-impl Timer {
+/// A [`Progress`] that shows nothing and drops the notes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Silent;
+
+impl Progress for Silent {
+    fn plan(&self, _: usize) {}
+    fn status(&self, _: &str) {}
+    fn step(&self) {}
+    fn note(&self, _: &str) {}
+}
+
+/// Times calls, `runs` batches each.
+pub struct Timer<'a> {
+    runs: usize,
+    progress: &'a dyn Progress,
+}
+
+impl<'a> Timer<'a> {
     /// A timer taking the median of `runs` batches (at least 1).
-    pub fn new(runs: usize) -> Timer {
-        let progress = ProgressBar::new(0);
-        progress.set_style(
-            ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
-                .expect("a valid template")
-                .progress_chars("=> "),
-        );
+    pub fn new(runs: usize, progress: &'a dyn Progress) -> Timer<'a> {
         Timer {
             runs: runs.max(1),
             progress,
         }
     }
 
-    /// Announces `stages` more measurements (each `runs` batches) on the bar.
-    pub fn plan(&self, stages: usize) {
-        self.progress.inc_length((stages * self.runs) as u64);
+    /// Where progress goes.
+    pub fn progress(&self) -> &'a dyn Progress {
+        self.progress
     }
 
-    /// Shows what is being prepared between measurements (generating, uploading).
-    pub fn status(&self, message: String) {
-        self.progress.set_message(message);
+    /// Announces `stages` more measurements (each `runs` batches).
+    pub fn plan(&self, stages: usize) {
+        self.progress.plan(stages * self.runs);
     }
 
     /// Median seconds per call of `f`. The first batch, which also finds how
     /// many calls a batch needs, is a warm-up and is not counted.
     pub fn secs_per_call(&self, stage: &str, mut f: impl FnMut() -> Result<()>) -> Result<f64> {
-        self.progress.set_message(stage.to_string());
+        self.progress.status(stage);
         let mut calls = 1u32;
         loop {
             let start = Instant::now();
@@ -66,14 +83,9 @@ impl Timer {
                 f()?;
             }
             times.push(start.elapsed().as_secs_f64() / f64::from(calls));
-            self.progress.inc(1);
+            self.progress.step();
         }
         Ok(median(&mut times))
-    }
-
-    /// Removes the bar before the results are printed.
-    pub fn finish(&self) {
-        self.progress.finish_and_clear();
     }
 }
 
@@ -96,5 +108,19 @@ mod tests {
     fn median_of_odd_and_even_counts() {
         assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+    }
+
+    #[test]
+    fn a_batch_runs_warm_up_then_runs_times() {
+        let mut calls = 0;
+        let secs = Timer::new(3, &Silent)
+            .secs_per_call("sleep", || {
+                calls += 1;
+                std::thread::sleep(Duration::from_millis(25));
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(calls, 4);
+        assert!(secs >= 0.025, "{secs}");
     }
 }

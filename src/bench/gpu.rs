@@ -1,0 +1,103 @@
+//! GPU deformation frames, with the adapter opened once per bench.
+
+use super::Timer;
+use crate::anim::memg::Binding;
+use crate::error::Result;
+use crate::formats::obj::ObjScene;
+use std::path::Path;
+
+/// What one motion's GPU measurement found; everything `None` without an adapter.
+#[derive(Debug, Default)]
+pub(super) struct GpuFigures {
+    /// Seconds per frame: deformation, normals, submit and wait.
+    pub secs: Option<f64>,
+    /// The adapter's name and backend.
+    pub adapter: Option<String>,
+    /// Bytes of basis on the GPU.
+    pub basis_bytes: Option<u64>,
+    /// How the basis is stored.
+    pub basis_format: Option<String>,
+}
+
+/// The GPU adapter, opened on first use.
+#[derive(Default)]
+pub(super) struct GpuBench {
+    #[cfg(feature = "gpu")]
+    ctx: Option<Option<crate::gpu::GpuContext>>,
+    /// How the basis is stored on the GPU.
+    #[cfg(feature = "gpu")]
+    pub basis: crate::gpu::BasisFormat,
+}
+
+impl GpuBench {
+    /// Times GPU frames of the motion in the file at `path`, its basis
+    /// uploaded straight from the file's map. No adapter, or a motion too
+    /// large for it, is a note and empty figures, not a failed bench.
+    #[cfg(feature = "gpu")]
+    pub fn frame(
+        &mut self,
+        timer: &Timer<'_>,
+        scene: &ObjScene,
+        path: &Path,
+        binding: &Binding,
+        next_t: &mut impl FnMut() -> f64,
+    ) -> Result<GpuFigures> {
+        use crate::formats::memg::MappedMemg;
+        use crate::gpu::{DeformOptions, GpuContext, GpuDeformer};
+        let progress = timer.progress();
+        let ctx = self.ctx.get_or_insert_with(|| {
+            progress.status("opening a GPU adapter");
+            GpuContext::new()
+                .inspect_err(|e| progress.note(&format!("{e}; GPU figures are null")))
+                .ok()
+        });
+        let Some(ctx) = ctx else {
+            return Ok(GpuFigures::default());
+        };
+        let adapter = ctx.adapter_name();
+        progress.status(&format!("uploading to {adapter}"));
+        let source = MappedMemg::open(path)?;
+        let options = DeformOptions {
+            basis: self.basis,
+            ..DeformOptions::default()
+        };
+        let mut deformer = match GpuDeformer::from_source(ctx, scene, &source, binding, options) {
+            Ok(d) => d,
+            Err(e) => {
+                progress.note(&format!("{adapter}: {e}; GPU figures are null"));
+                return Ok(GpuFigures {
+                    adapter: Some(adapter),
+                    ..GpuFigures::default()
+                });
+            }
+        };
+        drop(source);
+        timer.plan(1);
+        let secs = timer.secs_per_call("GPU deformation", || {
+            deformer.update(next_t());
+            ctx.wait()
+        })?;
+        Ok(GpuFigures {
+            secs: Some(secs),
+            adapter: Some(adapter),
+            basis_bytes: Some(deformer.basis_bytes()),
+            basis_format: Some(self.basis.to_string()),
+        })
+    }
+
+    /// Without the `gpu` feature there is nothing to measure.
+    #[cfg(not(feature = "gpu"))]
+    pub fn frame(
+        &mut self,
+        timer: &Timer<'_>,
+        _scene: &ObjScene,
+        _path: &Path,
+        _binding: &Binding,
+        _next_t: &mut impl FnMut() -> f64,
+    ) -> Result<GpuFigures> {
+        timer
+            .progress()
+            .note("built without the `gpu` feature; GPU figures are null");
+        Ok(GpuFigures::default())
+    }
+}

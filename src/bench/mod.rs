@@ -1,0 +1,139 @@
+//! Throughput measurements behind `viewer bench`: decoding and deformation,
+//! each beside the limit it is compared with.
+//!
+//! Every figure is the median of a number of timed batches, and each is taken
+//! in the same process as its limit, so the ratios hold even on a busy machine:
+//! - decoding is timed from the file's bytes already in memory (read once
+//!   first), beside a `copy_from_slice` of the same bytes into a buffer
+//!   allocated beforehand; a MEMG file too large to hold twice is read through
+//!   its memory map instead, for both ([`DecodeFrom`]). MEMG is also timed
+//!   through [`crate::formats::memg::load`] (the memory-mapped path the
+//!   viewer uses, the file in the page cache) and through
+//!   [`crate::formats::memg::decode_into`] a motion decoded before, whose
+//!   arrays it reuses (a viewer reloading a file: no fresh pages to fault in);
+//! - CPU deformation is compared with a streaming read of the basis U (the
+//!   bound: every frame must read U once);
+//! - GPU deformation is one frame submitted and waited for, the basis
+//!   uploaded straight from the file's map.
+//!
+//! Each motion's decoded arrays are held once at a time: a MEMG motion is
+//! decoded for the CPU figures and dropped before the GPU's copy is made, so a
+//! scene of ten million vertices is measured within 1.5× its `f32` size
+//! (BENCHMARKS.md).
+
+mod curves;
+mod gpu;
+mod memg;
+mod results;
+mod timer;
+
+pub use results::{CurveRow, DecodeFrom, Detail, MemgRow, Row};
+pub use timer::{Progress, Silent, Timer};
+
+use crate::error::{Error, Result};
+use crate::formats::bytes::ByteOrder;
+use crate::scene::Track;
+use crate::scene::archive::read_bytes;
+use crate::synthetic::{self, Spec};
+use std::hint::black_box;
+use std::path::PathBuf;
+
+/// A bench session: the timer, and the GPU adapter once opened.
+pub struct Bench<'a> {
+    timer: Timer<'a>,
+    gpu: gpu::GpuBench,
+}
+
+impl<'a> Bench<'a> {
+    /// Takes the median of `runs` batches per figure, reporting to `progress`.
+    pub fn new(runs: usize, progress: &'a dyn Progress) -> Bench<'a> {
+        Bench {
+            timer: Timer::new(runs, progress),
+            gpu: gpu::GpuBench::default(),
+        }
+    }
+
+    /// Stores the basis on the GPU as `basis` (`f32` by default).
+    #[cfg(feature = "gpu")]
+    pub fn set_gpu_basis(&mut self, basis: crate::gpu::BasisFormat) {
+        self.gpu.basis = basis;
+    }
+
+    /// Measures one loaded motion; its file is read again for the decode
+    /// timings (a MEMG motion's decoded arrays are dropped first, and decoded
+    /// again by the bench).
+    pub fn track(&mut self, track: Track) -> Result<Row> {
+        let name = track.name();
+        match track {
+            Track::Memg {
+                scene,
+                motion,
+                motion_path,
+                ..
+            } => {
+                drop(motion);
+                memg::bench(self, name, &motion_path, &scene)
+            }
+            // An archive entry (`ARCHIVE.ODA:NAME`) is timed on its own bytes.
+            Track::Mtn { path, motion, .. } => {
+                curves::mtn(&self.timer, name, &read_bytes(&path)?, &motion)
+            }
+            Track::InputAnimation { path, recording } => {
+                curves::input_animation(&self.timer, name, &read_bytes(&path)?, &recording)
+            }
+        }
+    }
+
+    /// Generates the scene of `spec`, writes its motion to a temporary file,
+    /// and measures it as it reads back.
+    pub fn synthetic(&mut self, spec: Spec) -> Result<Row> {
+        let name = spec.name();
+        let progress = self.timer.progress();
+        progress.status(&format!("generating {name}"));
+        let (scene, motion) = synthetic::generate(spec);
+        let file = TempFile(
+            std::env::temp_dir().join(format!("viewer-bench-{}-{name}.memg", std::process::id())),
+        );
+        progress.status(&format!("writing {}", file.0.display()));
+        let written = std::fs::File::create(&file.0).and_then(|f| {
+            let mut out = std::io::BufWriter::new(f);
+            crate::formats::memg::write(&motion, ByteOrder::Little, &mut out)?;
+            std::io::Write::flush(&mut out)
+        });
+        written.map_err(|e| Error::io(file.0.display(), e))?;
+        // The bench decodes the file itself; the generated arrays would be a second copy.
+        drop(motion);
+        memg::bench(self, name, &file.0, &scene)
+    }
+}
+
+/// A file removed when dropped, error or not.
+struct TempFile(PathBuf);
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Seconds per decode of `bytes` into fresh output and per memcpy of the same
+/// bytes into a buffer allocated beforehand.
+fn decode_and_memcpy(
+    bytes: &[u8],
+    timer: &Timer<'_>,
+    mut decode: impl FnMut(&[u8]) -> Result<()>,
+) -> Result<(f64, f64)> {
+    let decode_s = timer.secs_per_call("decode", || decode(black_box(bytes)))?;
+    let mut copy = vec![0u8; bytes.len()];
+    let memcpy_s = timer.secs_per_call("memcpy", || {
+        copy.copy_from_slice(black_box(bytes));
+        black_box(&mut copy);
+        Ok(())
+    })?;
+    Ok((decode_s, memcpy_s))
+}
+
+/// MB per second for `bytes` in `secs`.
+fn mb_s(bytes: u64, secs: f64) -> f64 {
+    bytes as f64 / 1e6 / secs
+}

@@ -1,0 +1,128 @@
+//! A MEMG track on the stage: its mesh deformed by the compute shader, or by
+//! the CPU deformer with only the positions uploaded each pose.
+
+use crate::anim::memg::{Binding, Deformer};
+use crate::error::Result;
+use crate::formats::memg::MemgMotion;
+use crate::formats::obj::ObjScene;
+use crate::gpu::{DeformOptions, GpuContext, GpuDeformer, GpuMesh, MeshOptions};
+
+/// Where MEMG meshes are deformed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum DeformOn {
+    /// The GPU, except on an adapter that is the CPU itself (llvmpipe,
+    /// WARP): there the compute shader is the same cores emulating a GPU, an
+    /// order of magnitude slower than the CPU deformer (BENCHMARKS.md), and
+    /// its buffers are a second copy of the motion in main memory. An `f16`
+    /// basis asks for the GPU. Where the GPU cannot hold a motion, the CPU
+    /// stands in, with a warning.
+    #[default]
+    Auto,
+    /// The compute shader, or an error.
+    Gpu,
+    /// The CPU deformer; only positions go to the GPU each pose.
+    Cpu,
+}
+
+impl std::str::FromStr for DeformOn {
+    type Err = String;
+
+    /// `auto`, `gpu` or `cpu`.
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "auto" => Ok(DeformOn::Auto),
+            "gpu" => Ok(DeformOn::Gpu),
+            "cpu" => Ok(DeformOn::Cpu),
+            _ => Err(format!("deform on {s:?}: expected auto, gpu or cpu")),
+        }
+    }
+}
+
+/// A mesh deformed on the CPU: the motion stays here.
+#[derive(Debug)]
+pub(super) struct CpuDeformed {
+    mesh: GpuMesh,
+    /// The scene's rest positions (its triangles are on the GPU only).
+    scene: ObjScene,
+    motion: MemgMotion,
+    binding: Binding,
+    deformer: Deformer,
+    positions: Vec<[f32; 3]>,
+}
+
+/// A MEMG mesh and whatever deforms it.
+#[derive(Debug)]
+pub(super) enum MemgBody {
+    /// The compute shader.
+    Gpu(Box<GpuDeformer>),
+    /// The CPU deformer.
+    Cpu(Box<CpuDeformed>),
+}
+
+impl MemgBody {
+    /// Uploads the mesh and keeps `scene` and `motion` to deform on the CPU.
+    pub fn cpu(
+        ctx: &GpuContext,
+        mut scene: ObjScene,
+        motion: MemgMotion,
+        binding: Binding,
+        options: &DeformOptions,
+    ) -> Result<MemgBody> {
+        let mesh = GpuMesh::new(
+            ctx,
+            &scene,
+            &MeshOptions {
+                max_binding_bytes: options.max_binding_bytes,
+                edges: options.edges,
+            },
+        )?;
+        // The deformer reads the rest positions only; the triangles (as many
+        // bytes as the positions twice over) now live on the GPU.
+        scene.triangles = Vec::new();
+        Ok(MemgBody::Cpu(Box::new(CpuDeformed {
+            mesh,
+            scene,
+            motion,
+            binding,
+            deformer: Deformer::new(),
+            positions: Vec::new(),
+        })))
+    }
+
+    /// Records the work that poses the mesh at `timestep` (CPU deformation
+    /// happens here, its positions written to the queue before `encoder`'s work).
+    pub fn pose(&mut self, ctx: &GpuContext, encoder: &mut wgpu::CommandEncoder, timestep: f64) {
+        match self {
+            MemgBody::Gpu(deformer) => {
+                deformer.set_time(timestep);
+                deformer.encode(encoder);
+            }
+            MemgBody::Cpu(body) => {
+                let CpuDeformed {
+                    mesh,
+                    scene,
+                    motion,
+                    binding,
+                    deformer,
+                    positions,
+                } = &mut **body;
+                deformer.deform(scene, motion, binding, timestep, positions);
+                mesh.write_positions(ctx, positions);
+                mesh.encode_normals(encoder);
+            }
+        }
+    }
+
+    /// The mesh as last posed.
+    pub fn mesh(&self) -> &GpuMesh {
+        match self {
+            MemgBody::Gpu(deformer) => deformer.mesh(),
+            MemgBody::Cpu(body) => &body.mesh,
+        }
+    }
+
+    /// Whether the CPU deforms it.
+    pub fn on_cpu(&self) -> bool {
+        matches!(self, MemgBody::Cpu(_))
+    }
+}
