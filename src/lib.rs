@@ -12,13 +12,14 @@
 //! - `gpu` (feature `gpu`): buffers, compute deformation, rendering, offscreen capture;
 //! - `stage` (feature `gpu`): every track posed at one time, laid out side by side, as one frame to draw;
 //! - `app` (feature `window`): the interactive window;
-//! - [`bench`]: the throughput measurements behind `viewer bench`.
+//! - `bench` (native): the throughput measurements behind `viewer bench`.
 //!
 //! With `default-features = false` only the decoders and the CPU math are built.
 
 #![warn(missing_docs)]
 
 pub mod anim;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod bench;
 pub mod error;
 pub mod export;

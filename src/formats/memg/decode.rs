@@ -28,7 +28,9 @@ pub(super) enum Arrays<'a> {
     /// the bytes before `end` will not be read again.
     Decode(&'a mut dyn FnMut(usize)),
     /// Leaves them in the bytes (the group's `mean` and `basis` are emptied)
-    /// and records where they start, one entry per group.
+    /// and records where they start, one entry per group (for a memory map,
+    /// which a web page has none of).
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     Index(&'a mut Vec<ArrayOffsets>),
 }
 

@@ -11,6 +11,7 @@ use std::mem::MaybeUninit;
 
 /// Arrays smaller than this are left alone: a huge page is 2 MiB, and small
 /// allocations come from the heap, whose pages are usually faulted in already.
+#[cfg(target_os = "linux")]
 const MIN_BYTES: usize = 4 << 20;
 
 /// Asks for huge pages under `spare`, newly allocated and not yet written.
