@@ -232,7 +232,11 @@ fn group_slot(
     })
 }
 
-/// Reads every material library named; a missing or bad one is a warning.
+/// The most distinct `mtllib` libraries one `.obj` reads.
+pub const MAX_MATERIAL_LIBRARIES: usize = 16;
+
+/// Reads every material library named (each once, at most
+/// [`MAX_MATERIAL_LIBRARIES`]); a missing or bad one is a warning.
 fn read_materials(
     libs: &[String],
     reader: Option<MaterialReader<'_>>,
@@ -243,7 +247,17 @@ fn read_materials(
     let Some(reader) = reader else {
         return (materials, index);
     };
-    for lib in libs {
+    // A library named twice is read once, and only so many are read: an
+    // `.obj` line naming one library a thousand times asks for nothing more.
+    let mut seen = std::collections::HashSet::new();
+    let distinct: Vec<&String> = libs.iter().filter(|l| seen.insert(*l)).collect();
+    if distinct.len() > MAX_MATERIAL_LIBRARIES {
+        warnings.push(format!(
+            "{} material libraries named; only the first {MAX_MATERIAL_LIBRARIES} are read",
+            distinct.len()
+        ));
+    }
+    for lib in distinct.into_iter().take(MAX_MATERIAL_LIBRARIES) {
         let loaded = reader(lib).and_then(|bytes| {
             tobj::load_mtl_buf(&mut std::io::Cursor::new(bytes)).map_err(|e| e.to_string())
         });
