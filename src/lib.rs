@@ -13,11 +13,15 @@
 //!
 //! With `default-features = false` only the decoders and the CPU math are built.
 
+#![warn(missing_docs)]
+
 pub mod anim;
 pub mod error;
 pub mod export;
 pub mod formats;
 pub mod scene;
+pub mod state;
+pub mod summary;
 pub mod synthetic;
 
 #[cfg(feature = "gpu")]

@@ -1,10 +1,10 @@
 //! The interactive window: plays the tracks on one [`Timeline`], draws them
 //! with the GPU renderer, and lays an egui overlay on top.
 //!
-//! - [`framework`]: surface and egui plumbing (resize, surface loss, present);
+//! - `framework`: surface and egui plumbing (resize, surface loss, present);
 //! - [`keys`]: the one binding table;
-//! - [`input`]: mouse → camera;
-//! - [`ui`]: the overlay.
+//! - `input`: mouse → camera;
+//! - `ui`: the overlay.
 //!
 //! Set `MOTION_VIEWER_STATUS=1` to have the window print one line per frame
 //! change on stdout (`frame 3/241 time 0.100000`), and `frame_time_ms 16.70`
@@ -22,6 +22,7 @@ use crate::gpu::camera::Preset;
 use crate::gpu::{Capture, FrameScene, GpuContext, OrbitCamera, Renderer};
 use crate::scene::{self, Track};
 use crate::stage::Stage;
+use crate::summary::summarize;
 use framework::{EguiPass, Surface};
 use input::MouseCamera;
 use keys::Action;
@@ -62,7 +63,12 @@ pub enum AppError {
     /// Loading the files or opening the GPU failed.
     #[error(transparent)]
     Viewer(#[from] Error),
-    /// The windowing system refused (no display, no event loop).
+    /// No display to open a window on.
+    #[error(
+        "no display found (is DISPLAY or WAYLAND_DISPLAY set?); `viewer render FILE... --out x.png` draws pictures without one"
+    )]
+    NoDisplay,
+    /// The windowing system refused.
     #[error("cannot open a window: {0}")]
     Window(String),
     /// The options make no sense.
@@ -85,7 +91,9 @@ pub fn run(paths: &[PathBuf], options: &Options) -> Result<(), AppError> {
         .with_loop(options.loop_mode)
         .with_start(options.start_s)
         .with_paused(options.paused);
-    let event_loop = EventLoop::new().map_err(|e| AppError::Window(e.to_string()))?;
+    // winit fails here when no display server can be reached; its message
+    // names its own source file, which helps no user.
+    let event_loop = EventLoop::new().map_err(|_| AppError::NoDisplay)?;
     let mut app = App {
         first_input: paths[0].clone(),
         options: options.clone(),
@@ -127,29 +135,15 @@ fn marks(tracks: &[Track]) -> Vec<f64> {
     marks
 }
 
-/// `file (format)` for the information panel; MEMG names both its files.
+/// `file: headline` for the information panel, from the track's summary.
 fn describe(track: &Track) -> String {
-    let file_name = |p: &Path| {
-        p.file_name().map_or_else(
-            || p.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        )
-    };
-    match track {
-        Track::Mtn { path, .. } => format!("{} (AIBO .mtn)", file_name(path)),
-        Track::Memg {
-            obj_path,
-            motion_path,
-            ..
-        } => format!(
-            "{} + {} (MEMG)",
-            file_name(obj_path),
-            file_name(motion_path)
-        ),
-        Track::InputAnimation { path, .. } => {
-            format!("{} (MRTK input animation)", file_name(path))
-        }
-    }
+    let summary = summarize(track);
+    let file = Path::new(summary.file());
+    let name = file.file_name().map_or_else(
+        || summary.file().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    format!("{name}: {}", summary.headline())
 }
 
 /// The first free `<stem>_NNNN.png` beside `input`, counting from 1.

@@ -4,16 +4,13 @@
 mod bench;
 mod export;
 mod info;
-mod input_animation;
-mod memg;
-mod mtn;
 #[cfg(feature = "window")]
 mod play;
 #[cfg(feature = "gpu")]
 mod render;
-mod table;
 
 use clap::{Args, Parser, Subcommand};
+use motion_viewer::state::At;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -76,6 +73,13 @@ pub struct ExportArgs {
     /// Sampling rate for every-frame exports (default: each motion's own frame period).
     #[arg(long)]
     pub fps: Option<f64>,
+    /// Only frames `A..B` (B excluded, in the first motion's frame period) of an
+    /// every-frame export.
+    #[arg(long, conflicts_with_all = ["time", "frame"])]
+    pub frames: Option<String>,
+    /// Write over an input file if the output names one.
+    #[arg(long)]
+    pub force: bool,
     /// Deform a MEMG mesh with the GPU compute shader and read it back (the
     /// CPU stands in, with a warning, where no adapter can be had).
     #[arg(long)]
@@ -92,15 +96,6 @@ pub struct AtArgs {
     /// Frame number, in the first motion's own frame period.
     #[arg(long)]
     pub frame: Option<u64>,
-}
-
-/// Where to sample a motion.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum At {
-    /// Seconds from the start.
-    Time(f64),
-    /// A frame index in the motion's own frame period.
-    Frame(u64),
 }
 
 impl AtArgs {
@@ -121,6 +116,17 @@ pub fn parse_size(text: &str) -> anyhow::Result<[u32; 2]> {
         .and_then(|(w, h)| Some([w.trim().parse().ok()?, h.trim().parse().ok()?]))
         .filter(|size: &[u32; 2]| size.iter().all(|n| (1..=16384).contains(n)))
         .ok_or_else(|| anyhow::anyhow!("--size {text:?}: expected WxH, e.g. 1280x720"))
+}
+
+/// `A..B` with A < B (B excluded), for `--frames`.
+pub fn parse_range(s: &str) -> anyhow::Result<(u64, u64)> {
+    let parsed = s
+        .split_once("..")
+        .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
+    match parsed {
+        Some((a, b)) if a < b => Ok((a, b)),
+        _ => anyhow::bail!("--frames {s:?}: expected A..B with A < B, e.g. 0..120"),
+    }
 }
 
 /// Writes `text` to standard output; a reader that went away (`viewer info … | head`)
@@ -164,8 +170,21 @@ pub fn main() -> ExitCode {
     }
 }
 
-#[cfg(all(test, feature = "gpu"))]
+#[cfg(test)]
 mod tests {
+    use super::parse_range;
+
+    #[test]
+    fn ranges() {
+        assert_eq!(parse_range("3..9").unwrap(), (3, 9));
+        assert!(parse_range("9..3").is_err());
+        assert!(parse_range("3..3").is_err());
+        assert!(parse_range("a..b").is_err());
+    }
+}
+
+#[cfg(all(test, feature = "gpu"))]
+mod size_tests {
     use super::parse_size;
 
     #[test]

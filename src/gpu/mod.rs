@@ -27,6 +27,7 @@ pub mod capture;
 pub mod context;
 pub mod deform;
 pub mod mesh;
+pub mod readback;
 pub mod render;
 mod util;
 
@@ -35,4 +36,5 @@ pub use capture::Capture;
 pub use context::GpuContext;
 pub use deform::{DeformOptions, GpuDeformer};
 pub use mesh::GpuMesh;
+pub use readback::deform_at;
 pub use render::{FrameScene, Renderer};

@@ -1,5 +1,5 @@
 //! The scene on the CPU: the files given, loaded and paired into [`Track`]s
-//! ([`load`]), and what the viewer does with them before any GPU is involved:
+//! ([`load()`]), and what the viewer does with them before any GPU is involved:
 //! each track's box over its whole motion and where it stands ([`plan`],
 //! [`layout`]), the axes and units of each format ([`units`]), and the plain
 //! shapes that draw the tracks without a mesh ([`shapes`], [`rig`], [`hands`],

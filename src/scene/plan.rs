@@ -27,7 +27,8 @@ pub struct Placement {
 }
 
 /// The CPU half of the stage: where every track goes and how long they run.
-/// [`Stage::new`] builds one; it needs no GPU, so tests and tools can use it alone.
+/// The GPU stage (`stage::Stage`) builds one; it needs no GPU, so tests,
+/// exporters and tools can use it alone.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
     /// One per track, in track order.

@@ -1,6 +1,6 @@
 //! The one place where each format's axes and units become the stage's world.
 //!
-//! The world is the renderer's (see [`crate::gpu::camera`]): metres,
+//! The world is the renderer's (see `gpu::camera`): metres,
 //! right-handed, y up.
 //!
 //! - AIBO rigs ([`crate::anim::aibo`]) are millimetres with x forward, y left,

@@ -1,0 +1,22 @@
+//! One-off GPU work whose result comes back to the CPU.
+
+use super::{DeformOptions, GpuContext, GpuDeformer};
+use crate::anim::memg::Binding;
+use crate::error::Result;
+use crate::formats::memg::MemgMotion;
+use crate::formats::obj::ObjScene;
+
+/// The scene deformed at `timestep` by the compute shader on a fresh
+/// adapter, read back: what `export --gpu` writes. Matches
+/// [`crate::export::obj::Deform`].
+pub fn deform_at(
+    scene: &ObjScene,
+    motion: &MemgMotion,
+    binding: &Binding,
+    timestep: usize,
+) -> Result<Vec<[f32; 3]>> {
+    let ctx = GpuContext::new()?;
+    let mut gpu = GpuDeformer::new(&ctx, scene, motion, binding, DeformOptions::default())?;
+    gpu.update(timestep as f64);
+    gpu.read_positions()
+}
