@@ -33,7 +33,10 @@ pub fn mtn(data: &[u8]) {
     assert_eq!(comparable(&again), comparable(&m));
     assert!(mtn::encode(&again) == bytes, "encoding is not canonical");
     if m.warnings.is_empty() {
-        assert!(bytes == data, "a well-formed file does not encode back to itself");
+        assert!(
+            bytes == data,
+            "a well-formed file does not encode back to itself"
+        );
     }
 }
 
@@ -68,16 +71,25 @@ pub fn memg(data: &[u8]) {
     let Ok(m) = memg::decode(data) else { return };
     let bytes = memg::encode(&m, m.byte_order);
     let again = memg::decode(&bytes).expect("an encoded motion decodes");
-    assert!(memg::encode(&again, again.byte_order) == bytes, "not canonical");
+    assert!(
+        memg::encode(&again, again.byte_order) == bytes,
+        "not canonical"
+    );
     let other = match m.byte_order {
         ByteOrder::Little => ByteOrder::Big,
         ByteOrder::Big => ByteOrder::Little,
     };
     let mut swapped = memg::decode(&memg::encode(&m, other)).expect("the other order decodes");
     assert_eq!(swapped.byte_order, other);
-    assert!(memg::encode(&swapped, m.byte_order) == bytes, "byte orders differ");
+    assert!(
+        memg::encode(&swapped, m.byte_order) == bytes,
+        "byte orders differ"
+    );
     memg::decode_into(data, &mut swapped).expect("decodes into a used motion");
-    assert!(memg::encode(&swapped, m.byte_order) == bytes, "decode_into differs");
+    assert!(
+        memg::encode(&swapped, m.byte_order) == bytes,
+        "decode_into differs"
+    );
     assert_eq!(swapped.warnings, m.warnings);
 }
 
@@ -102,14 +114,18 @@ pub fn mrtk(data: &[u8]) {
 
 /// Every key's time and value bits, curve by curve.
 fn times_and_values(r: &InputAnimation) -> Vec<Vec<(u32, u32)>> {
-    let floats = r
-        .float_curves()
-        .into_iter()
-        .map(|c| c.keys.iter().map(|k| (k.time.to_bits(), k.value.to_bits())).collect());
-    let bools = r
-        .bool_curves()
-        .into_iter()
-        .map(|c| c.keys.iter().map(|k| (k.time.to_bits(), k.value.to_bits())).collect());
+    let floats = r.float_curves().into_iter().map(|c| {
+        c.keys
+            .iter()
+            .map(|k| (k.time.to_bits(), k.value.to_bits()))
+            .collect()
+    });
+    let bools = r.bool_curves().into_iter().map(|c| {
+        c.keys
+            .iter()
+            .map(|k| (k.time.to_bits(), k.value.to_bits()))
+            .collect()
+    });
     floats.chain(bools).collect()
 }
 
