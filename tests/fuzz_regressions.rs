@@ -9,8 +9,11 @@ mod checks;
 
 use std::path::PathBuf;
 
+/// A fuzz target's check.
+type Check = fn(&[u8]);
+
 /// Each target's directory and its check.
-const TARGETS: [(&str, fn(&[u8])); 7] = [
+const TARGETS: [(&str, Check); 7] = [
     ("mtn", checks::mtn),
     ("oda", checks::oda),
     ("memg", checks::memg),

@@ -33,7 +33,7 @@ impl RawMtn {
     fn bytes(&self) -> Vec<u8> {
         let padded = !(self.ers110() && self.version == [1, 0]);
         let pad = |section: &mut Vec<u8>| {
-            while padded && section.len() % 4 != 0 {
+            while padded && !section.len().is_multiple_of(4) {
                 section.push(0);
             }
         };
