@@ -40,6 +40,11 @@ const MAX_PROBES: usize = 128;
 /// Rounds of following the probes before the coefficients' extremes.
 const PROBE_ROUNDS: usize = 3;
 
+/// Most timesteps one round follows the probes through (evenly spaced when
+/// the motion has more): plenty to find where a motion peaks, and a cost
+/// that does not grow with the timesteps a file declares.
+const MAX_PROBE_STEPS: usize = 1 << 16;
+
 /// A box: lowest and highest corner.
 type Box3 = ([f32; 3], [f32; 3]);
 
@@ -226,7 +231,7 @@ impl GroupSampler<'_> {
 
     /// The timesteps where the probes reach furthest along each axis, each
     /// way: every timestep followed, or as many evenly spaced ones as
-    /// `probe_budget` multiply-adds allow.
+    /// `probe_budget` multiply-adds and [`MAX_PROBE_STEPS`] allow.
     fn probe_peaks(&self, probe_budget: usize) -> Vec<usize> {
         let (g, n) = (self.g, self.motion.timesteps);
         let (v, r) = (g.vertex_count(), g.basis_len);
@@ -245,7 +250,9 @@ impl GroupSampler<'_> {
             .flat_map(|&i| (0..3).flat_map(move |a| (0..r).map(move |j| (i, a, j))))
             .map(|(i, a, j)| f64::from(g.basis[j * 3 * v + 3 * i + a]))
             .collect();
-        let steps = (probe_budget / (self.probes.len() * (r + 1))).max(2).min(n);
+        let steps = (probe_budget / (self.probes.len() * (r + 1)))
+            .clamp(2, MAX_PROBE_STEPS)
+            .min(n);
         let mut least = [(f64::INFINITY, usize::MAX); 3];
         let mut most = [(f64::NEG_INFINITY, usize::MAX); 3];
         let mut local = [0.0; 3];
