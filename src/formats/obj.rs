@@ -1,9 +1,9 @@
 //! Wavefront `.obj` scenes, triangulated, keeping the file's global vertex numbering.
 //!
 //! MEMG mappings index the file's global `v` list. Loaders that build one mesh
-//! per object (tobj among them) renumber vertices in first-use order and drop
-//! unreferenced ones, which breaks those indices; so the geometry is read here
-//! line by line, and tobj reads only the material library.
+//! per object renumber vertices in first-use order and drop unreferenced
+//! ones, which breaks those indices; so the geometry is read here line by
+//! line, and [`super::mtl`] reads the material libraries.
 
 use crate::error::DecodeError;
 use std::collections::HashMap;
@@ -258,17 +258,11 @@ fn read_materials(
         ));
     }
     for lib in distinct.into_iter().take(MAX_MATERIAL_LIBRARIES) {
-        let loaded = reader(lib).and_then(|bytes| {
-            tobj::load_mtl_buf(&mut std::io::Cursor::new(bytes)).map_err(|e| e.to_string())
-        });
-        match loaded {
-            Ok((mats, _)) => {
+        match reader(lib).and_then(|bytes| super::mtl::parse(&bytes)) {
+            Ok(mats) => {
                 for m in mats {
                     index.insert(m.name.clone(), materials.len());
-                    materials.push(ObjMaterial {
-                        diffuse: m.diffuse.unwrap_or([0.8, 0.8, 0.8]),
-                        name: m.name,
-                    });
+                    materials.push(m);
                 }
             }
             Err(e) => warnings.push(format!(
