@@ -136,26 +136,34 @@ fn open_regular(path: &Path) -> std::result::Result<(std::fs::File, u64), Opened
     if meta.is_file() {
         return Ok((file, meta.len()));
     }
-    let kind = meta.file_type();
-    Err(Opened::NotRegular(if kind.is_dir() {
+    Err(Opened::NotRegular(kind_of(meta.file_type())))
+}
+
+/// What a file that is not a regular file is, for the refusal.
+#[cfg(unix)]
+fn kind_of(kind: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_dir() {
+        "a folder"
+    } else if kind.is_fifo() {
+        "a named pipe"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "not a file"
+    }
+}
+
+/// What a file that is not a regular file is, for the refusal.
+#[cfg(all(not(unix), not(target_arch = "wasm32")))]
+fn kind_of(kind: std::fs::FileType) -> &'static str {
+    if kind.is_dir() {
         "a folder"
     } else {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::FileTypeExt;
-            if kind.is_fifo() {
-                "a named pipe"
-            } else if kind.is_char_device() || kind.is_block_device() {
-                "a device"
-            } else if kind.is_socket() {
-                "a socket"
-            } else {
-                "not a file"
-            }
-        }
-        #[cfg(not(unix))]
         "not a file"
-    }))
+    }
 }
 
 /// Where an `.obj`'s `mtllib` libraries come from.
