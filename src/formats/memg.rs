@@ -11,10 +11,9 @@
 //! decode's time is the kernel faulting in and zeroing new output pages, which
 //! reused arrays do not pay.
 
-use crate::error::{DecodeError, Error};
+use crate::error::DecodeError;
 use crate::formats::bytes::{ByteOrder, Reader, Writer};
 use std::mem::MaybeUninit;
-use std::path::Path;
 
 /// A decoded MEMG motion file. Large arrays are `f32`, laid out as the GPU
 /// takes them; frame transforms stay `f64`.
@@ -393,7 +392,9 @@ pub fn encode(motion: &MemgMotion, order: ByteOrder) -> Vec<u8> {
 
 /// Loads a MEMG motion file, mapping it into memory rather than reading it:
 /// published motions run to hundreds of megabytes and are read exactly once.
-pub fn load(path: &Path) -> crate::Result<MemgMotion> {
+#[cfg(not(target_arch = "wasm32"))]
+pub fn load(path: &std::path::Path) -> crate::Result<MemgMotion> {
+    use crate::error::Error;
     let file = std::fs::File::open(path).map_err(|e| Error::io(path.display(), e))?;
     let len = file
         .metadata()

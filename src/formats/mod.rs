@@ -11,8 +11,6 @@ pub mod mtl;
 pub mod mtn;
 pub mod obj;
 
-use crate::error::{Error, Result};
-use std::path::Path;
 
 /// The kinds of file the viewer reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -108,12 +106,16 @@ fn looks_like_obj(bytes: &[u8]) -> bool {
 }
 
 /// Reads a whole file, naming it in the error.
-pub fn read_file(path: &Path) -> Result<Vec<u8>> {
+#[cfg(not(target_arch = "wasm32"))]
+pub fn read_file(path: &std::path::Path) -> crate::Result<Vec<u8>> {
+    use crate::error::Error;
     std::fs::read(path).map_err(|e| Error::io(path.display(), e))
 }
 
 /// Reads a file and tells its kind, or fails naming the file.
-pub fn probe_file(path: &Path) -> Result<Kind> {
+#[cfg(not(target_arch = "wasm32"))]
+pub fn probe_file(path: &std::path::Path) -> crate::Result<Kind> {
+    use crate::error::Error;
     use std::io::Read;
     let mut head = Vec::with_capacity(4096);
     std::fs::File::open(path)

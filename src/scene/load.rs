@@ -14,7 +14,7 @@ use super::Track;
 use crate::anim::timeline::MAX_DURATION_S;
 use crate::error::{Error, Result};
 use crate::formats::{self, Kind, input_animation, memg, mtn, obj};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 /// The most bytes a material library may have; beyond it the library is a
 /// warning and the mesh draws in its default colour. Real libraries hold a
@@ -184,6 +184,7 @@ pub struct DiskMaterials;
 impl Materials for DiskMaterials {
     fn read(&self, obj_path: &Path, lib: &str) -> std::result::Result<Vec<u8>, String> {
         use std::io::Read;
+        use std::path::Component;
         let relative = Path::new(lib);
         if !relative
             .components()

@@ -14,7 +14,9 @@ pub mod shapes;
 pub mod unit_mesh;
 pub mod units;
 
-pub use load::{DiskMaterials, Input, InputData, InputMaterials, Materials, load, load_inputs};
+#[cfg(not(target_arch = "wasm32"))]
+pub use load::load;
+pub use load::{DiskMaterials, Input, InputData, InputMaterials, Materials, load_inputs};
 pub use plan::{Placement, Plan};
 
 use crate::anim;
