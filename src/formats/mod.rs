@@ -11,7 +11,6 @@ pub mod mtl;
 pub mod mtn;
 pub mod obj;
 
-
 /// The kinds of file the viewer reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum Kind {
