@@ -11,13 +11,16 @@
 //!    each axis: the probes are the vertices found at the box's faces in the
 //!    timesteps sampled so far, and following only them through the motion
 //!    is cheap, so where a smooth motion peaks is found without deforming the
-//!    whole group at every timestep;
+//!    whole group at every timestep (the probes' own positions count too,
+//!    so even a group too large for more than its first and last timestep
+//!    gets its extreme vertices over the whole motion);
 //! 3. where each entry of the parent frame's transform and each basis
 //!    coefficient is least and greatest (the coefficients that move the
 //!    group most first), then one more round of 2;
 //! 4. evenly spaced timesteps, with what the allowance leaves.
 //!
-//! Every sampled position is a real one, so the box lies within the true one.
+//! Every position counted is a real one, so the box lies within the true
+//! one (to rounding: the probes are followed in `f64`).
 
 use super::{Binding, bounding_box, deform_group, frame_index, transform};
 use crate::formats::memg::{MemgGroup, MemgMotion};
@@ -231,8 +234,9 @@ impl GroupSampler<'_> {
 
     /// The timesteps where the probes reach furthest along each axis, each
     /// way: every timestep followed, or as many evenly spaced ones as
-    /// `probe_budget` multiply-adds and [`MAX_PROBE_STEPS`] allow.
-    fn probe_peaks(&self, probe_budget: usize) -> Vec<usize> {
+    /// `probe_budget` multiply-adds and [`MAX_PROBE_STEPS`] allow. The box
+    /// grows by every probe position followed.
+    fn probe_peaks(&mut self, probe_budget: usize) -> Vec<usize> {
         let (g, n) = (self.g, self.motion.timesteps);
         let (v, r) = (g.vertex_count(), g.basis_len);
         if self.probes.is_empty() {
@@ -275,6 +279,10 @@ impl GroupSampler<'_> {
                             .sum::<f64>();
                 }
                 let w = super::apply(&m, local);
+                // Each is a real position of the group: it counts too, so
+                // even a group deformed at only its first and last timestep
+                // gets the probes' extremes over the whole motion.
+                grow(&mut self.bbox, &w.map(|x| x as f32));
                 for a in 0..3 {
                     if w[a] < least[a].0 {
                         least[a] = (w[a], t);
