@@ -390,13 +390,16 @@ fn waving() -> InputAnimation {
 fn dense_hands(r: &InputAnimation, step: f64) -> ([f64; 3], [f64; 3]) {
     let duration = motion_viewer::anim::input_animation::duration_s(r);
     let count = (duration / step).ceil() as usize;
-    let keys = r
+    let mut times: Vec<f64> = r
         .float_curves()
         .into_iter()
-        .flat_map(|c| c.keys.iter().map(|k| f64::from(k.time)));
-    (0..=count)
-        .map(|i| (i as f64 * step).min(duration))
-        .chain(keys)
+        .flat_map(|c| c.keys.iter().map(|k| f64::from(k.time)))
+        .chain((0..=count).map(|i| (i as f64 * step).min(duration)))
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times.dedup();
+    times
+        .into_iter()
         .filter_map(|t| hands::extent(&state_at(r, t)))
         .map(vec_box)
         .reduce(|(lo, hi), (a, b)| {
