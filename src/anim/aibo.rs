@@ -29,7 +29,7 @@ use std::collections::HashMap;
 
 use glam::{DMat3, DVec3};
 
-use crate::anim::mtn::pose_at;
+use crate::anim::mtn::MtnSampler;
 use crate::formats::aibo::{Joint, Leg, LegJoint, Model};
 use crate::formats::mtn::Mtn;
 
@@ -330,28 +330,63 @@ pub fn forward_kinematics(model: Model, angles: &JointAngles, body_rpy_deg: [f64
 /// joints by role, the joints it does not drive in the neutral stance, and the
 /// motion's own body roll, pitch and yaw.
 ///
-/// A motion whose model is unknown is drawn as an ERS-7, with a warning.
+/// A motion whose model is unknown is drawn as an ERS-7, with a warning. To
+/// pose one motion at many times, keep an [`MtnRig`].
 pub fn pose_from_mtn(mtn: &Mtn, t: f64) -> (Model, RigPose) {
-    let sample = pose_at(mtn, t);
-    let angles: JointAngles = mtn
-        .joint_roles()
-        .into_iter()
-        .zip(sample.joints_deg.iter().copied())
-        .filter_map(|(role, deg)| role.map(|joint| (joint, deg)))
-        .collect();
-    let model = mtn.model();
-    let drawn_as = model.unwrap_or(Model::Ers7);
-    let mut pose = forward_kinematics(drawn_as, &angles, sample.body_deg);
-    if model.is_none() {
-        pose.warnings.insert(
-            0,
-            format!(
-                "unknown design label {:?}; drawn as an {drawn_as}",
-                mtn.design
-            ),
-        );
+    MtnRig::new(mtn).pose(t)
+}
+
+/// A motion ready to be posed at many times: its keyframe times, joint roles
+/// and model worked out once rather than on every pose.
+#[derive(Debug, Clone)]
+pub struct MtnRig<'a> {
+    sampler: MtnSampler<'a>,
+    roles: Vec<Option<Joint>>,
+    model: Option<Model>,
+}
+
+impl<'a> MtnRig<'a> {
+    /// Prepares `mtn` for posing.
+    pub fn new(mtn: &'a Mtn) -> MtnRig<'a> {
+        MtnRig {
+            sampler: MtnSampler::new(mtn),
+            roles: mtn.joint_roles(),
+            model: mtn.model(),
+        }
     }
-    (drawn_as, pose)
+
+    /// The keyframe times of the motion, seconds, ascending.
+    pub fn keyframe_times_s(&self) -> &[f64] {
+        self.sampler.keyframe_times_s()
+    }
+
+    /// The model the figure is drawn as: the motion's, or an ERS-7 when unknown.
+    pub fn drawn_as(&self) -> Model {
+        self.model.unwrap_or(Model::Ers7)
+    }
+
+    /// The figure at `t` seconds; see [`pose_from_mtn`].
+    pub fn pose(&self, t: f64) -> (Model, RigPose) {
+        let sample = self.sampler.pose_at(t);
+        let angles: JointAngles = self
+            .roles
+            .iter()
+            .zip(sample.joints_deg.iter().copied())
+            .filter_map(|(role, deg)| role.map(|joint| (joint, deg)))
+            .collect();
+        let drawn_as = self.drawn_as();
+        let mut pose = forward_kinematics(drawn_as, &angles, sample.body_deg);
+        if self.model.is_none() {
+            pose.warnings.insert(
+                0,
+                format!(
+                    "unknown design label {:?}; drawn as an {drawn_as}",
+                    self.sampler.motion().design
+                ),
+            );
+        }
+        (drawn_as, pose)
+    }
 }
 
 /// Every joint of the model with the angle to use, in the model's joint order.

@@ -4,6 +4,12 @@
 //! `T[t][parent] · (p_i + Σ_j U[3i.., j] · Q[j, t])` (NOTES.md §3); `.obj`
 //! vertices no bound group maps keep their `.obj` position.
 
+mod bounds;
+
+pub use bounds::{
+    BOUNDS_BUDGET, MAX_BOUNDS_TIMESTEPS, bounding_box_over_time, sampled_bounding_box,
+};
+
 use crate::formats::memg::{MemgGroup, MemgMotion};
 use crate::formats::obj::ObjScene;
 use rayon::prelude::*;
@@ -376,31 +382,6 @@ pub fn deform_reference_f64(
         }
     }
     out
-}
-
-/// The smallest box holding every `.obj` vertex at every timestep (for
-/// framing the camera once for the whole motion). `None` for an empty scene.
-pub fn bounding_box_over_time(
-    scene: &ObjScene,
-    motion: &MemgMotion,
-    binding: &Binding,
-) -> Option<([f32; 3], [f32; 3])> {
-    let mut positions = Vec::new();
-    let mut deformer = Deformer::new();
-    let mut bbox: Option<([f32; 3], [f32; 3])> = None;
-    for t in 0..motion.timesteps.max(1) {
-        deformer.deform(scene, motion, binding, t as f64, &mut positions);
-        if let Some(b) = bounding_box(&positions) {
-            bbox = Some(match bbox {
-                None => b,
-                Some((lo, hi)) => (
-                    std::array::from_fn(|a| lo[a].min(b.0[a])),
-                    std::array::from_fn(|a| hi[a].max(b.1[a])),
-                ),
-            });
-        }
-    }
-    bbox
 }
 
 /// The smallest box holding `positions`, `None` when there are none.

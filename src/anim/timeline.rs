@@ -13,6 +13,11 @@ pub const MIN_SPEED: f64 = 1.0 / 64.0;
 /// Largest speed magnitude [`Timeline::double_speed`] goes up to.
 pub const MAX_SPEED: f64 = 64.0;
 
+/// The longest timeline: 24 hours. A motion that says it lasts longer (a
+/// `.mtn` keyframe 0xFFFFFFFF frames on, an MRTK key at 10³⁰ s) plays,
+/// exports and renders only its first 24 hours; the loader warns once.
+pub const MAX_DURATION_S: f64 = 86_400.0;
+
 /// Tolerance, in frames, for deciding that a time sits on a frame boundary.
 /// Times are sums of floating-point deltas, so `10 × period` may come out a
 /// hair below or above the exact product.
@@ -123,11 +128,11 @@ impl Timeline {
     /// A timeline at time 0, playing forward at speed 1 in [`LoopMode::Once`].
     ///
     /// `duration_s` is the longest track's duration (a negative or non-finite
-    /// value is taken as 0); `frame_period_s` is the first motion's own frame
+    /// value is taken as 0, one beyond [`MAX_DURATION_S`] as that); `frame_period_s` is the first motion's own frame
     /// period (a zero, negative or non-finite value falls back to 1/60 s).
     pub fn new(duration_s: f64, frame_period_s: f64) -> Timeline {
         let duration_s = if duration_s.is_finite() && duration_s > 0.0 {
-            duration_s
+            duration_s.min(MAX_DURATION_S)
         } else {
             0.0
         };

@@ -74,7 +74,9 @@ impl<'a> Timer<'a> {
             // Aim for twice the minimum so the timed batches clear it even when a little faster.
             let per_call = took.as_secs_f64() / f64::from(calls);
             let wanted = (2.0 * MIN_BATCH.as_secs_f64() / per_call.max(1e-9)).ceil();
-            calls = (wanted as u32).clamp(calls * 2, 1 << 24);
+            // At least double, at most 2^24 (doubling past 2^23 would put
+            // the floor above the ceiling).
+            calls = (wanted as u32).max(calls * 2).min(1 << 24);
         }
         let mut times = Vec::with_capacity(self.runs);
         for _ in 0..self.runs {

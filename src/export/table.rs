@@ -8,7 +8,7 @@
 //! what the file really holds.
 
 use crate::anim::input_animation::{InputState, JOINT_NAMES, Pose, state_at};
-use crate::anim::mtn::pose_at;
+use crate::anim::mtn::MtnSampler;
 use crate::error::{Error, Result};
 use crate::formats::input_animation::InputAnimation;
 use crate::scene::Track;
@@ -106,17 +106,40 @@ pub fn columns(track: &Track) -> Vec<String> {
 
 /// `track`'s row at `t` seconds, in [`columns`] order (empty for MEMG).
 pub fn row(track: &Track, t: f64) -> Vec<f64> {
-    match track {
-        Track::Mtn { motion, .. } => {
-            let pose = pose_at(motion, t);
-            let mut row = Vec::with_capacity(4 + pose.joints_deg.len());
-            row.push(t);
-            row.extend(pose.body_deg);
-            row.extend(pose.joints_deg);
-            row
+    Rows::new(track).row(t)
+}
+
+/// What a table's rows are evaluated from, prepared once per table (a
+/// `.mtn`'s keyframe times found once, so each row costs a bisection, not a
+/// walk over the keyframes).
+enum Rows<'a> {
+    Mtn(MtnSampler<'a>),
+    InputAnimation(&'a InputAnimation),
+    None,
+}
+
+impl<'a> Rows<'a> {
+    fn new(track: &'a Track) -> Rows<'a> {
+        match track {
+            Track::Mtn { motion, .. } => Rows::Mtn(MtnSampler::new(motion)),
+            Track::InputAnimation { recording, .. } => Rows::InputAnimation(recording),
+            Track::Memg { .. } => Rows::None,
         }
-        Track::InputAnimation { recording, .. } => input_row(&state_at(recording, t)),
-        Track::Memg { .. } => Vec::new(),
+    }
+
+    fn row(&self, t: f64) -> Vec<f64> {
+        match self {
+            Rows::Mtn(sampler) => {
+                let pose = sampler.pose_at(t);
+                let mut row = Vec::with_capacity(4 + pose.joints_deg.len());
+                row.push(t);
+                row.extend(pose.body_deg);
+                row.extend(pose.joints_deg);
+                row
+            }
+            Rows::InputAnimation(recording) => input_row(&state_at(recording, t)),
+            Rows::None => Vec::new(),
+        }
     }
 }
 
@@ -230,8 +253,9 @@ fn write_csv(
     columns: &[String],
 ) -> std::io::Result<()> {
     writeln!(w, "{}", columns.join(","))?;
+    let rows = Rows::new(track);
     for i in 0..sampling.rows {
-        let row = row(track, sampling.time(i));
+        let row = rows.row(sampling.time(i));
         for (k, v) in row.iter().enumerate() {
             if k > 0 {
                 w.write_all(b",")?;
@@ -254,9 +278,10 @@ fn write_json(
         .map(|c| serde_json::to_string(c).map_err(std::io::Error::other))
         .collect::<std::io::Result<_>>()?;
     w.write_all(b"[")?;
+    let rows = Rows::new(track);
     for i in 0..sampling.rows {
         w.write_all(if i == 0 { b"\n  {" } else { b",\n  {" })?;
-        for (k, (key, v)) in keys.iter().zip(row(track, sampling.time(i))).enumerate() {
+        for (k, (key, v)) in keys.iter().zip(rows.row(sampling.time(i))).enumerate() {
             if k > 0 {
                 w.write_all(b", ")?;
             }

@@ -7,6 +7,7 @@ pub mod aibo;
 pub mod bytes;
 pub mod input_animation;
 pub mod memg;
+pub mod mtl;
 pub mod mtn;
 pub mod obj;
 

@@ -1,9 +1,9 @@
 //! Wavefront `.obj` scenes, triangulated, keeping the file's global vertex numbering.
 //!
 //! MEMG mappings index the file's global `v` list. Loaders that build one mesh
-//! per object (tobj among them) renumber vertices in first-use order and drop
-//! unreferenced ones, which breaks those indices; so the geometry is read here
-//! line by line, and tobj reads only the material library.
+//! per object renumber vertices in first-use order and drop unreferenced
+//! ones, which breaks those indices; so the geometry is read here line by
+//! line, and [`super::mtl`] reads the material libraries.
 
 use crate::error::DecodeError;
 use std::collections::HashMap;
@@ -366,7 +366,11 @@ fn group_slot(
     })
 }
 
-/// Reads every material library named; a missing or bad one is a warning.
+/// The most distinct `mtllib` libraries one `.obj` reads.
+pub const MAX_MATERIAL_LIBRARIES: usize = 16;
+
+/// Reads every material library named (each once, at most
+/// [`MAX_MATERIAL_LIBRARIES`]); a missing or bad one is a warning.
 fn read_materials(
     libs: &[String],
     reader: Option<MaterialReader<'_>>,
@@ -377,18 +381,22 @@ fn read_materials(
     let Some(reader) = reader else {
         return (materials, index);
     };
-    for lib in libs {
-        let loaded = reader(lib).and_then(|bytes| {
-            tobj::load_mtl_buf(&mut std::io::Cursor::new(bytes)).map_err(|e| e.to_string())
-        });
-        match loaded {
-            Ok((mats, _)) => {
+    // A library named twice is read once, and only so many are read: an
+    // `.obj` line naming one library a thousand times asks for nothing more.
+    let mut seen = std::collections::HashSet::new();
+    let distinct: Vec<&String> = libs.iter().filter(|l| seen.insert(*l)).collect();
+    if distinct.len() > MAX_MATERIAL_LIBRARIES {
+        warnings.push(format!(
+            "{} material libraries named; only the first {MAX_MATERIAL_LIBRARIES} are read",
+            distinct.len()
+        ));
+    }
+    for lib in distinct.into_iter().take(MAX_MATERIAL_LIBRARIES) {
+        match reader(lib).and_then(|bytes| super::mtl::parse(&bytes)) {
+            Ok(mats) => {
                 for m in mats {
                     index.insert(m.name.clone(), materials.len());
-                    materials.push(ObjMaterial {
-                        diffuse: m.diffuse.unwrap_or([0.8, 0.8, 0.8]),
-                        name: m.name,
-                    });
+                    materials.push(m);
                 }
             }
             Err(e) => warnings.push(format!(

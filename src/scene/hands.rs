@@ -21,8 +21,13 @@ pub const SEGMENT_RADIUS_M: f32 = 0.003;
 pub const GAZE_LENGTH_M: f32 = 1.0;
 /// Depth of the camera pyramid, metres.
 pub const FRUSTUM_DEPTH_M: f32 = 0.1;
-/// Rate at which [`bounds_over_time`] samples the recording, Hz.
-pub const BOUNDS_SAMPLE_HZ: f64 = 30.0;
+/// Most states [`bounds_over_time`] evaluates, however long the recording
+/// or however many keys it has.
+pub const MAX_BOUNDS_SAMPLES: usize = 4096;
+/// States sampled inside each gap between two key times besides its ends,
+/// while [`MAX_BOUNDS_SAMPLES`] allows: a version 1.0 curve can peak between
+/// keys, and the camera pyramid turns with four curves at once.
+pub const GAP_SAMPLES: usize = 3;
 
 /// Which hand, for its tint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,29 +169,76 @@ pub fn primitives(state: &InputState, offset: Vec3, out: &mut Primitives) {
     }
 }
 
-/// The box everything drawn for `recording` fills over the whole recording
-/// (world axes, as recorded), sampled at [`BOUNDS_SAMPLE_HZ`] and at the end;
-/// `None` when nothing is ever drawn.
-pub fn bounds_over_time(recording: &InputAnimation) -> Option<(Vec3, Vec3)> {
+/// The times [`bounds_over_time`] samples `recording` at: 0, the end, every
+/// key time in between (of any curve) and [`GAP_SAMPLES`] evenly spaced times
+/// inside each gap; or, with more distinct key times than
+/// [`MAX_BOUNDS_SAMPLES`], that many of them evenly spread. A linear curve
+/// (every version 1.1 curve) reaches its extremes at its keys, so the joint
+/// balls' box is exact. Never more than [`MAX_BOUNDS_SAMPLES`] times, however
+/// far apart the keys are.
+pub fn bounds_sample_times(recording: &InputAnimation) -> Vec<f64> {
     let duration = duration_s(recording);
-    let samples = (duration * BOUNDS_SAMPLE_HZ).ceil() as usize;
-    let mut lo = Vec3::INFINITY;
-    let mut hi = Vec3::NEG_INFINITY;
-    for i in 0..=samples {
-        let t = (i as f64 / BOUNDS_SAMPLE_HZ).min(duration);
-        let mut drawn = Primitives::default();
-        primitives(&state_at(recording, t), Vec3::ZERO, &mut drawn);
-        let pad = Vec3::splat(JOINT_RADIUS_M);
-        let points = drawn
-            .spheres
-            .iter()
-            .flat_map(|s| [s.centre - pad, s.centre + pad])
-            .chain(drawn.lines.iter().flat_map(|l| [l.a, l.b]))
-            .filter(|p| p.is_finite());
-        for p in points {
-            lo = lo.min(p);
-            hi = hi.max(p);
+    let floats = recording
+        .float_curves()
+        .into_iter()
+        .flat_map(|c| c.keys.iter().map(|k| k.time));
+    let bools = recording
+        .bool_curves()
+        .into_iter()
+        .flat_map(|c| c.keys.iter().map(|k| k.time));
+    let mut keys: Vec<f64> = floats
+        .chain(bools)
+        .map(f64::from)
+        .filter(|t| (0.0..=duration).contains(t))
+        .chain([0.0, duration])
+        .collect();
+    keys.sort_by(f64::total_cmp);
+    keys.dedup();
+    let count = keys.len();
+    if count > MAX_BOUNDS_SAMPLES {
+        let (last, steps) = (count - 1, MAX_BOUNDS_SAMPLES - 1);
+        return (0..MAX_BOUNDS_SAMPLES)
+            // i · last stays far below usize::MAX: a file holds few enough keys.
+            .map(|i| keys[(i * last + steps / 2) / steps])
+            .collect();
+    }
+    let gaps = (count - 1).max(1);
+    let inside = GAP_SAMPLES.min((MAX_BOUNDS_SAMPLES - count) / gaps);
+    let mut times = Vec::with_capacity(count + gaps * inside);
+    for (i, &t) in keys.iter().enumerate() {
+        times.push(t);
+        if let Some(&next) = keys.get(i + 1) {
+            let span = next - t;
+            times.extend((1..=inside).map(|j| t + span * j as f64 / (inside + 1) as f64));
         }
     }
+    times
+}
+
+/// The box everything drawn at `state` fills (world axes, as recorded), or
+/// `None` when nothing finite is drawn.
+pub fn extent(state: &InputState) -> Option<(Vec3, Vec3)> {
+    let mut drawn = Primitives::default();
+    primitives(state, Vec3::ZERO, &mut drawn);
+    let pad = Vec3::splat(JOINT_RADIUS_M);
+    let (lo, hi) = drawn
+        .spheres
+        .iter()
+        .flat_map(|s| [s.centre - pad, s.centre + pad])
+        .chain(drawn.lines.iter().flat_map(|l| [l.a, l.b]))
+        .filter(|p| p.is_finite())
+        .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| {
+            (lo.min(p), hi.max(p))
+        });
     (lo.x <= hi.x).then_some((lo, hi))
+}
+
+/// The box everything drawn for `recording` fills over the whole recording
+/// (world axes, as recorded), from the states at [`bounds_sample_times`];
+/// `None` when nothing is ever drawn.
+pub fn bounds_over_time(recording: &InputAnimation) -> Option<(Vec3, Vec3)> {
+    bounds_sample_times(recording)
+        .into_iter()
+        .filter_map(|t| extent(&state_at(recording, t)))
+        .reduce(|(lo, hi), (a, b)| (lo.min(a), hi.max(b)))
 }

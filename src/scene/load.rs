@@ -16,13 +16,16 @@
 
 use super::Track;
 use super::archive::{self, Archives};
+use crate::anim::timeline::MAX_DURATION_S;
 use crate::error::{Error, Result};
 use crate::formats::{self, Kind, input_animation, memg, mtn, obj};
 use std::path::{Path, PathBuf};
 
 /// The most bytes a material library may have; beyond it the library is a
-/// warning and the mesh draws in its default colour.
-pub const MAX_MATERIAL_BYTES: u64 = 16 << 20;
+/// warning and the mesh draws in its default colour. Real libraries hold a
+/// few kilobytes; a megabyte of `newmtl` lines already makes a hundred
+/// thousand materials.
+pub const MAX_MATERIAL_BYTES: u64 = 1 << 20;
 
 /// The bytes of one input file.
 #[derive(Debug)]
@@ -90,7 +93,7 @@ impl Input {
 
     /// Reads (or, for a large file, maps) `path`; `ARCHIVE.ODA:NAME` reads
     /// the archive with the entry named. Only regular files are read: a pipe
-    /// or device would block or never end.
+    /// or device would block or never end (see [`open_regular`]).
     #[cfg(not(target_arch = "wasm32"))]
     pub fn read(path: &Path) -> Result<Input> {
         if let Some((archive, entry)) = archive::split_entry(path) {
@@ -98,23 +101,24 @@ impl Input {
         }
         const MAP_FROM_BYTES: u64 = 1 << 20;
         let io = |e| Error::io(path.display(), e);
-        let file = std::fs::File::open(path).map_err(io)?;
-        let meta = file.metadata().map_err(io)?;
-        if !meta.is_file() {
-            return Err(Error::Invalid {
+        let (file, len) = open_regular(path).map_err(|e| match e {
+            Opened::Io(e) => io(e),
+            Opened::NotRegular(what) => Error::Invalid {
                 file: path.display().to_string(),
-                message: "not a regular file".into(),
-            });
-        }
-        let data = if meta.len() >= MAP_FROM_BYTES {
+                message: format!("{what}, not a regular file; not read"),
+            },
+        })?;
+        let data = if len >= MAP_FROM_BYTES {
             // SAFETY: the map is read-only. Another process truncating the
             // file while it is read could fault the read; that is the accepted
             // cost of memory-mapped input, as with any tool reading data files
             // this way.
             InputData::Mapped(unsafe { memmap2::Mmap::map(&file) }.map_err(io)?)
         } else {
-            let mut bytes = Vec::with_capacity(meta.len() as usize);
-            std::io::Read::read_to_end(&mut &file, &mut bytes).map_err(io)?;
+            let mut bytes = Vec::with_capacity(len as usize);
+            // A file that grows while read is cut where it stood when opened.
+            std::io::Read::read_to_end(&mut std::io::Read::take(&file, len), &mut bytes)
+                .map_err(io)?;
             InputData::Bytes(bytes)
         };
         Ok(Input {
@@ -137,6 +141,64 @@ fn file_name(path: &Path) -> String {
     )
 }
 
+/// Why [`open_regular`] gave no file.
+#[cfg(not(target_arch = "wasm32"))]
+enum Opened {
+    /// The system refused.
+    Io(std::io::Error),
+    /// It opened, but is this kind of thing.
+    NotRegular(&'static str),
+}
+
+/// Opens `path` for reading if it is a regular file, returning it with its
+/// length. The open itself never blocks: on Unix it is non-blocking, so a
+/// named pipe with no writer opens at once (and is then refused) instead of
+/// waiting forever, and the kind is checked on the opened file, so nothing
+/// can swap a pipe in between a check and the open.
+#[cfg(not(target_arch = "wasm32"))]
+fn open_regular(path: &Path) -> std::result::Result<(std::fs::File, u64), Opened> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let file = options.open(path).map_err(Opened::Io)?;
+    let meta = file.metadata().map_err(Opened::Io)?;
+    if meta.is_file() {
+        return Ok((file, meta.len()));
+    }
+    Err(Opened::NotRegular(kind_of(meta.file_type())))
+}
+
+/// What a file that is not a regular file is, for the refusal.
+#[cfg(unix)]
+fn kind_of(kind: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_dir() {
+        "a folder"
+    } else if kind.is_fifo() {
+        "a named pipe"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "not a file"
+    }
+}
+
+/// What a file that is not a regular file is, for the refusal.
+#[cfg(all(not(unix), not(target_arch = "wasm32")))]
+fn kind_of(kind: std::fs::FileType) -> &'static str {
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a file"
+    }
+}
+
 /// Where an `.obj`'s `mtllib` libraries come from.
 pub trait Materials {
     /// The bytes of library `lib` named by the `.obj` at `obj_path`, or why
@@ -145,8 +207,9 @@ pub trait Materials {
 }
 
 /// Libraries on disk, under the rules for files from strangers: only a
-/// relative path inside the `.obj`'s folder (no `..`, not absolute), only a
-/// regular file (never a pipe or device), at most [`MAX_MATERIAL_BYTES`].
+/// relative path inside the `.obj`'s folder (no `..`, not absolute, and no
+/// link that leads out of it), only a regular file (never a pipe or device,
+/// which could block or never end), at most [`MAX_MATERIAL_BYTES`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DiskMaterials;
 
@@ -165,27 +228,40 @@ impl Materials for DiskMaterials {
                     .into(),
             );
         }
-        let path = obj_path.parent().unwrap_or(Path::new("")).join(relative);
-        let meta = std::fs::metadata(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        if !meta.is_file() {
-            return Err(format!("{}: not a regular file; not read", path.display()));
-        }
-        if meta.len() > MAX_MATERIAL_BYTES {
-            return Err(format!(
-                "{}: {} bytes, more than the {MAX_MATERIAL_BYTES} a material library may have",
-                path.display(),
-                meta.len()
+        let folder = match obj_path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let path = folder.join(relative);
+        let shown = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+        // A link inside the folder may point anywhere; follow it only to a
+        // file that is inside the folder too.
+        let real = std::fs::canonicalize(&path).map_err(|e| shown(&e))?;
+        let real_folder = std::fs::canonicalize(folder).map_err(|e| shown(&e))?;
+        if !real.starts_with(&real_folder) {
+            return Err(shown(
+                &"a link that leads out of the .obj's folder; not read",
             ));
+        }
+        let (file, len) = open_regular(&real).map_err(|e| match e {
+            Opened::Io(e) => shown(&e),
+            Opened::NotRegular(what) => {
+                shown(&format_args!("{what}, not a regular file; not read"))
+            }
+        })?;
+        if len > MAX_MATERIAL_BYTES {
+            return Err(shown(&format_args!(
+                "{len} bytes, more than the {MAX_MATERIAL_BYTES} a material library may have"
+            )));
         }
         let mut bytes = Vec::new();
-        std::fs::File::open(&path)
-            .and_then(|f| f.take(MAX_MATERIAL_BYTES + 1).read_to_end(&mut bytes))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        file.take(MAX_MATERIAL_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| shown(&e))?;
         if bytes.len() as u64 > MAX_MATERIAL_BYTES {
-            return Err(format!(
-                "{}: grew past {MAX_MATERIAL_BYTES} bytes while read",
-                path.display()
-            ));
+            return Err(shown(&format_args!(
+                "grew past {MAX_MATERIAL_BYTES} bytes while read"
+            )));
         }
         Ok(bytes)
     }
@@ -206,12 +282,18 @@ pub struct InputMaterials<'a>(pub &'a [Input]);
 impl Materials for InputMaterials<'_> {
     fn read(&self, _: &Path, lib: &str) -> std::result::Result<Vec<u8>, String> {
         let wanted = file_name(Path::new(lib));
-        self.0
+        let input = self
+            .0
             .iter()
             .find(|i| i.file_name() == wanted)
-            .map(|i| i.data.to_vec())
-            .filter(|b| b.len() as u64 <= MAX_MATERIAL_BYTES)
-            .ok_or_else(|| format!("{wanted} is not among the files given"))
+            .ok_or_else(|| format!("{wanted} is not among the files given"))?;
+        if input.data.len() as u64 > MAX_MATERIAL_BYTES {
+            return Err(format!(
+                "{wanted}: {} bytes, more than the {MAX_MATERIAL_BYTES} a material library may have",
+                input.data.len()
+            ));
+        }
+        Ok(input.data.to_vec())
     }
 }
 
@@ -365,6 +447,15 @@ pub fn load_inputs_with(
             }
         }
     }
+    for track in &tracks {
+        let recorded = track.recorded_duration_s();
+        if recorded > MAX_DURATION_S {
+            warnings.push(format!(
+                "{}: lasts {recorded:.6e} s; only its first {MAX_DURATION_S} s (24 h) play",
+                track.path().display()
+            ));
+        }
+    }
     if let Some(&j) = objs.iter().find(|&&j| !used[j]) {
         return Err(Error::Invalid {
             file: inputs[j].path.display().to_string(),
@@ -392,120 +483,4 @@ fn entry_track(input: &Input, entry: &mtn::OdaEntry) -> Result<Track> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Materials handed over as a fixed map, for tests.
-    struct Fixed;
-    impl Materials for Fixed {
-        fn read(&self, _: &Path, lib: &str) -> std::result::Result<Vec<u8>, String> {
-            match lib {
-                "a.mtl" => Ok(b"newmtl red\nKd 1 0 0\n".to_vec()),
-                _ => Err("missing".into()),
-            }
-        }
-    }
-
-    fn memg_bytes() -> Vec<u8> {
-        let motion = memg::MemgMotion {
-            fps: 30,
-            timesteps: 1,
-            ..Default::default()
-        };
-        memg::encode(&motion, crate::formats::bytes::ByteOrder::Little)
-    }
-
-    #[test]
-    fn pairs_by_stem_then_nearest() {
-        let obj = b"mtllib a.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl red\nf 1 2 3\n".to_vec();
-        let inputs = vec![
-            Input::from_bytes("one.obj", obj.clone()),
-            Input::from_bytes("two.obj", obj),
-            Input::from_bytes("two.bin", memg_bytes()),
-            Input::from_bytes("x.bin", memg_bytes()),
-        ];
-        let (tracks, warnings) = load_inputs(&inputs, &Fixed).unwrap();
-        assert!(warnings.is_empty(), "{warnings:?}");
-        let objs: Vec<_> = tracks
-            .iter()
-            .map(|t| match t {
-                Track::Memg {
-                    obj_path, scene, ..
-                } => {
-                    assert_eq!(scene.materials[0].diffuse, [1.0, 0.0, 0.0]);
-                    obj_path.display().to_string()
-                }
-                _ => panic!("not MEMG"),
-            })
-            .collect();
-        // two.bin takes two.obj by its stem; x.bin the nearest free one before it.
-        assert_eq!(objs, ["two.obj", "one.obj"]);
-    }
-
-    #[test]
-    fn unread_material_is_a_warning_naming_the_obj() {
-        let obj = b"mtllib gone.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n".to_vec();
-        let inputs = vec![
-            Input::from_bytes("s.obj", obj),
-            Input::from_bytes("s.bin", memg_bytes()),
-        ];
-        let (_, warnings) = load_inputs(&inputs, &Fixed).unwrap();
-        assert_eq!(warnings.len(), 1);
-        assert!(warnings[0].starts_with("s.obj: material library gone.mtl: missing"));
-    }
-
-    #[test]
-    fn lone_obj_and_lone_motion_are_errors() {
-        let obj = b"v 0 0 0\n".to_vec();
-        let e = load_inputs(&[Input::from_bytes("s.obj", obj)], &Fixed).unwrap_err();
-        assert!(e.to_string().contains("s.obj"), "{e}");
-        let e = load_inputs(&[Input::from_bytes("m.bin", memg_bytes())], &Fixed).unwrap_err();
-        assert!(e.to_string().contains("needs its .obj"), "{e}");
-    }
-
-    #[test]
-    fn materials_among_inputs_by_file_name() {
-        let inputs = vec![Input::from_bytes(
-            "dir/a.mtl",
-            b"newmtl m\nKd 0 1 0\n".to_vec(),
-        )];
-        let found = InputMaterials(&inputs).read(Path::new("x.obj"), "sub/a.mtl");
-        assert_eq!(found.unwrap(), b"newmtl m\nKd 0 1 0\n");
-        assert!(
-            InputMaterials(&inputs)
-                .read(Path::new("x.obj"), "b.mtl")
-                .is_err()
-        );
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
-    #[test]
-    fn disk_materials_follow_only_plain_relative_files() {
-        let dir = tempfile::tempdir().unwrap();
-        let obj = dir.path().join("s.obj");
-        std::fs::write(dir.path().join("a.mtl"), b"newmtl m\n").unwrap();
-        assert_eq!(DiskMaterials.read(&obj, "a.mtl").unwrap(), b"newmtl m\n");
-        assert_eq!(DiskMaterials.read(&obj, "./a.mtl").unwrap(), b"newmtl m\n");
-        for bad in ["/dev/zero", "../a.mtl", "sub/../../a.mtl"] {
-            let e = DiskMaterials.read(&obj, bad).unwrap_err();
-            assert!(e.contains("relative"), "{bad}: {e}");
-        }
-        // A folder (like a device or a pipe) is not a regular file.
-        std::fs::create_dir(dir.path().join("d.mtl")).unwrap();
-        assert!(
-            DiskMaterials
-                .read(&obj, "d.mtl")
-                .unwrap_err()
-                .contains("not a regular file")
-        );
-        // Over the size cap.
-        let big = std::fs::File::create(dir.path().join("big.mtl")).unwrap();
-        big.set_len(MAX_MATERIAL_BYTES + 1).unwrap();
-        assert!(
-            DiskMaterials
-                .read(&obj, "big.mtl")
-                .unwrap_err()
-                .contains("more than")
-        );
-    }
-}
+mod tests;

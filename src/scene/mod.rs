@@ -69,8 +69,15 @@ impl Track {
         }
     }
 
-    /// Time of the track's last sample in seconds.
+    /// How long the track plays, seconds: its [`Track::recorded_duration_s`],
+    /// at most [`anim::timeline::MAX_DURATION_S`].
     pub fn duration_s(&self) -> f64 {
+        self.recorded_duration_s()
+            .min(anim::timeline::MAX_DURATION_S)
+    }
+
+    /// Time of the track's last sample in seconds, as the file says.
+    pub fn recorded_duration_s(&self) -> f64 {
         match self {
             Track::Mtn { motion, .. } => motion.duration_s(),
             Track::Memg { motion, .. } => motion.duration_s(),

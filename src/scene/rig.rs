@@ -16,7 +16,7 @@ use glam::{Mat3, Mat4, Vec3};
 use super::shapes::Primitives;
 use super::shapes::{BoxInstance, Capsule, Sphere};
 use super::units::{aibo_box, aibo_point};
-use crate::anim::aibo::{RigPose, body_box, bones, head_box, pose_from_mtn};
+use crate::anim::aibo::{MtnRig, RigPose, body_box, bones, head_box};
 use crate::formats::aibo::Model;
 use crate::formats::mtn::Mtn;
 
@@ -172,18 +172,72 @@ fn extent_points(model: Model, pose: &RigPose) -> Vec<Vec3> {
     points
 }
 
-/// The box the grounded figure of `mtn` fills over the whole motion, body
-/// centre above the origin, sampled at every frame of the motion.
-pub fn bounds_over_time(mtn: &Mtn) -> (Vec3, Vec3) {
-    let mut lo = Vec3::INFINITY;
-    let mut hi = Vec3::NEG_INFINITY;
-    for frame in 0..=mtn.total_frames() {
-        let (model, pose) = pose_from_mtn(mtn, mtn.frame_s(frame));
-        let lift = Vec3::Y * ground_lift(model, &pose);
-        for p in extent_points(model, &pose) {
-            lo = lo.min(p + lift);
-            hi = hi.max(p + lift);
+/// The box the figure of `pose` fills, lifted onto the ground by
+/// [`ground_lift`], body centre above the origin (world metres).
+pub fn extent(model: Model, pose: &RigPose) -> (Vec3, Vec3) {
+    let lift = Vec3::Y * ground_lift(model, pose);
+    extent_points(model, pose)
+        .into_iter()
+        .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| {
+            (lo.min(p + lift), hi.max(p + lift))
+        })
+}
+
+/// Most poses [`bounds_over_time`] evaluates, however long the motion or
+/// however many keyframes it has.
+pub const MAX_BOUNDS_SAMPLES: usize = 4096;
+
+/// Poses sampled inside each keyframe segment besides its ends, while
+/// [`MAX_BOUNDS_SAMPLES`] allows: joint angles are linear between keyframes,
+/// but the points the forward kinematics puts them at are not.
+pub const SEGMENT_SAMPLES: usize = 3;
+
+/// The times [`bounds_over_time`] poses a motion whose keyframes fall at
+/// `keyframe_times` (seconds, ascending): every keyframe and
+/// [`SEGMENT_SAMPLES`] evenly spaced times inside each segment, or, when
+/// there are more keyframes than [`MAX_BOUNDS_SAMPLES`], that many keyframes
+/// evenly spread from the first to the last. Never more than
+/// [`MAX_BOUNDS_SAMPLES`] times, whatever the frame counts say.
+pub fn bounds_sample_times(keyframe_times: &[f64]) -> Vec<f64> {
+    let count = keyframe_times.len();
+    if count == 0 {
+        // A motion built in code without keyframes still has its one pose.
+        return vec![0.0];
+    }
+    if count > MAX_BOUNDS_SAMPLES {
+        let last = count - 1;
+        let steps = MAX_BOUNDS_SAMPLES - 1;
+        return (0..MAX_BOUNDS_SAMPLES)
+            // i · last ≤ 4095 · 65 535: no overflow for any keyframe count a file holds.
+            .map(|i| keyframe_times[(i * last + steps / 2) / steps])
+            .collect();
+    }
+    let segments = (count - 1).max(1);
+    let inside = SEGMENT_SAMPLES.min((MAX_BOUNDS_SAMPLES - count) / segments);
+    let mut times = Vec::with_capacity(count + segments * inside);
+    for (i, &t) in keyframe_times.iter().enumerate() {
+        times.push(t);
+        if let Some(&next) = keyframe_times.get(i + 1) {
+            let span = next - t;
+            times.extend((1..=inside).map(|j| t + span * j as f64 / (inside + 1) as f64));
         }
     }
-    (lo, hi)
+    times
+}
+
+/// The box the grounded figure of `mtn` fills over the whole motion, body
+/// centre above the origin, from the poses at [`bounds_sample_times`]: at
+/// most [`MAX_BOUNDS_SAMPLES`] poses, so a keyframe that claims four billion
+/// frames costs no more than one that claims four.
+pub fn bounds_over_time(mtn: &Mtn) -> (Vec3, Vec3) {
+    let rig = MtnRig::new(mtn);
+    bounds_sample_times(rig.keyframe_times_s())
+        .into_iter()
+        .map(|t| {
+            let (model, pose) = rig.pose(t);
+            extent(model, &pose)
+        })
+        .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), (a, b)| {
+            (lo.min(a), hi.max(b))
+        })
 }

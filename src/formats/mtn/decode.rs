@@ -56,7 +56,8 @@ fn parse_names(data: &[u8], start: usize, end: usize) -> Result<Names, DecodeErr
 /// Recovers section 1's strings when the name's length byte lies (as in
 /// `KnownGoodERS7.mtn`): the one name length after which creator and design
 /// parse, the design label is not empty, and 0..3 zero bytes of padding end
-/// the section. `None` unless exactly one length fits.
+/// the section; at most 255, as the format's strings are. `None` unless
+/// exactly one length fits.
 fn recover_names(data: &[u8], start: usize, end: usize) -> Option<(Names, usize)> {
     let region = &data[start..end];
     let fits = |len: usize| -> Option<usize> {
@@ -72,7 +73,10 @@ fn recover_names(data: &[u8], start: usize, end: usize) -> Option<(Names, usize)
         let pad = region.len().checked_sub(stop)?;
         (pad < 4 && region[stop..].iter().all(|&b| b == 0)).then_some(stop)
     };
-    let mut found = (0..region.len()).filter_map(|len| fits(len).map(|s| (len, s)));
+    // A Pascal string holds at most 255 bytes: a longer "name" is not one
+    // (and could not be written back).
+    let longest = region.len().min(usize::from(u8::MAX) + 1);
+    let mut found = (0..longest).filter_map(|len| fits(len).map(|s| (len, s)));
     let (len, stop) = found.next()?;
     if found.next().is_some() {
         return None;
