@@ -216,7 +216,8 @@ impl EguiPass {
         }
     }
 
-    /// Paints `frame` over whatever `view` already holds. Returns command
+    /// Paints `frame` over whatever `view` already holds (the window's
+    /// image, or an offscreen picture of its format). Returns command
     /// buffers egui prepared on its own, to submit before `encoder`'s.
     pub fn paint(
         &mut self,
@@ -224,7 +225,7 @@ impl EguiPass {
         encoder: &mut wgpu::CommandEncoder,
         view: &wgpu::TextureView,
         size: (u32, u32),
-        frame: EguiFrame,
+        frame: &EguiFrame,
     ) -> Vec<wgpu::CommandBuffer> {
         let screen = egui_wgpu::ScreenDescriptor {
             size_in_pixels: [size.0, size.1],
@@ -263,7 +264,7 @@ impl EguiPass {
     }
 }
 
-/// One egui pass, ready to paint.
+/// One egui pass, ready to paint (as often as needed).
 pub struct EguiFrame {
     primitives: Vec<egui::ClippedPrimitive>,
     pixels_per_point: f32,

@@ -1,6 +1,7 @@
-//! `viewer FILE...`: play in a window.
+//! `viewer [FILE...]`: play in a window (no files: an empty window to drop them on).
 use motion_viewer::anim::timeline::LoopMode;
 use motion_viewer::app;
+use motion_viewer::scene::Layout;
 use std::path::PathBuf;
 
 /// Options for playing in a window.
@@ -21,18 +22,36 @@ pub struct PlayArgs {
     /// Window size, `WxH`.
     #[arg(long, default_value = "1280x720")]
     pub size: String,
+    /// `fit` (every track scaled to a common size; the default when formats
+    /// are mixed) or `true-scale`.
+    #[arg(long)]
+    pub layout: Option<String>,
+    /// Reload a track when one of its files changes on disk (the time is
+    /// kept; a file that no longer decodes leaves the last good version).
+    #[arg(long)]
+    pub watch: bool,
 }
 
 /// Opens the window on `files` and plays until it is closed.
 pub fn run(files: &[PathBuf], args: &PlayArgs) -> anyhow::Result<()> {
     let loop_mode: LoopMode = args.loop_mode.parse()?;
     let [width, height] = super::parse_size(&args.size)?;
+    let layout = args
+        .layout
+        .as_deref()
+        .map(|l| {
+            l.parse::<Layout>()
+                .map_err(|e| anyhow::anyhow!("--layout: {e}"))
+        })
+        .transpose()?;
     let options = app::Options {
         paused: args.paused,
         speed: args.speed,
         start_s: args.start,
         loop_mode,
         size: (width, height),
+        layout,
+        watch: args.watch,
     };
     app::run(files, &options)?;
     Ok(())

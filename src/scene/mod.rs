@@ -14,8 +14,9 @@ pub mod shapes;
 pub mod unit_mesh;
 pub mod units;
 
+pub use layout::Layout;
 pub use load::{DiskMaterials, Input, InputData, InputMaterials, Materials, load, load_inputs};
-pub use plan::{Placement, Plan};
+pub use plan::{Placement, Plan, auto_layout};
 
 use crate::anim;
 use crate::formats::{input_animation, memg, mtn, obj};

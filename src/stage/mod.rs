@@ -4,10 +4,11 @@
 //!
 //! Data flow:
 //!
-//! 1. [`Stage::new`] takes the loaded [`Track`]s, places them by the CPU
-//!    [`Plan`] (each track's box over its whole motion, in a row, on the
-//!    ground; see [`crate::scene::plan`]), and uploads the GPU state (a
-//!    [`GpuDeformer`] per MEMG track).
+//! 1. [`Stage::new`] (or [`Stage::with_layout`]) takes the loaded
+//!    [`Track`]s, sizes and places them by the CPU [`Plan`] (each track's box
+//!    over its whole motion, in a row, on the ground; see
+//!    [`crate::scene::plan`]), and uploads the GPU state (a [`GpuDeformer`]
+//!    per MEMG track).
 //! 2. Each frame, [`Stage::pose`] records the GPU work that poses the meshes
 //!    at time `t` (MEMG deformation at timestep `t · fps`) into the caller's
 //!    encoder, and [`Stage::frame_scene`] gathers the meshes with their
@@ -20,9 +21,10 @@
 //!    grid always lies on the ground, y = 0.
 //!
 //! Time is shared: `t` is seconds from the start of every track; a track
-//! shorter than [`Stage::duration_s`] holds its last pose.
+//! shorter than [`Stage::duration_s`] holds its last pose. A hidden track
+//! ([`Stage::set_visible`]) is neither posed nor drawn, but keeps its place.
 
-use glam::{Mat4, Vec3};
+use glam::Vec3;
 
 use crate::anim::aibo::pose_from_mtn;
 use crate::anim::input_animation::state_at;
@@ -32,7 +34,7 @@ use crate::formats::mtn::Mtn;
 use crate::gpu::{DeformOptions, FrameScene, GpuContext, GpuDeformer};
 use crate::scene::plan::{Placement, Plan, bind};
 use crate::scene::shapes::{Grid, Primitives};
-use crate::scene::{Track, hands, rig};
+use crate::scene::{Layout, Track, hands, rig};
 
 /// What a track needs each frame.
 #[derive(Debug)]
@@ -47,13 +49,21 @@ enum Body {
 pub struct Stage {
     plan: Plan,
     bodies: Vec<Body>,
+    visible: Vec<bool>,
     load_warnings: Vec<String>,
 }
 
 impl Stage {
-    /// Measures and places `tracks` (CPU) and uploads their GPU state.
+    /// Measures and places `tracks` (CPU) at their true scale and uploads
+    /// their GPU state.
     pub fn new(ctx: &GpuContext, tracks: &[Track]) -> Result<Stage> {
-        let plan = Plan::new(tracks)?;
+        Stage::with_layout(ctx, tracks, Layout::TrueScale)
+    }
+
+    /// Measures, sizes (as `layout` says) and places `tracks` (CPU) and
+    /// uploads their GPU state.
+    pub fn with_layout(ctx: &GpuContext, tracks: &[Track], layout: Layout) -> Result<Stage> {
+        let plan = Plan::with_layout(tracks, layout)?;
         let mut load_warnings = Vec::new();
         let mut bodies = Vec::with_capacity(tracks.len());
         for track in tracks {
@@ -83,9 +93,22 @@ impl Stage {
         }
         Ok(Stage {
             plan,
+            visible: vec![true; bodies.len()],
             bodies,
             load_warnings,
         })
+    }
+
+    /// Shows or hides track `index` (out of range: ignored).
+    pub fn set_visible(&mut self, index: usize, visible: bool) {
+        if let Some(v) = self.visible.get_mut(index) {
+            *v = visible;
+        }
+    }
+
+    /// How the tracks were sized.
+    pub fn layout(&self) -> Layout {
+        self.plan.layout
     }
 
     /// The placement of every track, in track order.
@@ -119,7 +142,12 @@ impl Stage {
     /// Records into `encoder` the GPU work that poses the meshes at `t`
     /// seconds. Submit it before drawing [`Stage::frame_scene`] for the same `t`.
     pub fn pose(&mut self, encoder: &mut wgpu::CommandEncoder, t: f64) {
-        for body in &mut self.bodies {
+        for (body, _) in self
+            .bodies
+            .iter_mut()
+            .zip(&self.visible)
+            .filter(|(_, v)| **v)
+        {
             if let Body::Memg { deformer, fps } = body {
                 deformer.set_time(t * *fps);
                 deformer.encode(encoder);
@@ -137,22 +165,24 @@ impl Stage {
             ..FrameScene::default()
         };
         let mut primitives = Primitives::default();
-        for (body, placement) in self.bodies.iter().zip(&self.plan.placements) {
-            let offset = placement.offset;
+        let shown = self.bodies.iter().zip(&self.plan.placements);
+        for ((body, placement), _) in shown.zip(&self.visible).filter(|(_, v)| **v) {
+            let mut own = Primitives::default();
             match body {
                 Body::Memg { deformer, .. } => {
                     frame.meshes.push(deformer.mesh());
-                    frame.mesh_transforms.push(Mat4::from_translation(offset));
+                    frame.mesh_transforms.push(placement.transform());
                 }
                 Body::Rig { motion } => {
                     let (model, pose) = pose_from_mtn(motion, t);
-                    let origin = offset + Vec3::Y * rig::ground_lift(model, &pose);
-                    rig::primitives(model, &pose, origin, &mut primitives);
+                    let origin = Vec3::Y * rig::ground_lift(model, &pose);
+                    rig::primitives(model, &pose, origin, &mut own);
                 }
                 Body::Hands { recording } => {
-                    hands::primitives(&state_at(recording, t), offset, &mut primitives);
+                    hands::primitives(&state_at(recording, t), Vec3::ZERO, &mut own);
                 }
             }
+            primitives.append_placed(own, placement.scale, placement.offset);
         }
         frame.add_primitives(primitives);
         frame

@@ -73,7 +73,7 @@ impl Default for FrameScene<'_> {
 }
 
 /// Multisampling used when the target format allows it.
-const SAMPLES: u32 = 4;
+pub const SAMPLES: u32 = 4;
 const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 const INSTANCE_SIZE: u64 = std::mem::size_of::<Instance>() as u64;
 /// Edges over faces: dark and half transparent.
@@ -107,10 +107,18 @@ pub struct Renderer {
 
 impl Renderer {
     /// Builds the pipelines for colour targets of `format` (an sRGB format
-    /// gives correct shading: the shaders output linear colour).
+    /// gives correct shading: the shaders output linear colour),
+    /// multisampled ×[`SAMPLES`] where the adapter allows it.
     pub fn new(ctx: &GpuContext, format: wgpu::TextureFormat) -> Self {
+        Self::with_samples(ctx, format, SAMPLES)
+    }
+
+    /// [`Renderer::new`] with `samples` per pixel: 1, or [`SAMPLES`] where the
+    /// adapter allows it. A CPU adapter pays for every sample in full, so an
+    /// interactive window there draws with one.
+    pub fn with_samples(ctx: &GpuContext, format: wgpu::TextureFormat, samples: u32) -> Self {
         let device = &ctx.device;
-        let pipelines = pipeline::build(ctx, format);
+        let pipelines = pipeline::build(ctx, format, samples);
         Self {
             ctx: ctx.clone(),
             format,
@@ -129,6 +137,11 @@ impl Renderer {
         self.format
     }
 
+    /// Samples per pixel the pipelines draw with.
+    pub fn samples(&self) -> u32 {
+        self.pipelines.samples
+    }
+
     /// Records one render pass drawing `frame` seen by `camera` onto `target`
     /// (`size` = its width and height in pixels), clearing it first.
     pub fn draw(
@@ -139,8 +152,31 @@ impl Renderer {
         camera: &OrbitCamera,
         frame: &FrameScene,
     ) {
+        let viewport = [0.0, 0.0, size[0] as f32, size[1] as f32];
+        self.draw_viewport(encoder, target, size, viewport, camera, frame);
+    }
+
+    /// [`Renderer::draw`] into the part `viewport` = `[x, y, width, height]`
+    /// (pixels) of the target: the whole target is cleared, the scene is
+    /// drawn in that rectangle with its aspect ratio (a window whose side
+    /// panel covers part of the surface draws beside it).
+    pub fn draw_viewport(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        size: [u32; 2],
+        viewport: [f32; 4],
+        camera: &OrbitCamera,
+        frame: &FrameScene,
+    ) {
         let size = [size[0].max(1), size[1].max(1)];
-        self.write_globals(camera, size);
+        let [vx, vy] = [
+            viewport[0].clamp(0.0, size[0] as f32 - 1.0),
+            viewport[1].clamp(0.0, size[1] as f32 - 1.0),
+        ];
+        let vw = viewport[2].clamp(1.0, size[0] as f32 - vx);
+        let vh = viewport[3].clamp(1.0, size[1] as f32 - vy);
+        self.write_globals(camera, vw / vh);
 
         // Instances: mesh groups first (one each), then spheres, tubes, boxes,
         // then one wire instance per mesh.
@@ -245,6 +281,7 @@ impl Renderer {
             occlusion_query_set: None,
             multiview_mask: None,
         });
+        pass.set_viewport(vx, vy, vw, vh, 0.0, 1.0);
         pass.set_bind_group(0, &self.pipelines.globals_bind_group, &[]);
 
         pass.set_pipeline(&self.pipelines.lit);
@@ -302,8 +339,7 @@ impl Renderer {
         }
     }
 
-    fn write_globals(&self, camera: &OrbitCamera, size: [u32; 2]) {
-        let aspect = size[0] as f32 / size[1] as f32;
+    fn write_globals(&self, camera: &OrbitCamera, aspect: f32) {
         let eye = camera.eye();
         let back = (eye - camera.target).normalize_or(Vec3::Z);
         let right = Vec3::Y.cross(back).normalize_or(Vec3::X);
