@@ -199,6 +199,9 @@ impl View {
             .paint(&self.gpu, &mut encoder, &target, size, egui);
         self.submit_and_wait_if(&mut encoder, prepared, measure);
         split.egui = egui_cpu_ms + ms_since(phase);
+        if measure && std::env::var_os("MV_DEBUG_SPLIT").is_some() {
+            eprintln!("split egui_cpu {egui_cpu_ms:.1} {}", split.to_line());
+        }
         phase = Instant::now();
         self.window.pre_present_notify();
         self.gpu.queue.present(frame);

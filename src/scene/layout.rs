@@ -15,7 +15,9 @@ use std::str::FromStr;
 /// How tracks are sized before they are placed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Layout {
-    /// Every track scaled to the size of the largest ([`scales`]).
+    /// Every track scaled to the size of the largest ([`scales`]); a
+    /// recording floating above the ground is set down on it
+    /// ([`super::plan::Plan::with_layout`]).
     Fit,
     /// Every track at its recorded size.
     #[default]

@@ -81,6 +81,15 @@ impl Plan {
             .iter()
             .zip(&scales)
             .map(|(f, &s)| f.scaled(s))
+            .map(|f| match f.grounding {
+                // A recording floating at its recorded height would float
+                // `scale` times higher: set it down on the ground instead.
+                Grounding::Keep if layout == Layout::Fit && f.min.y > 0.0 => Footprint {
+                    grounding: Grounding::Rest,
+                    ..f
+                },
+                _ => f,
+            })
             .collect();
         let offsets = layout::place(&scaled);
         let placements: Vec<Placement> = tracks
