@@ -65,7 +65,7 @@ fn tracks_keep_their_order_names_and_formats() {
     assert_close(state.timeline.duration_s(), 239.0 / 30.0, 1e-9);
     assert_eq!(
         state.status_line(),
-        "frame 0/240 time 0.000000 tracks 3 shown 3"
+        "frame 0/240 time 0.000000 tracks 3 shown 3 focus -"
     );
 }
 
@@ -75,7 +75,7 @@ fn visibility_solo_and_focus() {
     assert!((0..3).all(|i| state.is_shown(i)));
     state.toggle_visible(1);
     assert!(!state.is_shown(1) && state.is_shown(0) && state.is_shown(2));
-    assert!(state.status_line().ends_with("tracks 3 shown 2"));
+    assert!(state.status_line().ends_with("tracks 3 shown 2 focus -"));
 
     // Solo shows one track alone, even a hidden one, and gives the rest back.
     state.toggle_solo(1);

@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(name)
 }
 
 fn on_path(tool: &str) -> bool {
@@ -41,7 +43,10 @@ fn rendered(args: &[&str]) -> Option<Output> {
     let out = viewer(args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     if !out.status.success() && stderr.contains("no GPU adapter") {
-        assert!(std::env::var_os("CI").is_none(), "CI has no GPU adapter: {stderr}");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI has no GPU adapter: {stderr}"
+        );
         eprintln!("skipped: {stderr}");
         return None;
     }
@@ -55,7 +60,11 @@ fn identify(path: &Path) -> Vec<(u32, u32, u32)> {
         .args(["-format", "%w %h %T\n", path.to_str().unwrap()])
         .output()
         .expect("run identify");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| {
@@ -112,7 +121,10 @@ fn gif_has_the_frames_size_and_rate_asked_for() {
         .zip(last.pixels())
         .filter(|(a, b)| a.0.iter().zip(b.0).any(|(x, y)| x.abs_diff(y) > 40))
         .count();
-    assert!(moved > 50, "{moved} pixels changed between the first and last frame");
+    assert!(
+        moved > 50,
+        "{moved} pixels changed between the first and last frame"
+    );
     assert!(
         std::fs::read_dir(dir.path()).unwrap().all(|e| !e
             .unwrap()
@@ -208,7 +220,10 @@ fn mp4_through_ffmpeg_when_it_is_there() {
     };
     let probe = Command::new("ffprobe")
         .args(["-v", "error", "-count_frames", "-select_streams", "v:0"])
-        .args(["-show_entries", "stream=width,height,nb_read_frames,r_frame_rate"])
+        .args([
+            "-show_entries",
+            "stream=width,height,nb_read_frames,r_frame_rate",
+        ])
         .args(["-of", "csv=p=0", mp4.to_str().unwrap()])
         .output()
         .expect("run ffprobe");

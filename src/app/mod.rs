@@ -13,7 +13,7 @@
 //!   is under the cursor; `ui`: the overlay; [`frame_time`]: where a frame goes.
 //!
 //! Set `MOTION_VIEWER_STATUS=1` to have the window print status lines on
-//! stdout: `adapter NAME` once, `frame 3/241 time 0.100000 tracks 3 shown 2`
+//! stdout: `adapter NAME` once, `frame 3/241 time 0.100000 tracks 3 shown 2 focus 1`
 //! whenever one of those changes, `error MESSAGE` for a load that failed,
 //! `screenshot PATH` for each F12 (printed regardless), and on exit
 //! `frame_time_ms 16.70` (smoothed) and `frame_split_ms deform … present …`.

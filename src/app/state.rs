@@ -434,12 +434,16 @@ impl ViewerState {
     }
 
     /// The line `MOTION_VIEWER_STATUS=1` prints when it changes:
-    /// `frame 3/241 time 0.100000 tracks 3 shown 2`.
+    /// `frame 3/241 time 0.100000 tracks 3 shown 2 focus 1` (`focus -`
+    /// without a focused track).
     pub fn status_line(&self) -> String {
         let t = &self.timeline;
         let shown = (0..self.tracks.len()).filter(|&i| self.is_shown(i)).count();
+        let focus = self
+            .focus
+            .map_or_else(|| "-".to_string(), |i| i.to_string());
         format!(
-            "frame {}/{} time {:.6} tracks {} shown {shown}",
+            "frame {}/{} time {:.6} tracks {} shown {shown} focus {focus}",
             t.frame(),
             t.frame_count(),
             t.time_s(),
