@@ -72,7 +72,6 @@ impl View {
         );
         let (gpu, surface) =
             framework::init(event_loop.owned_display_handle(), Arc::clone(&window))?;
-        let egui = EguiPass::new(&window, &gpu, surface.format());
         // A CPU adapter rasterises every sample on the CPU: multisampling
         // there costs more than the rest of the frame (see BENCHMARKS.md).
         let samples = if gpu.adapter.get_info().device_type == wgpu::DeviceType::Cpu {
@@ -81,6 +80,7 @@ impl View {
             crate::gpu::render::SAMPLES
         };
         let renderer = Renderer::with_samples(&gpu, surface.format(), samples);
+        let egui = EguiPass::new(&window, &gpu, surface.format(), renderer.samples());
         let (w, h) = surface.size();
         Ok(View {
             window,
@@ -140,7 +140,9 @@ impl View {
 
     /// Poses, draws and presents one frame with `egui` over it. When
     /// `measure` is set, each phase is submitted and waited for on its own
-    /// and the split is returned (see [`super::frame_time`]).
+    /// and the split is returned (see [`super::frame_time`]): the scene is
+    /// then drawn twice, alone and with the overlay in the same pass, and
+    /// the overlay's part is the difference.
     pub fn draw(
         &mut self,
         time_s: f64,
@@ -179,29 +181,36 @@ impl View {
         }
         let scene = scene_of(&self.stage, time_s, self.grid, self.wireframe);
         split.scene = ms_since(phase);
+        let target_size = [size.0, size.1];
+        if measure {
+            phase = Instant::now();
+            self.renderer.draw_viewport(
+                &mut encoder,
+                &target,
+                target_size,
+                self.viewport,
+                &self.camera,
+                &scene,
+                |_| {},
+            );
+            self.submit_and_wait(&mut encoder, Vec::new());
+            split.draw = ms_since(phase);
+        }
         phase = Instant::now();
+        let prepared = self.egui.prepare(&self.gpu, &mut encoder, size, egui);
+        let overlay = &self.egui;
         self.renderer.draw_viewport(
             &mut encoder,
             &target,
-            [size.0, size.1],
+            target_size,
             self.viewport,
             &self.camera,
             &scene,
+            |pass| overlay.render(pass, size, egui),
         );
         drop(scene);
-        if measure {
-            self.submit_and_wait(&mut encoder, Vec::new());
-            split.draw = ms_since(phase);
-            phase = Instant::now();
-        }
-        let prepared = self
-            .egui
-            .paint(&self.gpu, &mut encoder, &target, size, egui);
         self.submit_and_wait_if(&mut encoder, prepared, measure);
-        split.egui = egui_cpu_ms + ms_since(phase);
-        if measure && std::env::var_os("MV_DEBUG_SPLIT").is_some() {
-            eprintln!("split egui_cpu {egui_cpu_ms:.1} {}", split.to_line());
-        }
+        split.egui = egui_cpu_ms + (ms_since(phase) - split.draw).max(0.0);
         phase = Instant::now();
         self.window.pre_present_notify();
         self.gpu.queue.present(frame);
@@ -220,23 +229,25 @@ impl View {
         let size = (w.max(1), h.max(1));
         let mut capture = Capture::with_format(&self.gpu, [size.0, size.1], self.surface.format());
         let viewport = match overlay {
-            Some(_) => self.viewport,
+            Some(frame) => {
+                // The screen's buffers were written for the same primitives;
+                // write them again in case a later pass reused them.
+                let mut encoder = self.encoder();
+                let prepared = self.egui.prepare(&self.gpu, &mut encoder, size, frame);
+                self.gpu
+                    .queue
+                    .submit(prepared.into_iter().chain([encoder.finish()]));
+                self.viewport
+            }
             None => [0.0, 0.0, size.0 as f32, size.1 as f32],
         };
         let scene = scene_of(&self.stage, time_s, self.grid, self.wireframe);
-        let (gpu, egui) = (&self.gpu, &mut self.egui);
-        capture.render_with(
-            &mut self.renderer,
-            &self.camera,
-            &scene,
-            viewport,
-            |encoder, view| {
-                if let Some(frame) = overlay {
-                    let prepared = egui.paint(gpu, encoder, view, size, frame);
-                    gpu.queue.submit(prepared);
-                }
-            },
-        )
+        let egui = &self.egui;
+        capture.render_with(&mut self.renderer, &self.camera, &scene, viewport, |pass| {
+            if let Some(frame) = overlay {
+                egui.render(pass, size, frame);
+            }
+        })
     }
 
     fn encoder(&self) -> wgpu::CommandEncoder {

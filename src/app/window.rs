@@ -88,6 +88,9 @@ impl<H: Host> App<H> {
         let materials = self.host.materials();
         if self.state.open(&inputs, materials).is_ok() {
             self.announce_tracks();
+            if let Some(view) = &self.view {
+                view.window.set_title(&title(&self.state));
+            }
             // The first tracks, or more beside them: show them all.
             self.state.set_focus(None);
             self.reframe = true;
@@ -425,5 +428,14 @@ impl<H: Host> ApplicationHandler<HostEvent> for App<H> {
         }
         // Anything may have changed the picture or the overlay.
         view.window.request_redraw();
+    }
+}
+
+/// The window's title: the tracks' files, or what to do without any.
+fn title(state: &ViewerState) -> String {
+    let names: Vec<String> = state.tracks().iter().map(|e| e.name()).collect();
+    match names.is_empty() {
+        true => "viewer — drop motion files here".into(),
+        false => format!("viewer — {}", names.join(", ")),
     }
 }

@@ -80,19 +80,18 @@ impl Capture {
         frame: &FrameScene,
     ) -> Result<image::RgbaImage> {
         let [w, h] = self.size.map(|s| s as f32);
-        self.render_with(renderer, camera, frame, [0.0, 0.0, w, h], |_, _| {})
+        self.render_with(renderer, camera, frame, [0.0, 0.0, w, h], |_| {})
     }
 
-    /// [`Capture::render`] with the scene in `viewport` (see
-    /// [`Renderer::draw_viewport`]) and `overlay` recording more drawing onto
-    /// the picture (a window's panels) before it is read back.
+    /// [`Capture::render`] with the scene in `viewport` and `overlay` drawing
+    /// into the same pass (a window's panels), as [`Renderer::draw_viewport`] does.
     pub fn render_with(
         &mut self,
         renderer: &mut Renderer,
         camera: &OrbitCamera,
         frame: &FrameScene,
         viewport: [f32; 4],
-        overlay: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::TextureView),
+        overlay: impl FnOnce(&mut wgpu::RenderPass<'static>),
     ) -> Result<image::RgbaImage> {
         if renderer.format() != self.format {
             return Err(Error::Gpu(format!(
@@ -108,8 +107,15 @@ impl Capture {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("capture"),
             });
-        renderer.draw_viewport(&mut encoder, &self.view, self.size, viewport, camera, frame);
-        overlay(&mut encoder, &self.view);
+        renderer.draw_viewport(
+            &mut encoder,
+            &self.view,
+            self.size,
+            viewport,
+            camera,
+            frame,
+            overlay,
+        );
         encoder.copy_texture_to_buffer(
             self.texture.as_image_copy(),
             wgpu::TexelCopyBufferInfo {

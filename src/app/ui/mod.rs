@@ -78,6 +78,9 @@ impl Overlay<'_> {
         if self.state.tracks().is_empty() {
             empty_hint(ui.ctx(), self.free_rect);
         }
+        if let Some(hover) = &self.ui.hover {
+            hover_tip(ui.ctx(), self.state, hover);
+        }
         if self.ui.show_help {
             help::window(ui.ctx());
         }
@@ -108,6 +111,28 @@ fn section(ui: &mut egui::Ui, title: &str, open: bool, body: impl FnOnce(&mut eg
     egui::CollapsingHeader::new(RichText::new(title).strong())
         .default_open(open)
         .show(ui, body);
+}
+
+/// The part under the cursor, beside the cursor.
+fn hover_tip(ctx: &egui::Context, state: &ViewerState, hover: &Hover) {
+    let Some(pointer) = ctx.pointer_hover_pos() else {
+        return;
+    };
+    egui::Area::new(egui::Id::unique("hover tip"))
+        .fixed_pos(pointer + egui::vec2(16.0, 16.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                let track = state.tracks().get(hover.track).map(|e| e.name());
+                ui.label(
+                    RichText::new(format!("{}: {}", track.unwrap_or_default(), hover.part))
+                        .strong(),
+                );
+                for line in &hover.values {
+                    ui.monospace(line);
+                }
+            });
+        });
 }
 
 /// What to do while nothing is open.

@@ -74,7 +74,8 @@ impl Default for FrameScene<'_> {
 
 /// Multisampling used when the target format allows it.
 pub const SAMPLES: u32 = 4;
-const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+/// The depth buffer's format; an overlay painted in the same pass needs it.
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 const INSTANCE_SIZE: u64 = std::mem::size_of::<Instance>() as u64;
 /// Edges over faces: dark and half transparent.
 const WIRE_COLOUR: [f32; 4] = [0.01, 0.01, 0.012, 0.55];
@@ -153,13 +154,19 @@ impl Renderer {
         frame: &FrameScene,
     ) {
         let viewport = [0.0, 0.0, size[0] as f32, size[1] as f32];
-        self.draw_viewport(encoder, target, size, viewport, camera, frame);
+        self.draw_viewport(encoder, target, size, viewport, camera, frame, |_| {});
     }
 
     /// [`Renderer::draw`] into the part `viewport` = `[x, y, width, height]`
     /// (pixels) of the target: the whole target is cleared, the scene is
     /// drawn in that rectangle with its aspect ratio (a window whose side
-    /// panel covers part of the surface draws beside it).
+    /// panel covers part of the surface draws beside it), then `overlay`
+    /// draws into the same pass (a window's panels: pipelines of this
+    /// renderer's format, [`Renderer::samples`] and [`DEPTH_FORMAT`]).
+    ///
+    /// One pass rather than a second one that loads the picture: a CPU
+    /// adapter's window image can be slow to read back (see BENCHMARKS.md).
+    #[allow(clippy::too_many_arguments)]
     pub fn draw_viewport(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
@@ -168,6 +175,7 @@ impl Renderer {
         viewport: [f32; 4],
         camera: &OrbitCamera,
         frame: &FrameScene,
+        overlay: impl FnOnce(&mut wgpu::RenderPass<'static>),
     ) {
         let size = [size[0].max(1), size[1].max(1)];
         let [vx, vy] = [
@@ -253,34 +261,38 @@ impl Renderer {
             Some(msaa) => (msaa, Some(target)),
             None => (target, None),
         };
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("frame"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view,
-                depth_slice: None,
-                resolve_target,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a: 1.0 }),
-                    // The multisampled image is only needed until it is resolved.
-                    store: if resolve_target.is_some() {
-                        wgpu::StoreOp::Discard
-                    } else {
-                        wgpu::StoreOp::Store
+        let mut pass = encoder
+            .begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("frame"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a: 1.0 }),
+                        // The multisampled image is only needed until it is resolved.
+                        store: if resolve_target.is_some() {
+                            wgpu::StoreOp::Discard
+                        } else {
+                            wgpu::StoreOp::Store
+                        },
                     },
-                },
-            })],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &attachments.depth,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(1.0),
-                    store: wgpu::StoreOp::Discard,
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &attachments.depth,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Discard,
+                    }),
+                    stencil_ops: None,
                 }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            })
+            // The overlay's renderer (egui) takes a 'static pass; the
+            // encoder is not touched until the pass is dropped here.
+            .forget_lifetime();
         pass.set_viewport(vx, vy, vw, vh, 0.0, 1.0);
         pass.set_bind_group(0, &self.pipelines.globals_bind_group, &[]);
 
@@ -337,6 +349,7 @@ impl Renderer {
             pass.set_vertex_buffer(0, self.line_vertices.buffer.slice(..));
             pass.draw(0..line_vertices.len() as u32, 0..1);
         }
+        overlay(&mut pass);
     }
 
     fn write_globals(&self, camera: &OrbitCamera, aspect: f32) {
