@@ -297,7 +297,9 @@ impl<H: Host> App<H> {
         let Some(view) = self.view.as_ref() else {
             return;
         };
-        if self.state.timeline.is_playing() || egui_frame.repaint_now {
+        // An empty timeline "plays" without moving: no need to redraw it.
+        let moving = self.state.timeline.is_playing() && !self.state.tracks().is_empty();
+        if moving || egui_frame.repaint_now {
             view.window.request_redraw();
         }
     }
