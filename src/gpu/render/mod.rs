@@ -15,9 +15,10 @@ mod streams;
 
 use super::camera::OrbitCamera;
 use super::context::GpuContext;
-use super::mesh::{GpuMesh, srgb_to_linear};
+use super::mesh::GpuMesh;
+use crate::scene::colour::srgb_to_linear;
 use crate::scene::shapes::{BoxInstance, Capsule, Grid, Line, Primitives, Sphere};
-use crate::scene::unit_mesh;
+use crate::scene::unit_mesh::{self, CYLINDER_SLICES, SPHERE_SLICES, SPHERE_STACKS};
 use glam::{Mat4, Quat, Vec3, Vec4};
 use pipeline::Pipelines;
 use streams::{Globals, Instance, LineVertex, Stream, UnitBuffers, grid_lines};
@@ -124,8 +125,8 @@ impl Renderer {
             ctx: ctx.clone(),
             format,
             pipelines,
-            sphere: UnitBuffers::new(device, &unit_mesh::sphere(12, 20)),
-            cylinder: UnitBuffers::new(device, &unit_mesh::cylinder(20)),
+            sphere: UnitBuffers::new(device, &unit_mesh::sphere(SPHERE_STACKS, SPHERE_SLICES)),
+            cylinder: UnitBuffers::new(device, &unit_mesh::cylinder(CYLINDER_SLICES)),
             cube: UnitBuffers::new(device, &unit_mesh::cube()),
             instances: Stream::new(device, "instances"),
             line_vertices: Stream::new(device, "line vertices"),
