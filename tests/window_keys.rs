@@ -9,10 +9,11 @@ fn no_two_actions_share_a_binding() {
     let mut seen = HashSet::new();
     for b in BINDINGS {
         assert!(
-            seen.insert((b.key, b.shift)),
-            "{:?} (shift {}) is bound twice",
+            seen.insert((b.key, b.shift, b.ctrl)),
+            "{:?} (shift {}, ctrl {}) is bound twice",
             b.key,
-            b.shift
+            b.shift,
+            b.ctrl
         );
     }
 }

@@ -1,7 +1,10 @@
 //! The real window under a private Xvfb: keys sent with xdotool move the
 //! timeline (read back from the status lines the viewer prints with
 //! `MOTION_VIEWER_STATUS=1`), the picture changes accordingly (screen grabs
-//! with ImageMagick's `import`), F12 writes a PNG, Q quits cleanly.
+//! with ImageMagick's `import`), F12 writes a PNG, Q quits cleanly; with the
+//! three samples, a track hidden from the keyboard leaves the picture and
+//! keyframe jumps land on the `.mtn` keyframes; `--watch` reloads a file
+//! rewritten on disk and keeps it when the new content is broken.
 //!
 //! Needs `Xvfb`, `xdotool`, `import` and a Vulkan or GL driver (Mesa's
 //! lavapipe/llvmpipe will do). Without the tools the test says so and passes,
@@ -114,20 +117,42 @@ fn changed_pixels(a: &image::RgbImage, b: &image::RgbImage) -> usize {
         .count()
 }
 
-/// A parsed `frame N/TOTAL time T` line.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// A parsed `frame N/TOTAL time T tracks K shown S focus F` line.
+#[derive(Debug, Clone, PartialEq)]
 struct Status {
     frame: u64,
     total: u64,
+    time: f64,
+    tracks: usize,
+    shown: usize,
+    focus: String,
 }
 
 fn parse_status(line: &str) -> Option<Status> {
-    let mut words = line.split_whitespace();
-    (words.next()? == "frame").then_some(())?;
-    let (frame, total) = words.next()?.split_once('/')?;
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let [
+        "frame",
+        frames,
+        "time",
+        time,
+        "tracks",
+        tracks,
+        "shown",
+        shown,
+        "focus",
+        focus,
+    ] = words[..]
+    else {
+        return None;
+    };
+    let (frame, total) = frames.split_once('/')?;
     Some(Status {
         frame: frame.parse().ok()?,
         total: total.parse().ok()?,
+        time: time.parse().ok()?,
+        tracks: tracks.parse().ok()?,
+        shown: shown.parse().ok()?,
+        focus: focus.to_string(),
     })
 }
 
@@ -234,19 +259,19 @@ fn write_flags(obj_path: &Path, motion_path: &Path) {
     std::fs::write(motion_path, encode(&motion, ByteOrder::Little)).expect("write flags.bin");
 }
 
-#[test]
-fn keys_drive_the_window() {
-    if !prerequisites() {
-        return;
-    }
-    let dir = tempfile::tempdir().expect("temp dir");
-    let inputs = samples(dir.path());
-    let (_xvfb, display) = start_xvfb();
+/// A viewer running on a display, its stdout lines arriving on a channel.
+struct Running {
+    viewer: Reaped,
+    stderr: std::process::ChildStderr,
+    lines: Receiver<String>,
+}
 
+/// Starts the viewer on `display` with status lines, `args` after the inputs.
+fn start_viewer(display: &str, inputs: &[PathBuf], args: &[&str]) -> Running {
     let mut viewer = Command::new(env!("CARGO_BIN_EXE_viewer"))
-        .args(&inputs)
-        .args(["--paused", "--size", "800x600"])
-        .env("DISPLAY", &display)
+        .args(inputs)
+        .args(args)
+        .env("DISPLAY", display)
         .env("MOTION_VIEWER_STATUS", "1")
         .env_remove("WAYLAND_DISPLAY")
         .stdout(Stdio::piped())
@@ -254,8 +279,7 @@ fn keys_drive_the_window() {
         .spawn()
         .expect("start viewer");
     let stdout = viewer.stdout.take().expect("viewer stdout");
-    let mut stderr = viewer.stderr.take().expect("viewer stderr");
-    let mut viewer = Reaped(viewer);
+    let stderr = viewer.stderr.take().expect("viewer stderr");
     let (send, lines) = channel();
     std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines().map_while(Result::ok) {
@@ -264,60 +288,35 @@ fn keys_drive_the_window() {
             }
         }
     });
+    Running {
+        viewer: Reaped(viewer),
+        stderr,
+        lines,
+    }
+}
 
-    let first = wait_for(&lines, START_TIMEOUT, "the first frame", parse_status);
-    assert_eq!(first.frame, 0, "--paused starts at frame 0");
-    assert!(first.total > 10, "the sample has frames: {first:?}");
-
+/// Focuses the viewer's window and returns a key sender for it.
+fn keyboard(display: &str) -> impl Fn(&str) + '_ {
     let window = tool(
-        &display,
+        display,
         "xdotool",
         &["search", "--sync", "--name", "viewer"],
     );
     let window = window.lines().next().expect("window id").trim().to_string();
     // No window manager under Xvfb: focus the window directly.
-    tool(&display, "xdotool", &["windowfocus", "--sync", &window]);
-    let key = |name: &str| tool(&display, "xdotool", &["key", "--clearmodifiers", name]);
-
-    let at_start = grab(&display, &dir.path().join("start.png"));
-
-    key("Right");
-    let next = wait_for(&lines, STEP_TIMEOUT, "frame 1", parse_status);
-    assert_eq!(next.frame, 1, "→ steps one frame while paused");
-    let after_step = grab(&display, &dir.path().join("step.png"));
-    let step_change = changed_pixels(&at_start, &after_step);
-    assert!(
-        step_change > 20,
-        "the counter (at least) redraws after →: {step_change} pixels changed"
-    );
-
-    key("End");
-    let end = wait_for(&lines, STEP_TIMEOUT, "the last frame", parse_status);
-    assert_eq!(end.frame, end.total - 1, "End goes to the last frame");
-    let at_end = grab(&display, &dir.path().join("end.png"));
-    let end_change = changed_pixels(&after_step, &at_end);
-    assert!(
-        end_change > step_change && end_change > 500,
-        "the flags move between frame 1 and the end: {end_change} pixels changed (step: {step_change})"
-    );
-
-    key("space");
-    // Loop mode wraps from the end, so playing shows new frames.
-    let mut seen = std::collections::HashSet::new();
-    while seen.len() < 3 {
-        let status = wait_for(&lines, STEP_TIMEOUT, "frames while playing", parse_status);
-        seen.insert(status.frame);
+    tool(display, "xdotool", &["windowfocus", "--sync", &window]);
+    move |name: &str| {
+        tool(display, "xdotool", &["key", "--clearmodifiers", name]);
     }
-    key("space");
+}
 
-    key("F12");
-    let shot = wait_for(&lines, STEP_TIMEOUT, "the screenshot line", |line| {
-        line.strip_prefix("screenshot ").map(PathBuf::from)
-    });
-    assert_eq!(shot, dir.path().join("flags_0001.png"));
-    let picture = image::open(&shot).expect("F12 wrote a PNG");
-    assert_eq!((picture.width(), picture.height()), (800, 600));
-
+/// Sends Q and checks the viewer exits cleanly.
+fn quit(running: Running, key: impl Fn(&str)) {
+    let Running {
+        mut viewer,
+        mut stderr,
+        ..
+    } = running;
     key("q");
     let deadline = Instant::now() + STEP_TIMEOUT;
     let status = loop {
@@ -330,6 +329,195 @@ fn keys_drive_the_window() {
     let mut errors = String::new();
     let _ = stderr.read_to_string(&mut errors);
     assert!(status.success(), "viewer exited with {status}: {errors}");
+    assert!(!errors.contains("panicked"), "{errors}");
+}
+
+#[test]
+fn keys_drive_the_window() {
+    if !prerequisites() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let inputs = samples(dir.path());
+    let (_xvfb, display) = start_xvfb();
+    let running = start_viewer(&display, &inputs, &["--paused", "--size", "800x600"]);
+    let lines = &running.lines;
+
+    let first = wait_for(lines, START_TIMEOUT, "the first frame", parse_status);
+    assert_eq!(first.frame, 0, "--paused starts at frame 0");
+    assert!(first.total > 10, "the sample has frames: {first:?}");
+    let key = keyboard(&display);
+
+    let at_start = grab(&display, &dir.path().join("start.png"));
+
+    key("Right");
+    let next = wait_for(lines, STEP_TIMEOUT, "frame 1", parse_status);
+    assert_eq!(next.frame, 1, "→ steps one frame while paused");
+    let after_step = grab(&display, &dir.path().join("step.png"));
+    let step_change = changed_pixels(&at_start, &after_step);
+    assert!(
+        step_change > 20,
+        "the counter (at least) redraws after →: {step_change} pixels changed"
+    );
+
+    key("End");
+    let end = wait_for(lines, STEP_TIMEOUT, "the last frame", parse_status);
+    assert_eq!(end.frame, end.total - 1, "End goes to the last frame");
+    let at_end = grab(&display, &dir.path().join("end.png"));
+    let end_change = changed_pixels(&after_step, &at_end);
+    assert!(
+        end_change > step_change && end_change > 500,
+        "the flags move between frame 1 and the end: {end_change} pixels changed (step: {step_change})"
+    );
+
+    key("space");
+    // Loop mode wraps from the end, so playing shows new frames.
+    let mut seen = std::collections::HashSet::new();
+    while seen.len() < 3 {
+        let status = wait_for(lines, STEP_TIMEOUT, "frames while playing", parse_status);
+        seen.insert(status.frame);
+    }
+    key("space");
+
+    key("F12");
+    let shot = wait_for(lines, STEP_TIMEOUT, "the screenshot line", |line| {
+        line.strip_prefix("screenshot ").map(PathBuf::from)
+    });
+    assert_eq!(shot, dir.path().join("flags_0001.png"));
+    let picture = image::open(&shot).expect("F12 wrote a PNG");
+    assert_eq!((picture.width(), picture.height()), (800, 600));
+
+    // Shift+F12 keeps the panels: the picture is the window as shown.
+    key("shift+F12");
+    let shot = wait_for(lines, STEP_TIMEOUT, "the second screenshot line", |line| {
+        line.strip_prefix("screenshot ").map(PathBuf::from)
+    });
+    assert_eq!(shot, dir.path().join("flags_0002.png"));
+    let with_panels = image::open(&shot).expect("Shift+F12 wrote a PNG").to_rgb8();
+    let on_screen = grab(&display, &dir.path().join("screen.png"));
+    let window_part = image::imageops::crop_imm(&on_screen, 0, 0, 800, 600).to_image();
+    let differ = changed_pixels(&with_panels, &window_part);
+    assert!(
+        differ < 800 * 600 / 50,
+        "Shift+F12 shows what the window shows: {differ} pixels differ"
+    );
+
+    quit(running, key);
+}
+
+/// The three samples copied into `dir`: flags (MEMG), the Sony `.mtn`, the MRTK hands.
+fn three_samples(dir: &Path) -> Vec<PathBuf> {
+    let mut inputs = samples(dir);
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    for name in ["sony_stand_sit.mtn", "hands.mrtk"] {
+        let copy = dir.join(name);
+        std::fs::copy(data.join(name), &copy).expect("copy sample");
+        inputs.push(copy);
+    }
+    inputs
+}
+
+#[test]
+fn tracks_hide_and_keyframes_jump() {
+    if !prerequisites() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let inputs = three_samples(dir.path());
+    let (_xvfb, display) = start_xvfb();
+    let running = start_viewer(&display, &inputs, &["--paused", "--size", "1000x700"]);
+    let lines = &running.lines;
+    let first = wait_for(lines, START_TIMEOUT, "the first frame", parse_status);
+    assert_eq!(
+        (first.tracks, first.shown, first.frame),
+        (3, 3, 0),
+        "{first:?}"
+    );
+    let key = keyboard(&display);
+    let at = |what: &str, want: &dyn Fn(&Status) -> bool| {
+        wait_for(lines, STEP_TIMEOUT, what, |l| {
+            parse_status(l).filter(|s| want(s))
+        })
+    };
+
+    // ] focuses the first track (the flags) and frames the camera on it.
+    key("bracketright");
+    at("focus on the flags", &|s| s.focus == "0");
+    let shown = grab(&display, &dir.path().join("flags_focused.png"));
+    // V hides the focused track: the flags leave the picture.
+    key("v");
+    let hidden = at("the flags hidden", &|s| s.shown == 2);
+    assert_eq!(hidden.tracks, 3);
+    let gone = grab(&display, &dir.path().join("flags_hidden.png"));
+    let change = changed_pixels(&shown, &gone);
+    assert!(
+        change > 2000,
+        "hiding the flags changed only {change} pixels"
+    );
+    key("v");
+    at("the flags shown again", &|s| s.shown == 3);
+
+    // The .mtn track: its keyframes are frames 0, 61, 112… of 16 ms.
+    key("bracketright");
+    at("focus on the .mtn", &|s| s.focus == "1");
+    key("period");
+    let next = at("the next keyframe", &|s| s.time > 0.0);
+    assert!((next.time - 0.976).abs() < 1e-6, "{next:?}");
+    key("ctrl+Right");
+    let after = at("the keyframe after", &|s| s.time > 1.0);
+    assert!((after.time - 1.792).abs() < 1e-6, "{after:?}");
+    key("comma");
+    let back = at("the previous keyframe", &|s| s.time < 1.0);
+    assert!((back.time - 0.976).abs() < 1e-6, "{back:?}");
+
+    quit(running, key);
+}
+
+#[test]
+fn watch_reloads_and_keeps_the_last_good_version() {
+    if !prerequisites() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let motion = dir.path().join("motion.mtn");
+    std::fs::copy(data.join("sony_stand_sit.mtn"), &motion).expect("copy sample");
+    let (_xvfb, display) = start_xvfb();
+    let running = start_viewer(
+        &display,
+        std::slice::from_ref(&motion),
+        &["--paused", "--watch", "--size", "640x480"],
+    );
+    let lines = &running.lines;
+    // 305 frames of 16 ms: frames 0..=305.
+    let first = wait_for(lines, START_TIMEOUT, "the first frame", parse_status);
+    assert_eq!(first.total, 306, "{first:?}");
+    let key = keyboard(&display);
+    // Let the watcher see the file as it was before it changes.
+    std::thread::sleep(Duration::from_millis(1500));
+    // An editor's save: a new file renamed over the old one.
+    let replace = |bytes: &[u8]| {
+        let temp = dir.path().join("motion.mtn.new");
+        std::fs::write(&temp, bytes).expect("write");
+        std::fs::rename(&temp, &motion).expect("rename");
+    };
+    let skitter = std::fs::read(data.join("skitter_sleep_to_sit.mtn")).expect("read sample");
+    replace(&skitter);
+    // The Skitter example: 40 frames of 16 ms.
+    let reloaded = wait_for(lines, STEP_TIMEOUT, "the reloaded motion", |l| {
+        parse_status(l).filter(|s| s.total == 41)
+    });
+    assert_eq!(reloaded.tracks, 1);
+    replace(&skitter[..skitter.len() / 2]);
+    let error = wait_for(lines, STEP_TIMEOUT, "the reload error", |l| {
+        l.strip_prefix("error ").map(str::to_owned)
+    });
+    assert!(error.contains("motion.mtn"), "{error}");
+    // Still the Skitter motion: a step shows its frame count.
+    key("Right");
+    let still = wait_for(lines, STEP_TIMEOUT, "a frame after the error", parse_status);
+    assert_eq!((still.total, still.frame), (41, 1), "{still:?}");
+    quit(running, key);
 }
 
 #[test]

@@ -1,58 +1,95 @@
-//! The window's entry list for an ODA archive opened whole: searchable, one
-//! row per entry (name, kind, size; a motion's model and duration), the
-//! motion picked replacing the archive's track on the stage.
+//! The entry list of an ODA archive opened whole: one row per entry (name,
+//! kind, size; a motion's model and duration), searchable, the motion picked
+//! taking the place of the archive's track. Plain data over the archive's
+//! bytes as the host handed them in: no file is read here, so a web page
+//! works the same way.
 
-use super::{App, AppError};
-use crate::formats::{Kind, probe_file};
+use crate::error::{Error, Result};
 use crate::scene::archive::entry_path;
-use crate::scene::{Archives, DiskMaterials, Input, Track, load_inputs_with};
+use crate::scene::{Archives, Input, InputMaterials, Track, load_inputs_with};
 use crate::summary::{EntrySummary, summarize_archive};
 use std::path::{Path, PathBuf};
 
-/// The first archive given whole and what the list shows of it.
-pub struct ArchivePanel {
-    /// The archive's path.
+/// One archive given whole and what its list shows.
+#[derive(Debug, Clone)]
+pub struct ArchiveList {
+    /// The archive's name (its path on the desktop).
     path: PathBuf,
     /// Its bytes, kept to load the entry picked.
     bytes: Vec<u8>,
     /// Every entry, in table order.
     entries: Vec<EntrySummary>,
-    /// The search text.
-    query: String,
+    /// The search text the list is filtered by.
+    pub query: String,
     /// The entry on the stage.
     playing: usize,
-    /// Which track the archive's motion is.
-    track: usize,
 }
 
-impl ArchivePanel {
-    /// The panel for the first of `paths` that is an archive given whole,
-    /// whose first motion [`Archives::FirstMotion`] put among `tracks`.
-    pub fn for_inputs(paths: &[PathBuf], tracks: &[Track]) -> Result<Option<Self>, AppError> {
-        let Some(path) = paths
-            .iter()
-            .find(|p| p.is_file() && probe_file(p).ok() == Some(Kind::Oda))
-        else {
-            return Ok(None);
-        };
-        let input = Input::read(path)?;
-        let bytes = input.data.to_vec();
+impl ArchiveList {
+    /// The list of the archive `bytes` named `path`, playing its first
+    /// motion (the one [`Archives::FirstMotion`] loads).
+    pub fn new(path: &Path, bytes: Vec<u8>) -> Result<ArchiveList> {
         let entries =
-            summarize_archive(path, &bytes).map_err(|e| crate::Error::decode(path.display(), e))?;
+            summarize_archive(path, &bytes).map_err(|e| Error::decode(path.display(), e))?;
         let playing = entries.iter().position(|e| e.mtn.is_some()).unwrap_or(0);
-        let first = entries
-            .get(playing)
-            .map(|e| entry_path(path, &e.name))
-            .unwrap_or_default();
-        let track = tracks.iter().position(|t| t.path() == first).unwrap_or(0);
-        Ok(Some(ArchivePanel {
-            path: path.clone(),
+        Ok(ArchiveList {
+            path: path.to_path_buf(),
             bytes,
             entries,
             query: String::new(),
             playing,
-            track,
-        }))
+        })
+    }
+
+    /// The same list over the archive's new `bytes` (the file changed):
+    /// search text kept, and the entry playing found again by name.
+    pub fn refreshed(&self, bytes: Vec<u8>) -> Result<ArchiveList> {
+        let mut list = ArchiveList::new(&self.path, bytes)?;
+        list.query = self.query.clone();
+        if let Some(old) = self.entries.get(self.playing)
+            && let Some(i) = list.entries.iter().position(|e| e.name == old.name)
+        {
+            list.playing = i;
+        }
+        Ok(list)
+    }
+
+    /// The archive's name.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The archive's file name, for a heading.
+    pub fn file_name(&self) -> String {
+        self.path.file_name().map_or_else(
+            || self.path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    }
+
+    /// Every entry, in table order.
+    pub fn entries(&self) -> &[EntrySummary] {
+        &self.entries
+    }
+
+    /// The entry on the stage.
+    pub fn playing(&self) -> usize {
+        self.playing
+    }
+
+    /// The path of the track the entry on the stage makes (`ARCHIVE:NAME`).
+    pub fn playing_path(&self) -> PathBuf {
+        self.entries
+            .get(self.playing)
+            .map(|e| entry_path(&self.path, &e.name))
+            .unwrap_or_default()
+    }
+
+    /// Marks entry `i` as the one on the stage.
+    pub fn set_playing(&mut self, i: usize) {
+        if i < self.entries.len() {
+            self.playing = i;
+        }
     }
 
     /// The entries the search text matches, by index: every word of the
@@ -73,64 +110,25 @@ impl ArchivePanel {
             .collect()
     }
 
-    /// The track of entry `i`, read from the archive's bytes.
-    fn load(&self, i: usize) -> Result<Track, AppError> {
-        let input =
-            Input::from_bytes(&self.path, self.bytes.clone()).with_entry(&self.entries[i].name);
-        let (mut tracks, _) = load_inputs_with(&[input], &DiskMaterials, Archives::Ask)?;
-        tracks
-            .pop()
-            .ok_or_else(|| AppError::Options("the entry holds no motion".into()))
-    }
-
-    /// Lays the list out; returns the motion entry clicked, if one was.
-    pub fn show(&mut self, ctx: &egui::Context) -> Option<usize> {
-        let mut picked = None;
-        let title = Path::new(&self.path)
-            .file_name()
-            .map_or_else(|| "archive".into(), |n| n.to_string_lossy().into_owned());
-        egui::Window::new(title)
-            .default_pos([8.0, 260.0])
-            .default_width(420.0)
-            .default_height(320.0)
-            .collapsible(true)
-            .show(ctx, |ui| {
-                ui.add(
-                    egui::TextEdit::singleline(&mut self.query)
-                        .hint_text("search entries")
-                        .desired_width(f32::INFINITY),
-                );
-                let shown = self.matching();
-                ui.label(format!("{} of {} entries", shown.len(), self.entries.len()));
-                let row_height = ui.text_style_height(&egui::TextStyle::Body);
-                egui::ScrollArea::vertical().max_height(280.0).show_rows(
-                    ui,
-                    row_height,
-                    shown.len(),
-                    |ui, rows| {
-                        // One line a row: the scroll area counts rows of one line.
-                        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
-                        for &i in &shown[rows] {
-                            let e = &self.entries[i];
-                            let text = row_text(e);
-                            let row = if e.mtn.is_some() {
-                                ui.selectable_label(i == self.playing, text)
-                            } else {
-                                ui.add_enabled(false, egui::Button::selectable(false, text))
-                            };
-                            if row.clicked() {
-                                picked = Some(i);
-                            }
-                        }
-                    },
-                );
-            });
-        picked.filter(|&i| i != self.playing)
+    /// The track of entry `i`, decoded from the archive's bytes (an entry
+    /// that is not a motion is an error naming its kind).
+    pub fn load(&self, i: usize) -> Result<Track> {
+        let entry = self.entries.get(i).ok_or_else(|| Error::Invalid {
+            file: self.path.display().to_string(),
+            message: format!("no entry {i}"),
+        })?;
+        let input = Input::from_bytes(&self.path, self.bytes.clone()).with_entry(&entry.name);
+        // A motion entry needs no material library.
+        let (mut tracks, _) = load_inputs_with(&[input], &InputMaterials(&[]), Archives::Ask)?;
+        tracks.pop().ok_or_else(|| Error::Invalid {
+            file: entry_path(&self.path, &entry.name).display().to_string(),
+            message: "the entry holds no motion".into(),
+        })
     }
 }
 
 /// `name · KIND · size`, and a motion's model and duration.
-fn row_text(e: &EntrySummary) -> String {
+pub fn row_text(e: &EntrySummary) -> String {
     let size = if e.bytes >= 1024 {
         format!("{:.1} KiB", e.bytes as f64 / 1024.0)
     } else {
@@ -148,57 +146,39 @@ fn row_text(e: &EntrySummary) -> String {
     }
 }
 
-impl App {
-    /// Puts archive entry `i` on the stage in place of the one playing.
-    pub(super) fn play_entry(&mut self, i: usize) -> Result<(), AppError> {
-        let Some(panel) = self.archive.as_mut() else {
-            return Ok(());
-        };
-        let track = panel.load(i)?;
-        panel.playing = i;
-        let slot = panel.track;
-        if let Some(t) = self.tracks.get_mut(slot) {
-            *t = track;
-        }
-        self.reload()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn panel(query: &str) -> ArchivePanel {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("pack.ODA");
-        std::fs::write(&path, crate::scene::archive::test_archive()).unwrap();
-        let tracks =
-            crate::scene::load_with(std::slice::from_ref(&path), Archives::FirstMotion).unwrap();
-        let mut p = ArchivePanel::for_inputs(&[path], &tracks).unwrap().unwrap();
-        p.query = query.into();
-        p
+    fn list(query: &str) -> ArchiveList {
+        let mut l =
+            ArchiveList::new(Path::new("pack.ODA"), crate::scene::archive::test_archive()).unwrap();
+        l.query = query.into();
+        l
     }
 
     #[test]
     fn the_list_starts_on_the_first_motion_and_searches_every_word() {
-        let p = panel("");
-        assert_eq!((p.playing, p.track), (1, 0));
-        assert_eq!(p.matching(), [0, 1, 2]);
-        assert_eq!(panel("SIT").matching(), [1, 2]);
-        assert_eq!(panel("sleep ers-210").matching(), [2]);
-        assert_eq!(panel("wave").matching(), [0]);
-        assert!(panel("walk").matching().is_empty());
-        let loaded = p.load(2).unwrap();
+        let l = list("");
+        assert_eq!(l.playing(), 1);
+        assert_eq!(l.playing_path(), Path::new("pack.ODA:stand_sit"));
+        assert_eq!(l.matching(), [0, 1, 2]);
+        assert_eq!(list("SIT").matching(), [1, 2]);
+        assert_eq!(list("sleep ers-210").matching(), [2]);
+        assert_eq!(list("wave").matching(), [0]);
+        assert!(list("walk").matching().is_empty());
+        let loaded = l.load(2).unwrap();
         assert_eq!(loaded.name(), "sleep_sit");
-        assert!(p.load(0).is_err());
+        assert!(l.load(0).is_err());
+        assert!(l.load(9).is_err());
     }
 
     #[test]
     fn rows_say_kind_size_model_and_duration() {
-        let p = panel("");
-        assert_eq!(row_text(&p.entries[0]), "bark · WAVE · 8 B");
+        let l = list("");
+        assert_eq!(row_text(&l.entries()[0]), "bark · WAVE · 8 B");
         assert_eq!(
-            row_text(&p.entries[1]),
+            row_text(&l.entries()[1]),
             "stand_sit · OMTN · 1.1 KiB · ERS-210 · 4.88 s"
         );
     }

@@ -151,8 +151,14 @@ pub struct EguiPass {
 }
 
 impl EguiPass {
-    /// egui for `window`, drawing into targets of `format`.
-    pub fn new(window: &Window, gpu: &GpuContext, format: wgpu::TextureFormat) -> EguiPass {
+    /// egui for `window`, painting into the scene's render pass: targets of
+    /// `format` with `samples` per pixel and the scene's depth buffer.
+    pub fn new(
+        window: &Window,
+        gpu: &GpuContext,
+        format: wgpu::TextureFormat,
+        samples: u32,
+    ) -> EguiPass {
         let ctx = egui::Context::default();
         let max_side = gpu.device.limits().max_texture_dimension_2d as usize;
         let state = egui_winit::State::new(
@@ -163,8 +169,12 @@ impl EguiPass {
             window.theme(),
             Some(max_side),
         );
-        let renderer =
-            egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
+        let options = egui_wgpu::RendererOptions {
+            msaa_samples: samples,
+            depth_stencil_format: Some(crate::gpu::render::DEPTH_FORMAT),
+            ..Default::default()
+        };
+        let renderer = egui_wgpu::Renderer::new(&gpu.device, format, options);
         EguiPass {
             ctx,
             state,
@@ -216,54 +226,45 @@ impl EguiPass {
         }
     }
 
-    /// Paints `frame` over whatever `view` already holds. Returns command
-    /// buffers egui prepared on its own, to submit before `encoder`'s.
-    pub fn paint(
+    /// Uploads `frame`'s vertices for a target of `size` pixels. Returns
+    /// command buffers egui prepared on its own, to submit before `encoder`'s.
+    pub fn prepare(
         &mut self,
         gpu: &GpuContext,
         encoder: &mut wgpu::CommandEncoder,
-        view: &wgpu::TextureView,
         size: (u32, u32),
-        frame: EguiFrame,
+        frame: &EguiFrame,
     ) -> Vec<wgpu::CommandBuffer> {
-        let screen = egui_wgpu::ScreenDescriptor {
-            size_in_pixels: [size.0, size.1],
-            pixels_per_point: frame.pixels_per_point,
-        };
-        let callbacks = self.renderer.update_buffers(
+        self.renderer.update_buffers(
             &gpu.device,
             &gpu.queue,
             encoder,
             &frame.primitives,
-            &screen,
-        );
-        {
-            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("egui"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            // egui-wgpu takes a 'static pass; the encoder is not touched
-            // until the pass is dropped at the end of this block.
-            let mut pass = pass.forget_lifetime();
-            self.renderer.render(&mut pass, &frame.primitives, &screen);
-        }
-        callbacks
+            &screen(size, frame),
+        )
+    }
+
+    /// Paints `frame` (prepared for the same `size`) into `pass`: the scene's
+    /// own pass, after the scene (see [`crate::gpu::Renderer::draw_viewport`]).
+    pub fn render(
+        &self,
+        pass: &mut wgpu::RenderPass<'static>,
+        size: (u32, u32),
+        frame: &EguiFrame,
+    ) {
+        self.renderer
+            .render(pass, &frame.primitives, &screen(size, frame));
     }
 }
 
-/// One egui pass, ready to paint.
+fn screen(size: (u32, u32), frame: &EguiFrame) -> egui_wgpu::ScreenDescriptor {
+    egui_wgpu::ScreenDescriptor {
+        size_in_pixels: [size.0, size.1],
+        pixels_per_point: frame.pixels_per_point,
+    }
+}
+
+/// One egui pass, ready to paint (as often as needed).
 pub struct EguiFrame {
     primitives: Vec<egui::ClippedPrimitive>,
     pixels_per_point: f32,

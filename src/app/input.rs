@@ -56,6 +56,11 @@ pub struct MouseCamera {
 }
 
 impl MouseCamera {
+    /// Where the cursor is, in window pixels, while it is over the window.
+    pub fn cursor(&self) -> Option<(f32, f32)> {
+        self.cursor.map(|c| (c.x as f32, c.y as f32))
+    }
+
     /// Feeds one window event. `egui_wants_pointer` is true when the pointer
     /// is over the overlay: then presses and wheel turns belong to egui and
     /// start nothing here, but a drag already under way follows the cursor

@@ -16,6 +16,10 @@ pub enum Action {
     StepBack10,
     /// Ten frames forward.
     StepForward10,
+    /// Jump to the previous keyframe of the focused track (of every shown track without a focus).
+    PrevKeyframe,
+    /// Jump to the next keyframe of the focused track (of every shown track without a focus).
+    NextKeyframe,
     /// Jump to the start of the timeline.
     JumpStart,
     /// Jump to the end of the timeline.
@@ -28,7 +32,17 @@ pub enum Action {
     Reverse,
     /// Cycle the loop mode: once → loop → ping-pong.
     CycleLoop,
-    /// Fit the camera to everything in the scene.
+    /// Forget the loop range set on the timeline bar.
+    ClearLoopRange,
+    /// Focus the previous track and frame the camera on it.
+    FocusPrevTrack,
+    /// Focus the next track and frame the camera on it.
+    FocusNextTrack,
+    /// Show or hide the focused track.
+    ToggleTrackVisible,
+    /// Show the focused track alone, or every track again.
+    ToggleSolo,
+    /// Fit the camera to everything in the scene (and drop the focus).
     FrameAll,
     /// Put the camera back where it started.
     ResetCamera,
@@ -38,12 +52,18 @@ pub enum Action {
     ViewSide,
     /// Look from the top.
     ViewTop,
+    /// Switch between the fit and true-scale layouts.
+    ToggleLayout,
     /// Draw meshes as wireframes, or filled.
     ToggleWireframe,
     /// Show or hide the ground grid.
     ToggleGrid,
-    /// Save a PNG of the view next to the first input file.
+    /// Show or hide the side panel.
+    TogglePanel,
+    /// Save a PNG of the 3D view.
     Screenshot,
+    /// Save a PNG of the window as shown, panels included.
+    ScreenshotWithOverlay,
     /// Show or hide the list of bindings.
     ToggleHelp,
     /// Close the window.
@@ -52,26 +72,36 @@ pub enum Action {
 
 impl Action {
     /// Every action, in the order the help overlay lists them.
-    pub const ALL: [Action; 21] = [
+    pub const ALL: [Action; 31] = [
         Action::TogglePlay,
         Action::StepBack,
         Action::StepForward,
         Action::StepBack10,
         Action::StepForward10,
+        Action::PrevKeyframe,
+        Action::NextKeyframe,
         Action::JumpStart,
         Action::JumpEnd,
         Action::SpeedUp,
         Action::SlowDown,
         Action::Reverse,
         Action::CycleLoop,
+        Action::ClearLoopRange,
+        Action::FocusPrevTrack,
+        Action::FocusNextTrack,
+        Action::ToggleTrackVisible,
+        Action::ToggleSolo,
         Action::FrameAll,
         Action::ResetCamera,
         Action::ViewFront,
         Action::ViewSide,
         Action::ViewTop,
+        Action::ToggleLayout,
         Action::ToggleWireframe,
         Action::ToggleGrid,
+        Action::TogglePanel,
         Action::Screenshot,
+        Action::ScreenshotWithOverlay,
         Action::ToggleHelp,
         Action::Quit,
     ];
@@ -84,20 +114,30 @@ impl Action {
             Action::StepForward => "one frame forward",
             Action::StepBack10 => "ten frames back",
             Action::StepForward10 => "ten frames forward",
+            Action::PrevKeyframe => "previous keyframe (focused track)",
+            Action::NextKeyframe => "next keyframe (focused track)",
             Action::JumpStart => "jump to start",
             Action::JumpEnd => "jump to end",
             Action::SpeedUp => "double speed",
             Action::SlowDown => "halve speed",
             Action::Reverse => "reverse direction",
             Action::CycleLoop => "cycle loop mode",
+            Action::ClearLoopRange => "clear the loop range",
+            Action::FocusPrevTrack => "focus previous track",
+            Action::FocusNextTrack => "focus next track",
+            Action::ToggleTrackVisible => "show / hide focused track",
+            Action::ToggleSolo => "solo focused track",
             Action::FrameAll => "frame all",
             Action::ResetCamera => "reset camera",
             Action::ViewFront => "front view",
             Action::ViewSide => "side view",
             Action::ViewTop => "top view",
+            Action::ToggleLayout => "layout fit / true scale",
             Action::ToggleWireframe => "wireframe on / off",
             Action::ToggleGrid => "grid on / off",
+            Action::TogglePanel => "side panel on / off",
             Action::Screenshot => "save screenshot (PNG)",
+            Action::ScreenshotWithOverlay => "save screenshot with panels",
             Action::ToggleHelp => "this help",
             Action::Quit => "quit",
         }
@@ -114,13 +154,15 @@ pub enum KeyName {
     Char(&'static str),
 }
 
-/// One row of the table: a key, whether Shift must be held, and the action.
+/// One row of the table: a key, the modifiers it needs, and the action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Binding {
     /// The key.
     pub key: KeyName,
     /// True when the binding needs Shift (only meaningful for named keys).
     pub shift: bool,
+    /// True when the binding needs Ctrl (Cmd on macOS is not Ctrl).
+    pub ctrl: bool,
     /// What the key does.
     pub action: Action,
 }
@@ -129,6 +171,16 @@ const fn named(key: NamedKey, shift: bool, action: Action) -> Binding {
     Binding {
         key: KeyName::Named(key),
         shift,
+        ctrl: false,
+        action,
+    }
+}
+
+const fn ctrl(key: NamedKey, action: Action) -> Binding {
+    Binding {
+        key: KeyName::Named(key),
+        shift: false,
+        ctrl: true,
         action,
     }
 }
@@ -137,18 +189,23 @@ const fn chr(c: &'static str, action: Action) -> Binding {
     Binding {
         key: KeyName::Char(c),
         shift: false,
+        ctrl: false,
         action,
     }
 }
 
-/// The bindings. An action may have several keys; a key (with its Shift state)
-/// has at most one action.
+/// The bindings. An action may have several keys; a key (with its Shift and
+/// Ctrl state) has at most one action.
 pub const BINDINGS: &[Binding] = &[
     named(NamedKey::Space, false, Action::TogglePlay),
     named(NamedKey::ArrowLeft, false, Action::StepBack),
     named(NamedKey::ArrowRight, false, Action::StepForward),
     named(NamedKey::ArrowLeft, true, Action::StepBack10),
     named(NamedKey::ArrowRight, true, Action::StepForward10),
+    chr(",", Action::PrevKeyframe),
+    chr(".", Action::NextKeyframe),
+    ctrl(NamedKey::ArrowLeft, Action::PrevKeyframe),
+    ctrl(NamedKey::ArrowRight, Action::NextKeyframe),
     named(NamedKey::Home, false, Action::JumpStart),
     named(NamedKey::End, false, Action::JumpEnd),
     named(NamedKey::ArrowUp, false, Action::SpeedUp),
@@ -159,32 +216,41 @@ pub const BINDINGS: &[Binding] = &[
     chr("-", Action::SlowDown),
     named(NamedKey::Backspace, false, Action::Reverse),
     chr("l", Action::CycleLoop),
+    named(NamedKey::Escape, false, Action::ClearLoopRange),
+    chr("[", Action::FocusPrevTrack),
+    chr("]", Action::FocusNextTrack),
+    chr("v", Action::ToggleTrackVisible),
+    chr("s", Action::ToggleSolo),
     chr("f", Action::FrameAll),
     chr("r", Action::ResetCamera),
     chr("1", Action::ViewFront),
     chr("3", Action::ViewSide),
     chr("7", Action::ViewTop),
+    chr("t", Action::ToggleLayout),
     chr("w", Action::ToggleWireframe),
     chr("g", Action::ToggleGrid),
+    chr("p", Action::TogglePanel),
     named(NamedKey::F12, false, Action::Screenshot),
+    named(NamedKey::F12, true, Action::ScreenshotWithOverlay),
     chr("h", Action::ToggleHelp),
-    named(NamedKey::Escape, false, Action::Quit),
     chr("q", Action::Quit),
 ];
 
-/// The action bound to a pressed key, if any. Keys with Ctrl, Alt or Super
-/// held are left alone so that system shortcuts keep working.
+/// The action bound to a pressed key, if any. Keys with Alt or Super held,
+/// and Ctrl with keys the table does not bind with Ctrl, are left alone so
+/// that system shortcuts keep working.
 pub fn lookup(key: &Key, mods: ModifiersState) -> Option<Action> {
-    if mods.control_key() || mods.alt_key() || mods.super_key() {
+    if mods.alt_key() || mods.super_key() {
         return None;
     }
-    let shift = mods.shift_key();
+    let (shift, control) = (mods.shift_key(), mods.control_key());
     BINDINGS.iter().find_map(|b| {
-        let hit = match (b.key, key) {
-            (KeyName::Named(want), Key::Named(got)) => want == *got && b.shift == shift,
-            (KeyName::Char(want), Key::Character(got)) => got.eq_ignore_ascii_case(want),
-            _ => false,
-        };
+        let hit = b.ctrl == control
+            && match (b.key, key) {
+                (KeyName::Named(want), Key::Named(got)) => want == *got && b.shift == shift,
+                (KeyName::Char(want), Key::Character(got)) => got.eq_ignore_ascii_case(want),
+                _ => false,
+            };
         hit.then_some(b.action)
     })
 }
@@ -203,10 +269,10 @@ pub fn key_label(binding: &Binding) -> String {
         },
         KeyName::Char(c) => c.to_uppercase(),
     };
-    if binding.shift {
-        format!("Shift+{key}")
-    } else {
-        key
+    match (binding.ctrl, binding.shift) {
+        (true, _) => format!("Ctrl+{key}"),
+        (false, true) => format!("Shift+{key}"),
+        (false, false) => key,
     }
 }
 
@@ -241,7 +307,13 @@ mod tests {
             lookup(&right, ModifiersState::SHIFT),
             Some(Action::StepForward10)
         );
-        assert_eq!(lookup(&right, ModifiersState::CONTROL), None);
+        assert_eq!(
+            lookup(&right, ModifiersState::CONTROL),
+            Some(Action::NextKeyframe)
+        );
+        assert_eq!(lookup(&right, ModifiersState::ALT), None);
+        let q = Key::Character("q".into());
+        assert_eq!(lookup(&q, ModifiersState::CONTROL), None);
     }
 
     #[test]

@@ -180,13 +180,15 @@ pub fn main() -> ExitCode {
         #[cfg(feature = "gpu")]
         Some(Command::Render(args)) => render::run(&args),
         Some(Command::Mtn(args)) => workbench::run(&args),
+        // Without files the window opens empty and says how to open some.
+        #[cfg(feature = "window")]
+        None => play::run(&cli.files, &cli.play),
+        #[cfg(not(feature = "window"))]
         None if cli.files.is_empty() => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();
             return ExitCode::from(2);
         }
-        #[cfg(feature = "window")]
-        None => play::run(&cli.files, &cli.play),
         #[cfg(not(feature = "window"))]
         None => Err(anyhow::anyhow!(
             "this viewer was built without the `window` feature; use `viewer info`, `export` or `render`"

@@ -1,6 +1,7 @@
-//! `viewer FILE...`: play in a window.
+//! `viewer [FILE...]`: play in a window (no files: an empty window to drop them on).
 use motion_viewer::anim::timeline::LoopMode;
 use motion_viewer::app;
+use motion_viewer::scene::Layout;
 use std::path::PathBuf;
 
 /// Options for playing in a window.
@@ -24,12 +25,28 @@ pub struct PlayArgs {
     /// How the GPU stores MEMG bases: `f32`, or `f16` (half the bytes per frame).
     #[arg(long, default_value = "f32")]
     pub basis: motion_viewer::gpu::BasisFormat,
+    /// `fit` (every track scaled to a common size; the default when formats
+    /// are mixed) or `true-scale`.
+    #[arg(long)]
+    pub layout: Option<String>,
+    /// Reload a track when one of its files changes on disk (the time is
+    /// kept; a file that no longer decodes leaves the last good version).
+    #[arg(long)]
+    pub watch: bool,
 }
 
 /// Opens the window on `files` and plays until it is closed.
 pub fn run(files: &[PathBuf], args: &PlayArgs) -> anyhow::Result<()> {
     let loop_mode: LoopMode = args.loop_mode.parse()?;
     let [width, height] = super::parse_size(&args.size)?;
+    let layout = args
+        .layout
+        .as_deref()
+        .map(|l| {
+            l.parse::<Layout>()
+                .map_err(|e| anyhow::anyhow!("--layout: {e}"))
+        })
+        .transpose()?;
     let options = app::Options {
         paused: args.paused,
         speed: args.speed,
@@ -37,6 +54,8 @@ pub fn run(files: &[PathBuf], args: &PlayArgs) -> anyhow::Result<()> {
         loop_mode,
         size: (width, height),
         basis: args.basis,
+        layout,
+        watch: args.watch,
     };
     app::run(files, &options)?;
     Ok(())

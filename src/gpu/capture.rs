@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 #[derive(Debug)]
 pub struct Capture {
     ctx: GpuContext,
+    format: wgpu::TextureFormat,
     size: [u32; 2],
     texture: wgpu::Texture,
     view: wgpu::TextureView,
@@ -23,6 +24,13 @@ impl Capture {
 
     /// An offscreen target of `size` = `[width, height]` pixels.
     pub fn new(ctx: &GpuContext, size: [u32; 2]) -> Self {
+        Self::with_format(ctx, size, Self::FORMAT)
+    }
+
+    /// An offscreen target of another 8-bit RGBA or BGRA `format` (a
+    /// window's surface format, so that the window's own renderers can
+    /// draw into it); pictures still come back as RGBA.
+    pub fn with_format(ctx: &GpuContext, size: [u32; 2], format: wgpu::TextureFormat) -> Self {
         let [width, height] = size.map(|s| s.max(1));
         let texture = ctx.device.create_texture(&wgpu::TextureDescriptor {
             label: Some("capture"),
@@ -34,7 +42,7 @@ impl Capture {
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
-            format: Self::FORMAT,
+            format,
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
             view_formats: &[],
         });
@@ -48,6 +56,7 @@ impl Capture {
         });
         Self {
             ctx: ctx.clone(),
+            format,
             size: [width, height],
             texture,
             view,
@@ -62,18 +71,33 @@ impl Capture {
     }
 
     /// Draws `frame` and returns the picture. `renderer` must have been built
-    /// for [`Capture::FORMAT`]. Work already submitted (deformation) runs first.
+    /// for this capture's format ([`Capture::FORMAT`] unless made
+    /// [`Capture::with_format`]). Work already submitted (deformation) runs first.
     pub fn render(
         &mut self,
         renderer: &mut Renderer,
         camera: &OrbitCamera,
         frame: &FrameScene,
     ) -> Result<image::RgbaImage> {
-        if renderer.format() != Self::FORMAT {
+        let [w, h] = self.size.map(|s| s as f32);
+        self.render_with(renderer, camera, frame, [0.0, 0.0, w, h], |_| {})
+    }
+
+    /// [`Capture::render`] with the scene in `viewport` and `overlay` drawing
+    /// into the same pass (a window's panels), as [`Renderer::draw_viewport`] does.
+    pub fn render_with(
+        &mut self,
+        renderer: &mut Renderer,
+        camera: &OrbitCamera,
+        frame: &FrameScene,
+        viewport: [f32; 4],
+        overlay: impl FnOnce(&mut wgpu::RenderPass<'static>),
+    ) -> Result<image::RgbaImage> {
+        if renderer.format() != self.format {
             return Err(Error::Gpu(format!(
                 "the renderer draws {:?}, the capture texture is {:?}",
                 renderer.format(),
-                Self::FORMAT
+                self.format
             )));
         }
         let [width, height] = self.size;
@@ -83,7 +107,15 @@ impl Capture {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("capture"),
             });
-        renderer.draw(&mut encoder, &self.view, self.size, camera, frame);
+        renderer.draw_viewport(
+            &mut encoder,
+            &self.view,
+            self.size,
+            viewport,
+            camera,
+            frame,
+            overlay,
+        );
         encoder.copy_texture_to_buffer(
             self.texture.as_image_copy(),
             wgpu::TexelCopyBufferInfo {
@@ -103,11 +135,19 @@ impl Capture {
         self.ctx.queue.submit([encoder.finish()]);
         let padded = self.ctx.map_read(&self.readback)?;
         let row = 4 * width as usize;
-        let pixels: Vec<u8> = padded
+        let mut pixels: Vec<u8> = padded
             .chunks_exact(self.padded_row as usize)
             .flat_map(|r| &r[..row])
             .copied()
             .collect();
+        if matches!(
+            self.format,
+            wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
+        ) {
+            for px in pixels.chunks_exact_mut(4) {
+                px.swap(0, 2);
+            }
+        }
         image::RgbaImage::from_raw(width, height, pixels)
             .ok_or_else(|| Error::Gpu("captured image has the wrong size".into()))
     }

@@ -9,9 +9,9 @@
 //! **Sizes.** Each group's motion vertices are cut into chunks whose basis,
 //! mean pose and target table each fit one storage binding; a chunk is one
 //! dispatch with buffers of its own. The positions they write are bound in
-//! windows (see [`super::windows`]), and the normal pass is split the same way
+//! windows (see the `windows` module), and the normal pass is split the same way
 //! ([`super::mesh`]), so no array of any size is bound whole. Everything is
-//! uploaded in bounded pieces ([`super::upload`]), straight from an
+//! uploaded in bounded pieces (the `upload` module), straight from an
 //! [`ArraySource`]: a decoded motion, or a memory-mapped file converted range by
 //! range, so a caller that has dropped the decoded arrays never holds them
 //! twice.

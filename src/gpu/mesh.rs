@@ -13,19 +13,8 @@ use super::util::{
 use super::windows::Windows;
 use crate::error::{Error, Result};
 use crate::formats::obj::ObjScene;
+use crate::scene::colour::group_colour;
 use wgpu::util::DeviceExt;
-
-/// Colours for groups without a material (sRGB, Tableau-like).
-const PALETTE: [[f32; 3]; 8] = [
-    [0.89, 0.35, 0.25],
-    [0.27, 0.55, 0.84],
-    [0.36, 0.70, 0.38],
-    [0.95, 0.71, 0.20],
-    [0.62, 0.43, 0.77],
-    [0.30, 0.74, 0.76],
-    [0.90, 0.50, 0.66],
-    [0.60, 0.60, 0.58],
-];
 
 /// One draw of a mesh: a group's triangles in one colour.
 #[derive(Debug, Clone, PartialEq)]
@@ -213,21 +202,9 @@ impl GpuMesh {
             .iter()
             .enumerate()
             .filter(|(_, g)| !g.triangles.is_empty())
-            .map(|(i, g)| {
-                let srgb = g
-                    .material
-                    .and_then(|m| scene.materials.get(m))
-                    .map(|m| m.diffuse)
-                    .unwrap_or(PALETTE[i % PALETTE.len()]);
-                MeshDraw {
-                    indices: 3 * g.triangles.start as u32..3 * g.triangles.end as u32,
-                    colour: [
-                        srgb_to_linear(srgb[0]),
-                        srgb_to_linear(srgb[1]),
-                        srgb_to_linear(srgb[2]),
-                        1.0,
-                    ],
-                }
+            .map(|(i, g)| MeshDraw {
+                indices: 3 * g.triangles.start as u32..3 * g.triangles.end as u32,
+                colour: group_colour(scene, i),
             })
             .collect();
         let mesh = Self {
@@ -402,13 +379,4 @@ fn unique_edges(triangles: &[[u32; 3]]) -> Vec<u32> {
     edges.sort_unstable();
     edges.dedup();
     edges.into_iter().flat_map(|(a, b)| [a, b]).collect()
-}
-
-/// The sRGB transfer function inverted (material colours are authored in sRGB).
-pub(crate) fn srgb_to_linear(c: f32) -> f32 {
-    if c <= 0.04045 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    }
 }

@@ -17,12 +17,13 @@ pub mod unit_mesh;
 pub mod units;
 
 pub use archive::Archives;
+pub use layout::Layout;
 pub use load::{
     DiskMaterials, Input, InputData, InputMaterials, Materials, load_inputs, load_inputs_with,
 };
 #[cfg(not(target_arch = "wasm32"))]
 pub use load::{load, load_with};
-pub use plan::{Placement, Plan};
+pub use plan::{Placement, Plan, auto_layout};
 
 use crate::anim;
 use crate::formats::{input_animation, memg, mtn, obj};

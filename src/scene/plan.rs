@@ -1,11 +1,12 @@
 //! Where every track stands and how long they run, measured on the CPU: each
 //! track's box over its whole motion in world axes ([`super::units`]), turned
-//! into one translation per track by [`super::layout::place`]. The GPU stage
-//! and the exporters place tracks by the same [`Plan`].
+//! into one scale ([`super::layout::scales`]) and translation
+//! ([`super::layout::place`]) per track. The GPU stage and the exporters place
+//! tracks by the same [`Plan`].
 
-use glam::Vec3;
+use glam::{Mat4, Vec3};
 
-use super::layout::{self, Footprint, Grounding};
+use super::layout::{self, Footprint, Grounding, Layout};
 use super::{Track, hands, rig};
 use crate::anim::input_animation;
 use crate::anim::memg::{Binding, bounding_box_over_time};
@@ -18,12 +19,35 @@ use crate::formats::obj::ObjScene;
 pub struct Placement {
     /// The track's name ([`Track::name`]).
     pub name: String,
-    /// The translation from the track's own world coordinates to the stage.
+    /// The translation from the track's own world coordinates (scaled by
+    /// `scale`) to the stage.
     pub offset: Vec3,
+    /// The uniform scale applied about the track's own origin before
+    /// `offset` (1 under [`Layout::TrueScale`]).
+    pub scale: f32,
     /// Lowest corner of the box it fills over its whole motion, placed.
     pub min: Vec3,
     /// Highest corner, placed.
     pub max: Vec3,
+}
+
+impl Placement {
+    /// The track's own world coordinates → the stage: scale, then translate.
+    pub fn transform(&self) -> Mat4 {
+        Mat4::from_translation(self.offset) * Mat4::from_scale(Vec3::splat(self.scale))
+    }
+
+    /// A point of the track's own world placed on the stage.
+    pub fn place(&self, p: Vec3) -> Vec3 {
+        self.offset + self.scale * p
+    }
+}
+
+/// The layout to use when none is asked for: [`Layout::Fit`] when tracks of
+/// different formats are mixed, [`Layout::TrueScale`] otherwise.
+pub fn auto_layout(tracks: &[Track]) -> Layout {
+    let kinds: Vec<_> = tracks.iter().map(std::mem::discriminant).collect();
+    Layout::auto(&kinds)
 }
 
 /// The CPU half of the stage: where every track goes and how long they run.
@@ -39,20 +63,43 @@ pub struct Plan {
     pub duration_s: f64,
     /// The first track's frame period, seconds (1/60 s without tracks).
     pub frame_period_s: f64,
+    /// How the tracks were sized.
+    pub layout: Layout,
 }
 
 impl Plan {
-    /// Measures and places `tracks`.
+    /// Measures and places `tracks` at their true scale.
     pub fn new(tracks: &[Track]) -> Result<Plan> {
+        Plan::with_layout(tracks, Layout::TrueScale)
+    }
+
+    /// Measures, sizes (as `layout` says) and places `tracks`.
+    pub fn with_layout(tracks: &[Track], layout: Layout) -> Result<Plan> {
         let footprints = tracks.iter().map(footprint).collect::<Result<Vec<_>>>()?;
-        let offsets = layout::place(&footprints);
+        let scales = layout::scales(&footprints, layout);
+        let scaled: Vec<Footprint> = footprints
+            .iter()
+            .zip(&scales)
+            .map(|(f, &s)| f.scaled(s))
+            .map(|f| match f.grounding {
+                // A recording floating at its recorded height would float
+                // `scale` times higher: set it down on the ground instead.
+                Grounding::Keep if layout == Layout::Fit && f.min.y > 0.0 => Footprint {
+                    grounding: Grounding::Rest,
+                    ..f
+                },
+                _ => f,
+            })
+            .collect();
+        let offsets = layout::place(&scaled);
         let placements: Vec<Placement> = tracks
             .iter()
-            .zip(&footprints)
-            .zip(offsets)
-            .map(|((track, f), offset)| Placement {
+            .zip(&scaled)
+            .zip(scales.into_iter().zip(offsets))
+            .map(|((track, f), (scale, offset))| Placement {
                 name: track.name(),
                 offset,
+                scale,
                 min: f.min + offset,
                 max: f.max + offset,
             })
@@ -69,6 +116,7 @@ impl Plan {
             frame_period_s: tracks
                 .first()
                 .map_or(input_animation::FRAME_PERIOD_S, Track::frame_period_s),
+            layout,
         })
     }
 }

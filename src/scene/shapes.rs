@@ -120,3 +120,36 @@ pub struct Primitives {
     /// Lines (camera pyramid, gaze ray).
     pub lines: Vec<Line>,
 }
+
+impl Primitives {
+    /// Moves every primitive of `other` into this list, scaled by `scale`
+    /// about the origin and then moved by `offset` (a track's placement on
+    /// the stage).
+    pub fn append_placed(&mut self, other: Primitives, scale: f32, offset: Vec3) {
+        let at = |p: Vec3| offset + scale * p;
+        self.spheres
+            .extend(other.spheres.into_iter().map(|s| Sphere {
+                centre: at(s.centre),
+                radius: s.radius * scale,
+                ..s
+            }));
+        self.capsules
+            .extend(other.capsules.into_iter().map(|c| Capsule {
+                a: at(c.a),
+                b: at(c.b),
+                radius: c.radius * scale,
+                ..c
+            }));
+        let placement = Mat4::from_translation(offset) * Mat4::from_scale(Vec3::splat(scale));
+        self.boxes
+            .extend(other.boxes.into_iter().map(|b| BoxInstance {
+                transform: placement * b.transform,
+                ..b
+            }));
+        self.lines.extend(other.lines.into_iter().map(|l| Line {
+            a: at(l.a),
+            b: at(l.b),
+            ..l
+        }));
+    }
+}

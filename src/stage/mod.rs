@@ -5,12 +5,13 @@
 //! Data flow:
 //!
 //! 1. [`Stage::new`] takes the loaded [`Track`]s, places them by the CPU
-//!    [`Plan`] (each track's box over its whole motion, in a row, on the
-//!    ground; see [`crate::scene::plan`]), and uploads the GPU state (a
-//!    [`GpuDeformer`] per MEMG track). [`Stage::from_tracks`] takes the
-//!    tracks themselves and [`StageOptions`]: where MEMG meshes are deformed
-//!    ([`DeformOn`]; the CPU keeps a motion it deforms, the GPU's copy lets
-//!    the CPU's go) and how (an `f16` basis, binding sizes, wireframe edges).
+//!    [`Plan`] at their true scale (each track's box over its whole motion,
+//!    in a row, on the ground; see [`crate::scene::plan`]), and uploads the
+//!    GPU state (a [`GpuDeformer`] per MEMG track). [`Stage::from_tracks`]
+//!    takes the tracks themselves and [`StageOptions`]: how they are sized
+//!    ([`Layout`]), where MEMG meshes are deformed ([`DeformOn`]; the CPU
+//!    keeps a motion it deforms, the GPU's copy lets the CPU's go) and how
+//!    (an `f16` basis, binding sizes, wireframe edges).
 //! 2. Each frame, [`Stage::pose`] records the GPU work that poses the meshes
 //!    at time `t` (MEMG deformation at timestep `t · fps`) into the caller's
 //!    encoder, and [`Stage::frame_scene`] gathers the meshes with their
@@ -23,13 +24,14 @@
 //!    grid always lies on the ground, y = 0.
 //!
 //! Time is shared: `t` is seconds from the start of every track; a track
-//! shorter than [`Stage::duration_s`] holds its last pose.
+//! shorter than [`Stage::duration_s`] holds its last pose. A hidden track
+//! ([`Stage::set_visible`]) is neither posed nor drawn, but keeps its place.
 
 mod memg;
 
 pub use memg::DeformOn;
 
-use glam::{Mat4, Vec3};
+use glam::Vec3;
 use memg::MemgBody;
 
 use crate::anim::aibo::pose_from_mtn;
@@ -41,11 +43,13 @@ use crate::formats::mtn::Mtn;
 use crate::gpu::{BasisFormat, DeformOptions, FrameScene, GpuContext, GpuDeformer};
 use crate::scene::plan::{Placement, Plan, bind};
 use crate::scene::shapes::{Grid, Primitives};
-use crate::scene::{Track, hands, rig};
+use crate::scene::{Layout, Track, hands, rig};
 
 /// How [`Stage::from_tracks`] sets the tracks up.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct StageOptions {
+    /// How the tracks are sized before they are placed.
+    pub layout: Layout,
     /// Where MEMG meshes are deformed.
     pub deform_on: DeformOn,
     /// GPU deformation options (basis format, binding size, wireframe edges);
@@ -67,24 +71,20 @@ pub struct Stage {
     ctx: GpuContext,
     plan: Plan,
     bodies: Vec<Body>,
+    visible: Vec<bool>,
     load_warnings: Vec<String>,
 }
 
 impl Stage {
-    /// Measures and places `tracks` (CPU) and uploads their GPU state; MEMG
-    /// meshes are deformed by the compute shader, with wireframe edges.
+    /// Measures and places `tracks` (CPU) at their true scale and uploads
+    /// their GPU state; MEMG meshes are deformed by the compute shader, with
+    /// wireframe edges.
     pub fn new(ctx: &GpuContext, tracks: &[Track]) -> Result<Stage> {
         let options = DeformOptions {
             edges: true,
             ..DeformOptions::default()
         };
-        Stage::on_gpu(ctx, tracks, options)
-    }
-
-    /// Like [`Stage::new`], with MEMG meshes deformed by the compute shader
-    /// as `options` say (basis format, binding size, wireframe edges).
-    pub fn on_gpu(ctx: &GpuContext, tracks: &[Track], options: DeformOptions) -> Result<Stage> {
-        let mut stage = Stage::empty(ctx, tracks)?;
+        let mut stage = Stage::empty(ctx, tracks, Layout::TrueScale)?;
         for track in tracks {
             let body = match track {
                 Track::Memg { scene, motion, .. } => {
@@ -122,7 +122,7 @@ impl Stage {
             }
             on => on,
         };
-        let mut stage = Stage::empty(ctx, &tracks)?;
+        let mut stage = Stage::empty(ctx, &tracks, options.layout)?;
         for track in tracks {
             let binding = match &track {
                 Track::Memg { .. } => Some(stage.bind(&track)?),
@@ -171,12 +171,13 @@ impl Stage {
         Ok(stage)
     }
 
-    /// A stage with `tracks` placed and no bodies yet.
-    fn empty(ctx: &GpuContext, tracks: &[Track]) -> Result<Stage> {
+    /// A stage with `tracks` sized and placed as `layout` says, and no bodies yet.
+    fn empty(ctx: &GpuContext, tracks: &[Track], layout: Layout) -> Result<Stage> {
         Ok(Stage {
             ctx: ctx.clone(),
-            plan: Plan::new(tracks)?,
+            plan: Plan::with_layout(tracks, layout)?,
             bodies: Vec::with_capacity(tracks.len()),
+            visible: vec![true; tracks.len()],
             load_warnings: Vec::new(),
         })
     }
@@ -202,6 +203,18 @@ impl Stage {
             .iter()
             .filter(|b| matches!(b, Body::Memg { mesh, .. } if mesh.on_cpu()))
             .count()
+    }
+
+    /// Shows or hides track `index` (out of range: ignored).
+    pub fn set_visible(&mut self, index: usize, visible: bool) {
+        if let Some(v) = self.visible.get_mut(index) {
+            *v = visible;
+        }
+    }
+
+    /// How the tracks were sized.
+    pub fn layout(&self) -> Layout {
+        self.plan.layout
     }
 
     /// The placement of every track, in track order.
@@ -235,7 +248,12 @@ impl Stage {
     /// Records into `encoder` the GPU work that poses the meshes at `t`
     /// seconds. Submit it before drawing [`Stage::frame_scene`] for the same `t`.
     pub fn pose(&mut self, encoder: &mut wgpu::CommandEncoder, t: f64) {
-        for body in &mut self.bodies {
+        for (body, _) in self
+            .bodies
+            .iter_mut()
+            .zip(&self.visible)
+            .filter(|(_, v)| **v)
+        {
             if let Body::Memg { mesh, fps } = body {
                 mesh.pose(&self.ctx, encoder, t * *fps);
             }
@@ -252,22 +270,24 @@ impl Stage {
             ..FrameScene::default()
         };
         let mut primitives = Primitives::default();
-        for (body, placement) in self.bodies.iter().zip(&self.plan.placements) {
-            let offset = placement.offset;
+        let shown = self.bodies.iter().zip(&self.plan.placements);
+        for ((body, placement), _) in shown.zip(&self.visible).filter(|(_, v)| **v) {
+            let mut own = Primitives::default();
             match body {
                 Body::Memg { mesh, .. } => {
                     frame.meshes.push(mesh.mesh());
-                    frame.mesh_transforms.push(Mat4::from_translation(offset));
+                    frame.mesh_transforms.push(placement.transform());
                 }
                 Body::Rig { motion } => {
                     let (model, pose) = pose_from_mtn(motion, t);
-                    let origin = offset + Vec3::Y * rig::ground_lift(model, &pose);
-                    rig::primitives(model, &pose, origin, &mut primitives);
+                    let origin = Vec3::Y * rig::ground_lift(model, &pose);
+                    rig::primitives(model, &pose, origin, &mut own);
                 }
                 Body::Hands { recording } => {
-                    hands::primitives(&state_at(recording, t), offset, &mut primitives);
+                    hands::primitives(&state_at(recording, t), Vec3::ZERO, &mut own);
                 }
             }
+            primitives.append_placed(own, placement.scale, placement.offset);
         }
         frame.add_primitives(primitives);
         frame

@@ -226,7 +226,7 @@ pub fn concat(parts: &[Mtn]) -> Result<Edit, EditError> {
 }
 
 /// The motion under another name (its postures are what the robot reads:
-/// see [`super::check`]).
+/// see [`super::check()`]).
 pub fn with_name(m: &Mtn, name: &str) -> Result<Edit, EditError> {
     let mut out = m.clone();
     rename(&mut out, name.to_string());

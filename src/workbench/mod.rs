@@ -5,9 +5,9 @@
 //! warnings a user should see beside it:
 //!
 //! - [`edit`]: mirror left ↔ right, reverse, retime, concatenate, rename;
-//! - [`convert`]: carry a motion to another robot model;
+//! - [`convert`](mod@convert): carry a motion to another robot model;
 //! - [`csv`]: keyframes from a CSV or JSON table (what `viewer export` writes);
-//! - [`check`]: a motion against the robot's joint limits, servo speeds,
+//! - [`check`](mod@check): a motion against the robot's joint limits, servo speeds,
 //!   naming rules and standard postures, as a typed report.
 
 pub mod check;

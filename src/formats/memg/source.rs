@@ -5,7 +5,7 @@ use super::{MemgGroup, MemgMotion};
 use std::ops::Range;
 
 /// Where the large per-vertex arrays of a motion are read from, a range at a
-/// time: a decoded [`MemgMotion`], or a [`MappedMemg`] converting them from
+/// time: a decoded [`MemgMotion`], or a [`MappedMemg`](super::MappedMemg) converting them from
 /// the file on demand.
 pub trait ArraySource {
     /// The motion. When the source reads the arrays from elsewhere its

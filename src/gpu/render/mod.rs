@@ -15,9 +15,10 @@ mod streams;
 
 use super::camera::OrbitCamera;
 use super::context::GpuContext;
-use super::mesh::{GpuMesh, srgb_to_linear};
+use super::mesh::GpuMesh;
+use crate::scene::colour::srgb_to_linear;
 use crate::scene::shapes::{BoxInstance, Capsule, Grid, Line, Primitives, Sphere};
-use crate::scene::unit_mesh;
+use crate::scene::unit_mesh::{self, CYLINDER_SLICES, SPHERE_SLICES, SPHERE_STACKS};
 use glam::{Mat4, Quat, Vec3, Vec4};
 use pipeline::Pipelines;
 use streams::{Globals, Instance, LineVertex, Stream, UnitBuffers, grid_lines};
@@ -73,8 +74,9 @@ impl Default for FrameScene<'_> {
 }
 
 /// Multisampling used when the target format allows it.
-const SAMPLES: u32 = 4;
-const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+pub const SAMPLES: u32 = 4;
+/// The depth buffer's format; an overlay painted in the same pass needs it.
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 const INSTANCE_SIZE: u64 = std::mem::size_of::<Instance>() as u64;
 /// Edges over faces: dark and half transparent.
 const WIRE_COLOUR: [f32; 4] = [0.01, 0.01, 0.012, 0.55];
@@ -107,16 +109,24 @@ pub struct Renderer {
 
 impl Renderer {
     /// Builds the pipelines for colour targets of `format` (an sRGB format
-    /// gives correct shading: the shaders output linear colour).
+    /// gives correct shading: the shaders output linear colour),
+    /// multisampled ×[`SAMPLES`] where the adapter allows it.
     pub fn new(ctx: &GpuContext, format: wgpu::TextureFormat) -> Self {
+        Self::with_samples(ctx, format, SAMPLES)
+    }
+
+    /// [`Renderer::new`] with `samples` per pixel: 1, or [`SAMPLES`] where the
+    /// adapter allows it. A CPU adapter pays for every sample in full, so an
+    /// interactive window there draws with one.
+    pub fn with_samples(ctx: &GpuContext, format: wgpu::TextureFormat, samples: u32) -> Self {
         let device = &ctx.device;
-        let pipelines = pipeline::build(ctx, format);
+        let pipelines = pipeline::build(ctx, format, samples);
         Self {
             ctx: ctx.clone(),
             format,
             pipelines,
-            sphere: UnitBuffers::new(device, &unit_mesh::sphere(12, 20)),
-            cylinder: UnitBuffers::new(device, &unit_mesh::cylinder(20)),
+            sphere: UnitBuffers::new(device, &unit_mesh::sphere(SPHERE_STACKS, SPHERE_SLICES)),
+            cylinder: UnitBuffers::new(device, &unit_mesh::cylinder(CYLINDER_SLICES)),
             cube: UnitBuffers::new(device, &unit_mesh::cube()),
             instances: Stream::new(device, "instances"),
             line_vertices: Stream::new(device, "line vertices"),
@@ -129,6 +139,11 @@ impl Renderer {
         self.format
     }
 
+    /// Samples per pixel the pipelines draw with.
+    pub fn samples(&self) -> u32 {
+        self.pipelines.samples
+    }
+
     /// Records one render pass drawing `frame` seen by `camera` onto `target`
     /// (`size` = its width and height in pixels), clearing it first.
     pub fn draw(
@@ -139,8 +154,38 @@ impl Renderer {
         camera: &OrbitCamera,
         frame: &FrameScene,
     ) {
+        let viewport = [0.0, 0.0, size[0] as f32, size[1] as f32];
+        self.draw_viewport(encoder, target, size, viewport, camera, frame, |_| {});
+    }
+
+    /// [`Renderer::draw`] into the part `viewport` = `[x, y, width, height]`
+    /// (pixels) of the target: the whole target is cleared, the scene is
+    /// drawn in that rectangle with its aspect ratio (a window whose side
+    /// panel covers part of the surface draws beside it), then `overlay`
+    /// draws into the same pass (a window's panels: pipelines of this
+    /// renderer's format, [`Renderer::samples`] and [`DEPTH_FORMAT`]).
+    ///
+    /// One pass rather than a second one that loads the picture: a CPU
+    /// adapter's window image can be slow to read back (see BENCHMARKS.md).
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw_viewport(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        size: [u32; 2],
+        viewport: [f32; 4],
+        camera: &OrbitCamera,
+        frame: &FrameScene,
+        overlay: impl FnOnce(&mut wgpu::RenderPass<'static>),
+    ) {
         let size = [size[0].max(1), size[1].max(1)];
-        self.write_globals(camera, size);
+        let [vx, vy] = [
+            viewport[0].clamp(0.0, size[0] as f32 - 1.0),
+            viewport[1].clamp(0.0, size[1] as f32 - 1.0),
+        ];
+        let vw = viewport[2].clamp(1.0, size[0] as f32 - vx);
+        let vh = viewport[3].clamp(1.0, size[1] as f32 - vy);
+        self.write_globals(camera, vw / vh);
 
         // Instances: mesh groups first (one each), then spheres, tubes, boxes,
         // then one wire instance per mesh.
@@ -217,34 +262,39 @@ impl Renderer {
             Some(msaa) => (msaa, Some(target)),
             None => (target, None),
         };
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("frame"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view,
-                depth_slice: None,
-                resolve_target,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a: 1.0 }),
-                    // The multisampled image is only needed until it is resolved.
-                    store: if resolve_target.is_some() {
-                        wgpu::StoreOp::Discard
-                    } else {
-                        wgpu::StoreOp::Store
+        let mut pass = encoder
+            .begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("frame"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a: 1.0 }),
+                        // The multisampled image is only needed until it is resolved.
+                        store: if resolve_target.is_some() {
+                            wgpu::StoreOp::Discard
+                        } else {
+                            wgpu::StoreOp::Store
+                        },
                     },
-                },
-            })],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &attachments.depth,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(1.0),
-                    store: wgpu::StoreOp::Discard,
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &attachments.depth,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Discard,
+                    }),
+                    stencil_ops: None,
                 }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            })
+            // The overlay's renderer (egui) takes a 'static pass; the
+            // encoder is not touched until the pass is dropped here.
+            .forget_lifetime();
+        pass.set_viewport(vx, vy, vw, vh, 0.0, 1.0);
         pass.set_bind_group(0, &self.pipelines.globals_bind_group, &[]);
 
         pass.set_pipeline(&self.pipelines.lit);
@@ -300,10 +350,10 @@ impl Renderer {
             pass.set_vertex_buffer(0, self.line_vertices.buffer.slice(..));
             pass.draw(0..line_vertices.len() as u32, 0..1);
         }
+        overlay(&mut pass);
     }
 
-    fn write_globals(&self, camera: &OrbitCamera, size: [u32; 2]) {
-        let aspect = size[0] as f32 / size[1] as f32;
+    fn write_globals(&self, camera: &OrbitCamera, aspect: f32) {
         let eye = camera.eye();
         let back = (eye - camera.target).normalize_or(Vec3::Z);
         let right = Vec3::Y.cross(back).normalize_or(Vec3::X);

@@ -22,15 +22,17 @@ pub(super) struct Pipelines {
     pub(super) lines: wgpu::RenderPipeline,
 }
 
-/// Builds the pipelines for colour targets of `format`, multisampled where
-/// the adapter allows it for both `format` and the depth format.
-pub(super) fn build(ctx: &GpuContext, format: wgpu::TextureFormat) -> Pipelines {
+/// Builds the pipelines for colour targets of `format`, with `samples`
+/// (1 or [`SAMPLES`]) samples per pixel where the adapter allows it for both
+/// `format` and the depth format, else one.
+pub(super) fn build(ctx: &GpuContext, format: wgpu::TextureFormat, samples: u32) -> Pipelines {
     let device = &ctx.device;
-    let samples = if ctx
-        .adapter
-        .get_texture_format_features(format)
-        .flags
-        .sample_count_supported(SAMPLES)
+    let samples = if samples == SAMPLES
+        && ctx
+            .adapter
+            .get_texture_format_features(format)
+            .flags
+            .sample_count_supported(SAMPLES)
         && ctx
             .adapter
             .get_texture_format_features(DEPTH_FORMAT)

@@ -1,0 +1,48 @@
+//! What the window needs from the platform it runs on, and what the platform
+//! tells it. The window itself never touches a file, a thread or a blocking
+//! call: the desktop ([`super::desktop`]) reads dropped and watched files,
+//! saves screenshots and prints status lines; a web page would hand over the
+//! bytes of the files given to it and show the status in the page.
+
+use crate::scene::{Input, Materials};
+use std::path::{Path, PathBuf};
+
+/// What the platform sends the window, through winit's event-loop proxy
+/// (from a watcher thread, a browser callback…).
+#[derive(Debug)]
+pub enum HostEvent {
+    /// Files to add as tracks (dropped, picked in a dialog, given at start).
+    Open(Vec<Input>),
+    /// The new content of every file of one track ([`super::state::TrackEntry::sources`]).
+    Changed(Vec<Input>),
+}
+
+/// The platform's side of the window.
+pub trait Host {
+    /// The bytes of a file the windowing system says was dropped on the
+    /// window (winit reports paths on the desktop), or why it can't be read.
+    fn read_dropped(&mut self, path: &Path) -> Result<Input, String>;
+
+    /// Where `.obj` material libraries not among the inputs come from.
+    fn materials(&self) -> &dyn Materials;
+
+    /// The tracks are now made from these sets of files (one set per
+    /// track); a host that watches files for changes watches these.
+    fn watch(&mut self, sets: Vec<Vec<PathBuf>>);
+
+    /// Keeps a screenshot (`first_input` names the first track's file, for a
+    /// name beside it) and tells the user where it went; returns that place.
+    fn save_picture(
+        &mut self,
+        picture: &image::RgbaImage,
+        first_input: Option<&Path>,
+    ) -> Result<String, String>;
+
+    /// A status line for scripts and tests (printed only when asked for on
+    /// the desktop; kept in the page on the web).
+    fn status(&mut self, line: &str);
+
+    /// A message worth the user's attention beyond the window (stderr on
+    /// the desktop). The window's panel shows load errors itself.
+    fn log(&mut self, line: &str);
+}

@@ -1,0 +1,294 @@
+//! `viewer render`: pictures without a window, through the window's
+//! pipelines: one PNG, a numbered PNG sequence, an animated GIF, or a video
+//! (through ffmpeg).
+
+mod movie;
+
+use super::{AtArgs, parse_range};
+use anyhow::{Context, Result, bail};
+use motion_viewer::export::file::{check_not_input, write_atomic};
+use motion_viewer::gpu::camera::Preset;
+use motion_viewer::gpu::{BasisFormat, Capture, DeformOptions, GpuContext, OrbitCamera, Renderer};
+use motion_viewer::scene::{self, Layout};
+use motion_viewer::stage::{DeformOn, Stage, StageOptions};
+use motion_viewer::state::At;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Arguments of `viewer render`.
+#[derive(Debug, clap::Args)]
+pub struct RenderArgs {
+    /// Files to render.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Output: a PNG; a pattern such as `dir/frame_{:04}.png` with --frames;
+    /// an animated `.gif`; or a video (`.mp4`, `.mov`, `.mkv`, `.webm`, through ffmpeg).
+    /// A GIF or video without --frames spans the whole timeline.
+    #[arg(long)]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub at: AtArgs,
+    /// A range of frames `A..B` (B excluded): a numbered PNG sequence, or
+    /// the frames of a GIF or video.
+    #[arg(long, conflicts_with_all = ["time", "frame"])]
+    pub frames: Option<String>,
+    /// Frames per second: frame N is drawn at N/F seconds, and a GIF or
+    /// video plays at F (default: the first motion's own frame period).
+    #[arg(long)]
+    pub fps: Option<f64>,
+    /// Picture size, `WxH`.
+    #[arg(long, default_value = "1280x720")]
+    pub size: String,
+    /// Viewpoint: `three-quarter`, `front`, `side` or `top`.
+    #[arg(long, default_value = "three-quarter")]
+    pub view: String,
+    /// `fit` (every track scaled to a common size; the default when formats
+    /// are mixed) or `true-scale`.
+    #[arg(long)]
+    pub layout: Option<String>,
+    /// Draw mesh edges over the shading.
+    #[arg(long)]
+    pub wireframe: bool,
+    /// Where MEMG meshes are deformed: `auto` (the GPU, but the CPU on a
+    /// software adapter or where the GPU cannot hold the motion), `gpu` or `cpu`.
+    #[arg(long, default_value = "auto")]
+    pub deform: DeformOn,
+    /// How the GPU stores MEMG bases: `f32`, or `f16` (half the bytes per frame).
+    #[arg(long, default_value = "f32")]
+    pub basis: BasisFormat,
+}
+
+/// What `--out` asks for.
+enum Output {
+    Png(PathBuf),
+    Sequence,
+    Gif(PathBuf),
+    Video(PathBuf, &'static str, PathBuf),
+}
+
+pub fn run(args: &RenderArgs) -> Result<()> {
+    let size = super::parse_size(&args.size)?;
+    let preset = match args.view.as_str() {
+        "three-quarter" => Preset::ThreeQuarter,
+        "front" => Preset::Front,
+        "side" => Preset::Side,
+        "top" => Preset::Top,
+        other => bail!("--view {other:?}: expected three-quarter, front, side or top"),
+    };
+    if let Some(fps) = args.fps
+        && !(fps.is_finite() && fps > 0.0 && fps <= 1000.0)
+    {
+        bail!("--fps {fps}: expected a rate above 0 and at most 1000");
+    }
+    let layout = args
+        .layout
+        .as_deref()
+        .map(|l| {
+            l.parse::<Layout>()
+                .map_err(|e| anyhow::anyhow!("--layout: {e}"))
+        })
+        .transpose()?;
+    let is_gif = args
+        .out
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gif"));
+    let output = match (is_gif, movie::video_format(&args.out)) {
+        (true, _) => Output::Gif(args.out.clone()),
+        (false, Some(muxer)) => {
+            // Before any drawing: say so at once when ffmpeg is missing.
+            let ffmpeg = movie::find_ffmpeg().ok_or_else(|| movie::no_ffmpeg(&args.out))?;
+            Output::Video(args.out.clone(), muxer, ffmpeg)
+        }
+        _ if args.frames.is_some() => Output::Sequence,
+        _ => Output::Png(args.out.clone()),
+    };
+    let animated = matches!(output, Output::Gif(_) | Output::Video(..));
+    if animated && args.at.at().is_some() {
+        bail!(
+            "--time and --frame pick one picture; a GIF or video takes --frames A..B (or spans the whole timeline)"
+        );
+    }
+    if !matches!(output, Output::Sequence) {
+        check_not_input(&args.out, &args.files, false)?;
+    }
+
+    let tracks = scene::load(&args.files)?;
+    if tracks.is_empty() {
+        bail!("no motion among the files given");
+    }
+    let layout = layout.unwrap_or_else(|| scene::auto_layout(&tracks));
+    // `--frame N` and `--frames` count in the first motion's frame period, or at --fps.
+    let period = args
+        .fps
+        .map_or_else(|| tracks[0].frame_period_s(), |f| 1.0 / f);
+    let duration = tracks
+        .iter()
+        .map(scene::Track::duration_s)
+        .fold(0.0, f64::max);
+    let frames: Vec<u64> = match (&args.frames, animated) {
+        (Some(range), _) => {
+            let (a, b) = parse_range(range)?;
+            (a..b).collect()
+        }
+        (None, true) => (0..=(duration / period + 1e-9).floor() as u64).collect(),
+        (None, false) => Vec::new(),
+    };
+    let times: Vec<f64> = if frames.is_empty() {
+        vec![match args.at.at() {
+            Some(At::Time(s)) => s,
+            Some(At::Frame(n)) => n as f64 * period,
+            None => 0.0,
+        }]
+    } else {
+        frames.iter().map(|&f| f as f64 * period).collect()
+    };
+
+    let started = Instant::now();
+    let ctx = GpuContext::new()?;
+    let options = StageOptions {
+        layout,
+        deform_on: args.deform,
+        deform: DeformOptions {
+            basis: args.basis,
+            edges: args.wireframe,
+            ..DeformOptions::default()
+        },
+    };
+    // The stage takes the tracks: a motion uploaded to the GPU is freed there.
+    let mut stage = Stage::from_tracks(&ctx, tracks, &options)?;
+    for w in stage.load_warnings() {
+        eprintln!("viewer: warning: {w}");
+    }
+    let (lo, hi) = stage.bounds();
+    let mut camera = OrbitCamera::default();
+    camera.set_preset(preset);
+    camera.frame_bounds_aspect(lo, hi, size[0] as f32 / size[1] as f32);
+    let mut renderer = Renderer::new(&ctx, Capture::FORMAT);
+    let mut capture = Capture::new(&ctx, size);
+    let setup = started.elapsed();
+
+    let progress = if times.len() > 1 {
+        indicatif::ProgressBar::new(times.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let mut draw = |i: usize| -> Result<image::RgbaImage> {
+        let time = times[i];
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        stage.pose(&mut encoder, time);
+        ctx.queue.submit([encoder.finish()]);
+        for w in stage.warnings(time) {
+            progress.suspend(|| eprintln!("viewer: warning at {time:.3} s: {w}"));
+        }
+        let mut frame = stage.frame_scene(time);
+        frame.wireframe = args.wireframe;
+        let picture = capture.render(&mut renderer, &camera, &frame)?;
+        progress.inc(1);
+        Ok(picture)
+    };
+    let drawing = Instant::now();
+    let fps = 1.0 / period;
+    match &output {
+        Output::Png(path) => write_png(path, &draw(0)?)?,
+        Output::Sequence => {
+            for (i, &f) in frames.iter().enumerate() {
+                let path = numbered(&args.out, f)?;
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir)
+                        .with_context(|| format!("creating {}", dir.display()))?;
+                }
+                check_not_input(&path, &args.files, false)?;
+                write_png(&path, &draw(i)?)?;
+            }
+        }
+        Output::Gif(path) => {
+            let (_, plays_at) = movie::gif_delay(fps);
+            if (plays_at - fps).abs() > 0.05 * fps {
+                eprintln!(
+                    "viewer: note: GIF frame delays are whole hundredths of a second; \
+                     {fps:.2} fps plays at {plays_at:.2} fps (--fps 25 or 50 play exactly)"
+                );
+            }
+            movie::write_gif(path, size, fps, times.len(), &mut draw)?;
+        }
+        Output::Video(path, muxer, ffmpeg) => {
+            movie::write_video(ffmpeg, path, muxer, size, fps, times.len(), &mut draw)?;
+        }
+    }
+    progress.finish_and_clear();
+    let per_frame = drawing.elapsed().as_secs_f64() * 1e3 / times.len() as f64;
+    let what = match &output {
+        Output::Gif(p) | Output::Video(p, ..) => {
+            format!("{} ({} frames)", p.display(), times.len())
+        }
+        Output::Png(p) => p.display().to_string(),
+        Output::Sequence => format!("{} pictures", times.len()),
+    };
+    eprintln!(
+        "viewer: wrote {what} ({}x{}, layout {layout}) on {}: setup {:.0} ms, {per_frame:.1} ms per frame",
+        size[0],
+        size[1],
+        ctx.adapter_name(),
+        setup.as_secs_f64() * 1e3,
+    );
+    Ok(())
+}
+
+/// Writes `picture` as a PNG that appears only once complete.
+fn write_png(path: &Path, picture: &image::RgbaImage) -> Result<()> {
+    write_atomic(path, |w| {
+        use image::ImageEncoder;
+        image::codecs::png::PngEncoder::new(w)
+            .write_image(
+                picture.as_raw(),
+                picture.width(),
+                picture.height(),
+                image::ExtendedColorType::Rgba8,
+            )
+            .map_err(std::io::Error::other)
+    })?;
+    Ok(())
+}
+
+/// The pattern with its `{}` or `{:0N}` placeholder replaced by `frame`.
+fn numbered(pattern: &Path, frame: u64) -> Result<PathBuf> {
+    let text = pattern.to_string_lossy();
+    let Some(open) = text.find('{') else {
+        bail!("--out {text:?}: a sequence needs a placeholder such as frame_{{:04}}.png");
+    };
+    let Some(close) = text[open..].find('}').map(|c| open + c) else {
+        bail!("--out {text:?}: unclosed '{{'");
+    };
+    let spec = &text[open + 1..close];
+    let width = match spec {
+        "" => 0,
+        _ => spec
+            .strip_prefix(":0")
+            .and_then(|w| w.parse::<usize>().ok())
+            .with_context(|| format!("--out {text:?}: expected {{}} or {{:0N}}"))?,
+    };
+    Ok(PathBuf::from(format!(
+        "{}{frame:0width$}{}",
+        &text[..open],
+        &text[close + 1..]
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbered_pads_and_rejects() {
+        assert_eq!(
+            numbered(Path::new("d/frame_{:04}.png"), 7).unwrap(),
+            PathBuf::from("d/frame_0007.png")
+        );
+        assert_eq!(
+            numbered(Path::new("f{}.png"), 12).unwrap(),
+            PathBuf::from("f12.png")
+        );
+        assert!(numbered(Path::new("plain.png"), 1).is_err());
+        assert!(numbered(Path::new("x{:4}.png"), 1).is_err());
+    }
+}
