@@ -4,6 +4,7 @@
 //! - [`state`], [`playback`]: what is shown, as plain data (tracks with
 //!   visibility, solo and focus; the loop range; keyframes; layout; reload),
 //!   tested without a window;
+//! - [`status`]: the state for scripts and tests, as a line or as JSON;
 //! - [`host`]: what the window needs from its platform — files, screenshots,
 //!   status — so that it never touches a file or a thread itself;
 //!   [`desktop`] is the desktop's;
@@ -33,6 +34,7 @@ pub mod mtn;
 pub mod pick;
 pub mod playback;
 pub mod state;
+pub mod status;
 mod ui;
 mod view;
 mod window;
@@ -40,7 +42,8 @@ mod window;
 use crate::anim::timeline::{LoopMode, Timeline};
 use crate::error::Error;
 use crate::scene::Layout;
-pub use host::{Host, HostEvent};
+pub use host::{Host, HostEvent, Task};
+pub use status::Status;
 pub use state::ViewerState;
 pub use window::App;
 

@@ -3,7 +3,8 @@
 //! outside goes through the [`Host`].
 
 use super::frame_time::SAMPLE_EVERY;
-use super::host::{Host, HostEvent};
+use super::host::{GpuOpened, Host, HostEvent};
+use super::status::{Status, backend_name};
 use super::keys::{self, Action};
 use super::state::{Reload, ViewerState};
 use super::ui::{Command, Overlay, UiState};
@@ -15,7 +16,8 @@ use web_time::Instant;
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, WindowEvent};
 use winit::event_loop::ActiveEventLoop;
-use winit::window::WindowId;
+use std::sync::Arc;
+use winit::window::{Window, WindowId};
 
 /// The window application over a [`Host`].
 pub struct App<H: Host> {
@@ -24,6 +26,8 @@ pub struct App<H: Host> {
     ui: UiState,
     options: Options,
     view: Option<View>,
+    /// The window whose GPU is being opened (asynchronously in a browser).
+    opening: Option<Arc<Window>>,
     /// Files dropped since the last batch was opened (a multi-file drop
     /// arrives as one event per file; an `.obj` + `.bin` pair must be opened together).
     dropped: Vec<Input>,
@@ -46,6 +50,7 @@ impl<H: Host> App<H> {
             ui: UiState::default(),
             options,
             view: None,
+            opening: None,
             dropped: Vec::new(),
             screenshot: None,
             reframe: true,
@@ -300,19 +305,46 @@ impl<H: Host> App<H> {
         }
     }
 
-    /// Status lines for scripts: the timeline and tracks when they change, errors once.
+    /// Status for scripts: the host gets the [`Status`] every frame and a
+    /// line when the timeline or tracks change; errors once.
     fn report(&mut self) {
-        let line = self.state.status_line();
+        let (backend, frame_ms) = match &self.view {
+            Some(view) => (
+                backend_name(view.gpu.adapter.get_info().backend),
+                view.times.frame_ms,
+            ),
+            None => ("", 0.0),
+        };
+        let status = Status::of(&self.state, backend, frame_ms);
+        self.host.report(&status);
+        let line = status.line();
         if line != self.last_status {
             self.host.status(&line);
             self.last_status = line;
         }
-        let error = self.state.error().map(str::to_owned);
+        let error = status.error;
         if error != self.last_error {
             if let Some(e) = &error {
                 self.host.status(&format!("error {e}"));
             }
             self.last_error = error;
+        }
+    }
+
+    /// The GPU for the window is open (or failed): the window becomes a view.
+    fn gpu_opened(&mut self, event_loop: &ActiveEventLoop, opened: GpuOpened) {
+        let Some(window) = self.opening.take() else {
+            return;
+        };
+        match opened.0 {
+            Ok(opened) => {
+                let view = View::new(window, opened, self.options.basis);
+                self.host
+                    .status(&format!("adapter {}", view.gpu.adapter_name()));
+                view.window.request_redraw();
+                self.view = Some(view);
+            }
+            Err(e) => self.fail(event_loop, e),
         }
     }
 }
@@ -333,7 +365,7 @@ impl<H: Host> ApplicationHandler<HostEvent> for App<H> {
     }
 
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        if self.view.is_some() {
+        if self.view.is_some() || self.opening.is_some() {
             return;
         }
         let title = match self.state.tracks().first() {
@@ -345,21 +377,22 @@ impl<H: Host> ApplicationHandler<HostEvent> for App<H> {
             ),
             None => "viewer — drop motion files here".into(),
         };
-        match View::open(event_loop, &title, self.options.size, self.options.basis) {
-            Ok(view) => {
-                self.host
-                    .status(&format!("adapter {}", view.gpu.adapter_name()));
-                view.window.request_redraw();
-                self.view = Some(view);
+        match View::open_window(event_loop, &self.host, &title, self.options.size) {
+            Ok((window, task)) => {
+                self.opening = Some(window);
+                if let Some(event) = self.host.run(task) {
+                    self.user_event(event_loop, event);
+                }
             }
             Err(e) => self.fail(event_loop, e),
         }
     }
 
-    fn user_event(&mut self, _event_loop: &ActiveEventLoop, event: HostEvent) {
+    fn user_event(&mut self, event_loop: &ActiveEventLoop, event: HostEvent) {
         match event {
             HostEvent::Open(inputs) => self.open(inputs),
             HostEvent::Changed(inputs) => self.reload(inputs),
+            HostEvent::Gpu(opened) => self.gpu_opened(event_loop, *opened),
         }
     }
 

@@ -118,7 +118,14 @@ impl GpuContext {
     }
 
     /// Copies `size` bytes of `buffer` (usage `COPY_SRC`) back to the CPU.
+    /// Blocks: native only (see [`GpuContext::read_buffer_async`]).
     pub fn read_buffer(&self, buffer: &wgpu::Buffer, size: u64) -> Result<Vec<u8>> {
+        pollster::block_on(self.read_buffer_async(buffer, size))
+    }
+
+    /// [`GpuContext::read_buffer`] without blocking: a browser maps the
+    /// buffer on its own event loop, so a page awaits this.
+    pub async fn read_buffer_async(&self, buffer: &wgpu::Buffer, size: u64) -> Result<Vec<u8>> {
         let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("read-back"),
             size,
@@ -130,19 +137,25 @@ impl GpuContext {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
         encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, size);
         self.queue.submit([encoder.finish()]);
-        self.map_read(&staging)
+        self.map_read_async(&staging).await
     }
 
-    /// Maps a `MAP_READ` buffer whose copy has been submitted and returns its bytes.
+    /// Maps a `MAP_READ` buffer whose copy has been submitted and returns its
+    /// bytes. Blocks: native only.
     pub(crate) fn map_read(&self, staging: &wgpu::Buffer) -> Result<Vec<u8>> {
-        let (send, receive) = std::sync::mpsc::channel();
-        staging.map_async(wgpu::MapMode::Read, .., move |r| {
-            let _ = send.send(r);
-        });
+        pollster::block_on(self.map_read_async(staging))
+    }
+
+    /// [`GpuContext::map_read`] without blocking.
+    pub(crate) async fn map_read_async(&self, staging: &wgpu::Buffer) -> Result<Vec<u8>> {
+        let mapped = Mapping::default();
+        let done = mapped.clone();
+        staging.map_async(wgpu::MapMode::Read, .., move |r| done.finish(r));
+        // Natively nothing is mapped until the device is polled; in a
+        // browser polling does nothing and the mapping finishes later.
         self.wait()?;
-        receive
-            .recv()
-            .map_err(|_| Error::Gpu("buffer mapping was dropped".into()))?
+        mapped
+            .await
             .map_err(|e| Error::Gpu(format!("mapping a read-back buffer: {e}")))?;
         let bytes = staging
             .get_mapped_range(..)
@@ -150,6 +163,45 @@ impl GpuContext {
             .to_vec();
         staging.unmap();
         Ok(bytes)
+    }
+}
+
+/// A buffer mapping under way, as a future: wgpu reports the end through a
+/// callback.
+#[derive(Debug, Clone, Default)]
+struct Mapping(Arc<Mutex<MappingState>>);
+
+#[derive(Debug, Default)]
+struct MappingState {
+    result: Option<std::result::Result<(), wgpu::BufferAsyncError>>,
+    waker: Option<std::task::Waker>,
+}
+
+impl Mapping {
+    fn finish(&self, result: std::result::Result<(), wgpu::BufferAsyncError>) {
+        let mut state = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        state.result = Some(result);
+        if let Some(waker) = state.waker.take() {
+            waker.wake();
+        }
+    }
+}
+
+impl std::future::Future for Mapping {
+    type Output = std::result::Result<(), wgpu::BufferAsyncError>;
+
+    fn poll(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        let mut state = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        match state.result.take() {
+            Some(result) => std::task::Poll::Ready(result),
+            None => {
+                state.waker = Some(cx.waker().clone());
+                std::task::Poll::Pending
+            }
+        }
     }
 }
 

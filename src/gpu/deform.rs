@@ -337,6 +337,11 @@ impl GpuDeformer {
         self.mesh.read_positions(&self.ctx)
     }
 
+    /// [`GpuDeformer::read_positions`] without blocking (a web page awaits it).
+    pub async fn read_positions_async(&self) -> Result<Vec<[f32; 3]>> {
+        self.mesh.read_positions_async(&self.ctx).await
+    }
+
     /// Every `.obj` vertex's current normal, read back from the GPU.
     pub fn read_normals(&self) -> Result<Vec<[f32; 3]>> {
         self.mesh.read_normals(&self.ctx)

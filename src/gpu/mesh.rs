@@ -270,22 +270,28 @@ impl GpuMesh {
         }
     }
 
-    /// Reads the positions back (for tests and exports; not on the display path).
+    /// Reads the positions back (for tests and exports; not on the display
+    /// path). Blocks: native only.
     pub fn read_positions(&self, ctx: &GpuContext) -> Result<Vec<[f32; 3]>> {
-        read_vec3(ctx, &self.positions, self.vertex_count)
+        pollster::block_on(self.read_positions_async(ctx))
+    }
+
+    /// [`GpuMesh::read_positions`] without blocking (a web page awaits it).
+    pub async fn read_positions_async(&self, ctx: &GpuContext) -> Result<Vec<[f32; 3]>> {
+        read_vec3(ctx, &self.positions, self.vertex_count).await
     }
 
     /// Reads the normals back (for tests).
     pub fn read_normals(&self, ctx: &GpuContext) -> Result<Vec<[f32; 3]>> {
-        read_vec3(ctx, &self.normals, self.vertex_count)
+        pollster::block_on(read_vec3(ctx, &self.normals, self.vertex_count))
     }
 }
 
-fn read_vec3(ctx: &GpuContext, buffer: &wgpu::Buffer, count: u32) -> Result<Vec<[f32; 3]>> {
+async fn read_vec3(ctx: &GpuContext, buffer: &wgpu::Buffer, count: u32) -> Result<Vec<[f32; 3]>> {
     if count == 0 {
         return Ok(Vec::new());
     }
-    let bytes = ctx.read_buffer(buffer, u64::from(count) * 12)?;
+    let bytes = ctx.read_buffer_async(buffer, u64::from(count) * 12).await?;
     Ok(bytemuck::pod_collect_to_vec(&bytes))
 }
 
