@@ -43,8 +43,8 @@ use crate::anim::timeline::{LoopMode, Timeline};
 use crate::error::Error;
 use crate::scene::Layout;
 pub use host::{Host, HostEvent, Task};
-pub use status::Status;
 pub use state::ViewerState;
+pub use status::Status;
 pub use window::App;
 
 /// The environment variable that turns on status lines on stdout.

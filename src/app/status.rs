@@ -106,7 +106,10 @@ mod tests {
         };
         let state = options.state().unwrap();
         let status = Status::of(&state, "WebGPU", 16.5);
-        assert_eq!(status.line(), "frame 0/1 time 0.000000 tracks 0 shown 0 focus -");
+        assert_eq!(
+            status.line(),
+            "frame 0/1 time 0.000000 tracks 0 shown 0 focus -"
+        );
         let json: serde_json::Value = serde_json::from_str(&status.to_json()).unwrap();
         assert_eq!(json["tracks"], 0);
         assert_eq!(json["playing"], false);

@@ -4,19 +4,19 @@
 
 use super::frame_time::SAMPLE_EVERY;
 use super::host::{GpuOpened, Host, HostEvent};
-use super::status::{Status, backend_name};
 use super::keys::{self, Action};
 use super::state::{Reload, ViewerState};
+use super::status::{Status, backend_name};
 use super::ui::{Command, Overlay, UiState};
 use super::view::View;
 use super::{AppError, Options, input};
 use crate::gpu::camera::Preset;
 use crate::scene::Input;
+use std::sync::Arc;
 use web_time::Instant;
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, WindowEvent};
 use winit::event_loop::ActiveEventLoop;
-use std::sync::Arc;
 use winit::window::{Window, WindowId};
 
 /// The window application over a [`Host`].

@@ -95,6 +95,17 @@ impl GpuContext {
         format!("{} ({:?})", info.name, info.backend)
     }
 
+    /// Whether the adapter runs compute shaders on storage buffers (WebGL2
+    /// does not: there meshes are deformed and their normals worked out on
+    /// the CPU).
+    pub fn has_compute(&self) -> bool {
+        self.adapter
+            .get_downlevel_capabilities()
+            .flags
+            .contains(wgpu::DownlevelFlags::COMPUTE_SHADERS)
+            && self.device.limits().max_storage_buffers_per_shader_stage > 0
+    }
+
     /// The limits the device was opened with.
     pub fn limits(&self) -> wgpu::Limits {
         self.device.limits()
@@ -110,9 +121,15 @@ impl GpuContext {
     }
 
     /// Blocks until all submitted work has finished, then reports any error.
+    /// A browser cannot block: there this only hands finished work's
+    /// callbacks over (WebGL2) and reports the errors seen so far.
     pub fn wait(&self) -> Result<()> {
+        let poll = match cfg!(target_arch = "wasm32") {
+            true => wgpu::PollType::Poll,
+            false => wgpu::PollType::wait_indefinitely(),
+        };
         self.device
-            .poll(wgpu::PollType::wait_indefinitely())
+            .poll(poll)
             .map_err(|e| Error::Gpu(format!("waiting for the GPU: {e}")))?;
         self.check()
     }

@@ -115,7 +115,15 @@ impl GpuDeformer {
                 edges: options.edges,
             },
         )?;
-        let windows = mesh.position_windows().clone();
+        let windows = mesh
+            .position_windows()
+            .ok_or_else(|| {
+                Error::Gpu(format!(
+                    "adapter '{}' runs no compute shaders; deform on the CPU",
+                    ctx.adapter_name()
+                ))
+            })?
+            .clone();
         let storage_needed = 4 + windows.count();
         if storage_needed > limits.max_storage_buffers_per_shader_stage {
             return Err(Error::Gpu(format!(

@@ -90,8 +90,10 @@ impl<'a> Upload<'a> {
     /// Submits the staged copies and waits for them, freeing their staging memory.
     fn flush(&mut self) {
         self.ctx.queue.submit([]);
-        // A failure here surfaces from `finish` through the context's error slot.
-        let _ = self.ctx.device.poll(wgpu::PollType::wait_indefinitely());
+        // A failure here surfaces from `finish` through the context's error
+        // slot. (In a browser `wait` cannot block; the browser keeps the
+        // staging memory until the copies are done.)
+        let _ = self.ctx.wait();
         self.staged = 0;
     }
 

@@ -49,7 +49,8 @@ pub fn download_gltf() -> Result<(), wasm_bindgen::JsValue> {
         return Err("no tracks to export: open some files first".into());
     }
     let plan = Plan::with_layout(&tracks, auto_layout(&tracks)).map_err(|e| e.to_string())?;
-    let (bytes, _) = glb_bytes(&tracks, &plan, &GltfOptions::default()).map_err(|e| e.to_string())?;
+    let (bytes, _) =
+        glb_bytes(&tracks, &plan, &GltfOptions::default()).map_err(|e| e.to_string())?;
     offer("motion.glb", &bytes, "model/gltf-binary")?;
     Ok(())
 }

@@ -5,8 +5,8 @@
 use motion_viewer::app::HostEvent;
 use motion_viewer::scene::Input;
 use std::cell::RefCell;
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Document, DragEvent, File, FileList, HtmlInputElement};
 use winit::event_loop::EventLoopProxy;
