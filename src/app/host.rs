@@ -39,6 +39,18 @@ pub enum HostEvent {
     Changed(Vec<Input>),
     /// The GPU the window asked for is ready (or failed).
     Gpu(Box<GpuOpened>),
+    /// A screenshot the window asked for, read back from the GPU.
+    Picture(Box<Picture>),
+}
+
+/// A screenshot read back (or why not), and the first track's file to name
+/// it after.
+#[derive(Debug)]
+pub struct Picture {
+    /// The picture, or why it could not be taken.
+    pub picture: Result<image::RgbaImage, String>,
+    /// The first track's file, if any.
+    pub first: Option<PathBuf>,
 }
 
 /// The platform's side of the window.

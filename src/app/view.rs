@@ -248,13 +248,10 @@ impl View {
         measure.then_some(split)
     }
 
-    /// A picture of the window: the 3D view alone, filling the picture, or
-    /// (`overlay`) the window as shown, panels included.
-    pub fn picture(
-        &mut self,
-        time_s: f64,
-        overlay: Option<&EguiFrame>,
-    ) -> Result<image::RgbaImage> {
+    /// Draws a picture of the window: the 3D view alone, filling the
+    /// picture, or (`overlay`) the window as shown, panels included. The
+    /// capture returned reads it back ([`Capture::read_async`]).
+    pub fn picture(&mut self, time_s: f64, overlay: Option<&EguiFrame>) -> Result<Capture> {
         let (w, h) = self.surface.size();
         let size = (w.max(1), h.max(1));
         let mut capture = Capture::with_format(&self.gpu, [size.0, size.1], self.surface.format());
@@ -273,11 +270,12 @@ impl View {
         };
         let scene = scene_of(&self.stage, time_s, self.grid, self.wireframe);
         let egui = &self.egui;
-        capture.render_with(&mut self.renderer, &self.camera, &scene, viewport, |pass| {
+        capture.draw_with(&mut self.renderer, &self.camera, &scene, viewport, |pass| {
             if let Some(frame) = overlay {
                 egui.render(pass, size, frame);
             }
-        })
+        })?;
+        Ok(capture)
     }
 
     fn encoder(&self) -> wgpu::CommandEncoder {

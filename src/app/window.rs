@@ -3,7 +3,7 @@
 //! outside goes through the [`Host`].
 
 use super::frame_time::SAMPLE_EVERY;
-use super::host::{GpuOpened, Host, HostEvent};
+use super::host::{GpuOpened, Host, HostEvent, Picture, Task};
 use super::keys::{self, Action};
 use super::state::{Reload, ViewerState};
 use super::status::{Status, backend_name};
@@ -276,18 +276,26 @@ impl<H: Host> App<H> {
             view.times.add_split(split);
         }
         if let Some(overlay) = self.screenshot.take() {
-            let picture = view.picture(time_s, overlay.then_some(&egui_frame));
             let first = self
                 .state
                 .tracks()
                 .first()
                 .map(|e| e.track.path().to_path_buf());
-            match picture
-                .map_err(|e| e.to_string())
-                .and_then(|p| self.host.save_picture(&p, first.as_deref()))
-            {
-                Ok(_) => {}
-                Err(e) => self.host.log(&format!("screenshot failed: {e}")),
+            let task: Task = match view.picture(time_s, overlay.then_some(&egui_frame)) {
+                Ok(capture) => Box::pin(async move {
+                    let picture = capture.read_async().await.map_err(|e| e.to_string());
+                    HostEvent::Picture(Box::new(Picture { picture, first }))
+                }),
+                Err(e) => {
+                    let picture = Err(e.to_string());
+                    Box::pin(
+                        async move { HostEvent::Picture(Box::new(Picture { picture, first })) },
+                    )
+                }
+            };
+            // The desktop reads it back at once; a page, when the browser has.
+            if let Some(HostEvent::Picture(picture)) = self.host.run(task) {
+                save_picture(&mut self.host, *picture);
             }
         }
         if !was_playing {
@@ -393,6 +401,7 @@ impl<H: Host> ApplicationHandler<HostEvent> for App<H> {
             HostEvent::Open(inputs) => self.open(inputs),
             HostEvent::Changed(inputs) => self.reload(inputs),
             HostEvent::Gpu(opened) => self.gpu_opened(event_loop, *opened),
+            HostEvent::Picture(picture) => save_picture(&mut self.host, *picture),
         }
     }
 
@@ -468,6 +477,16 @@ fn announce_tracks(host: &mut impl Host, state: &ViewerState) {
     host.watch(sets);
     for w in state.warnings() {
         host.log(&format!("warning: {w}"));
+    }
+}
+
+/// Keeps a screenshot read back, or says why there is none.
+fn save_picture(host: &mut impl Host, taken: Picture) {
+    if let Err(e) = taken
+        .picture
+        .and_then(|p| host.save_picture(&p, taken.first.as_deref()))
+    {
+        host.log(&format!("screenshot failed: {e}"));
     }
 }
 

@@ -158,12 +158,7 @@ impl GpuContext {
     }
 
     /// Maps a `MAP_READ` buffer whose copy has been submitted and returns its
-    /// bytes. Blocks: native only.
-    pub(crate) fn map_read(&self, staging: &wgpu::Buffer) -> Result<Vec<u8>> {
-        pollster::block_on(self.map_read_async(staging))
-    }
-
-    /// [`GpuContext::map_read`] without blocking.
+    /// bytes, without blocking (natively the wait happens on the spot).
     pub(crate) async fn map_read_async(&self, staging: &wgpu::Buffer) -> Result<Vec<u8>> {
         let mapped = Mapping::default();
         let done = mapped.clone();

@@ -100,6 +100,7 @@ async function runWebGpu(page, result) {
   await page.waitForTimeout(700);
   const b = await shot(page, 'playing_b.png');
   if (a.equals(b)) fail('the picture does not change while playing');
+  await page.screenshot({ path: path.join(outDir, 'page_playing.png') });
 
   // Space pauses: the time holds.
   await page.focus('#viewer');
@@ -143,9 +144,33 @@ async function runWebGpu(page, result) {
   result.error = s.error;
   await playsOn(page, 'after the broken file');
 
+  // The page's downloads: a PNG screenshot (F12, read back through wgpu)
+  // and the loaded scene as a .glb.
+  const png = await download(page, '#screenshot');
+  if (!png.bytes.subarray(1, 4).equals(Buffer.from('PNG'))) fail(`${png.name} is no PNG`);
+  const width = png.bytes.readUInt32BE(16);
+  const height = png.bytes.readUInt32BE(20);
+  if (width < 320 || height < 200) fail(`the screenshot is ${width}×${height}`);
+  const glb = await download(page, '#gltf');
+  if (!glb.bytes.subarray(0, 4).equals(Buffer.from('glTF'))) fail(`${glb.name} is no .glb`);
+  if (glb.bytes.readUInt32LE(8) !== glb.bytes.length) fail(`${glb.name}: length field is wrong`);
+  result.screenshot = { name: png.name, width, height };
+  result.gltf = { name: glb.name, bytes: glb.bytes.length };
+
   result.raf_frame_ms = await rafFrameMs(page, 3000);
   result.status_frame_ms = (await status(page)).frame_ms;
   await page.screenshot({ path: path.join(outDir, 'page.png') });
+}
+
+/// Clicks `button` and returns the file the page offers.
+async function download(page, button) {
+  const [file] = await Promise.all([
+    page.waitForEvent('download', { timeout: 30000 }),
+    page.click(button),
+  ]);
+  const to = path.join(outDir, file.suggestedFilename());
+  await file.saveAs(to);
+  return { name: file.suggestedFilename(), bytes: fs.readFileSync(to) };
 }
 
 async function runWebGl2(page, result) {
@@ -173,7 +198,10 @@ async function runWebGl2(page, result) {
   const result = { mode };
   const console = [];
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await browser.newPage({
+      viewport: { width: 1280, height: 800 },
+      acceptDownloads: true,
+    });
     page.on('console', (m) => console.push(`${m.type()}: ${m.text()}`));
     page.on('pageerror', (e) => console.push(`pageerror: ${e}`));
     if (mode === 'webgpu') await runWebGpu(page, result);
