@@ -526,3 +526,38 @@ fn unique_edges(triangles: &[[u32; 3]]) -> Vec<u32> {
     edges.dedup();
     edges.into_iter().flat_map(|(a, b)| [a, b]).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::smooth_normals;
+
+    #[test]
+    fn cpu_normals_are_area_weighted_and_unit() {
+        // Two faces on the edge 0–1: one in the xy plane (cross product
+        // (0, 0, 1)), one twice as large in the xz plane ((0, 2, 0)); vertex 4
+        // is on no face.
+        let positions = [
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 0.0, 2.0],
+            [5.0, 5.0, 5.0],
+        ];
+        let mut normals = Vec::new();
+        smooth_normals(&positions, &[[0, 1, 2], [0, 3, 1]], &mut normals);
+        let shared = [0.0, 2.0 / 5f32.sqrt(), 1.0 / 5f32.sqrt()];
+        let expected = [
+            shared,
+            shared,
+            [0.0, 0.0, 1.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 1.0, 0.0],
+        ];
+        assert_eq!(normals.len(), expected.len());
+        for (n, e) in normals.iter().zip(&expected) {
+            for a in 0..3 {
+                assert!((n[a] - e[a]).abs() < 1e-6, "{n:?} vs {e:?}");
+            }
+        }
+    }
+}

@@ -14,10 +14,13 @@ use winit::event_loop::EventLoopProxy;
 /// The id of the `<input type=file multiple>`.
 pub const FILES_ID: &str = "files";
 
+/// Files handed over together: each one's name and bytes.
+type Batch = Vec<(String, Vec<u8>)>;
+
 thread_local! {
     /// Every batch of files handed to the window, in order: the glTF
     /// download and the MEMG check load them again.
-    static GIVEN: RefCell<Vec<Vec<(String, Vec<u8>)>>> = const { RefCell::new(Vec::new()) };
+    static GIVEN: RefCell<Vec<Batch>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The batches of files given so far, as inputs (a batch may have failed to load).
