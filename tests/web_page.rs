@@ -183,3 +183,51 @@ fn without_webgpu_the_page_falls_back_to_webgl2() {
     assert_eq!(result["mode"], "webgl2");
     assert!(result["raf_frame_ms"].as_f64().unwrap() > 0.0);
 }
+
+#[test]
+fn viewer_serve_prints_its_url_and_serves_the_page() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let site = tempfile::tempdir().unwrap();
+    std::fs::write(site.path().join("index.html"), "<title>page</title>").unwrap();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_viewer"))
+        .args(["serve", "--port", "0", "--dir"])
+        .arg(site.path())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    // Kept open until the server is stopped: it must not write to a closed pipe.
+    let mut lines = BufReader::new(server.stdout.take().unwrap());
+    lines.read_line(&mut first).unwrap();
+    let url = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no URL in {first:?}"));
+    let address = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    write!(stream, "GET / HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    drop(lines);
+    assert!(reply.starts_with("HTTP/1.1 200 OK"), "{reply}");
+    assert!(
+        reply.contains("text/html") && reply.ends_with("<title>page</title>"),
+        "{reply}"
+    );
+}
+
+#[test]
+fn viewer_serve_without_a_page_says_how_to_build_it() {
+    let empty = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_viewer"))
+        .args(["serve", "--dir"])
+        .arg(empty.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(message.contains("web/build.sh"), "{message}");
+    assert_eq!(message.lines().count(), 1, "{message}");
+}

@@ -38,8 +38,11 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     }
     let server = Server::bind(&dir, args.port)
         .with_context(|| format!("cannot serve on 127.0.0.1:{}", args.port))?;
-    println!("serving {} at {}", dir.display(), server.url()?);
-    println!("(Ctrl+C stops)");
+    println!(
+        "serving {} at {} (Ctrl+C stops)",
+        dir.display(),
+        server.url()?
+    );
     std::io::stdout().flush()?;
     server.run();
     Ok(())

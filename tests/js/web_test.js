@@ -96,6 +96,11 @@ async function runWebGpu(page, result) {
   if (s.backend !== 'WebGPU') fail(`backend ${s.backend}, expected WebGPU`);
   if (s.error !== null) fail(`load error: ${s.error}`);
   await playsOn(page, 'WebGPU');
+  const title = await page.title();
+  if (!/flags\.bin.*sony_stand_sit\.mtn.*hands\.mrtk — \d+\.\d s/.test(title)) {
+    fail(`the title does not show the files and the time: ${title}`);
+  }
+  result.title = title;
   const a = await shot(page, 'playing_a.png');
   await page.waitForTimeout(700);
   const b = await shot(page, 'playing_b.png');
