@@ -23,6 +23,8 @@ pub struct Status {
     pub frame: u64,
     /// Frames on the timeline.
     pub frame_count: u64,
+    /// Seconds per frame of the timeline.
+    pub frame_period_s: f64,
     /// True while playing.
     pub playing: bool,
     /// The GPU backend drawing: `"WebGPU"`, `"WebGL2"`, `"Vulkan"`…; empty
@@ -47,6 +49,7 @@ impl Status {
             time_s: t.time_s(),
             frame: t.frame(),
             frame_count: t.frame_count(),
+            frame_period_s: t.frame_period_s(),
             playing: t.is_playing(),
             backend: backend.to_string(),
             error: state.error().map(str::to_owned),
@@ -116,5 +119,6 @@ mod tests {
         assert_eq!(json["backend"], "WebGPU");
         assert!(json["error"].is_null());
         assert_eq!(json["frame_ms"], 16.5);
+        assert_eq!(json["frame_period_s"], 1.0 / 60.0);
     }
 }

@@ -114,11 +114,20 @@ async function runWebGpu(page, result) {
   await page.waitForTimeout(600);
   const still = await status(page);
   if (still.time_s !== paused.time_s) fail(`paused, yet time moved ${paused.time_s} → ${still.time_s}`);
-  // → steps one frame.
+  // → goes to the next frame boundary (paused between two frames: the one
+  // after the time; see Timeline::step_frames), then one frame at a time.
+  const period = still.frame_period_s;
   await page.keyboard.press('ArrowRight');
-  const stepped = await until(page, 'a step', (s) => s.frame !== still.frame, 5000);
-  if (stepped.frame !== still.frame + 1) fail(`→ went from frame ${still.frame} to ${stepped.frame}`);
-  result.paused_frame = still.frame;
+  const snapped = await until(page, 'a step', (s) => s.time_s !== still.time_s, 5000);
+  const ahead = snapped.time_s - still.time_s;
+  const onBoundary = Math.abs(snapped.time_s / period - Math.round(snapped.time_s / period)) < 1e-6;
+  if (!(ahead > 0 && ahead <= period * (1 + 1e-9) && onBoundary)) {
+    fail(`→ went from ${still.time_s} s to ${snapped.time_s} s (frame period ${period} s)`);
+  }
+  await page.keyboard.press('ArrowRight');
+  const stepped = await until(page, 'a second step', (s) => s.frame !== snapped.frame, 5000);
+  if (stepped.frame !== snapped.frame + 1) fail(`→ went from frame ${snapped.frame} to ${stepped.frame}`);
+  result.paused_frame = snapped.frame;
   result.stepped_frame = stepped.frame;
 
   // The compute shader in the page against the CPU reference.
