@@ -90,9 +90,14 @@ impl GpuContext {
     }
 
     /// The adapter's name and backend, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) (Gl)`.
+    /// Browsers may keep the name to themselves.
     pub fn adapter_name(&self) -> String {
         let info = self.adapter.get_info();
-        format!("{} ({:?})", info.name, info.backend)
+        let name = match info.name.is_empty() {
+            true => "unnamed adapter",
+            false => info.name.as_str(),
+        };
+        format!("{name} ({:?})", info.backend)
     }
 
     /// Whether the adapter runs compute shaders on storage buffers (WebGL2

@@ -196,6 +196,9 @@ async function runWebGl2(page, result) {
   await page.waitForTimeout(700);
   const b = await shot(page, 'webgl2_b.png');
   if (a.equals(b)) fail('WebGL2: the picture does not change while playing');
+  const png = await download(page, '#screenshot');
+  if (!png.bytes.subarray(1, 4).equals(Buffer.from('PNG'))) fail(`WebGL2: ${png.name} is no PNG`);
+  result.screenshot = { name: png.name, bytes: png.bytes.length };
   result.raf_frame_ms = await rafFrameMs(page, 3000);
   result.status_frame_ms = (await status(page)).frame_ms;
   await page.screenshot({ path: path.join(outDir, 'page_webgl2.png') });
