@@ -1,8 +1,11 @@
 //! What the window needs from the platform it runs on, and what the platform
 //! tells it. The window itself never touches a file, a thread or a blocking
 //! call: the desktop ([`super::desktop`]) reads dropped and watched files,
-//! saves screenshots and prints status lines; a web page would hand over the
-//! bytes of the files given to it and show the status in the page.
+//! saves screenshots and prints status lines; a web page (the `web/` crate)
+//! hands over the bytes of the files given to it, downloads screenshots and
+//! keeps the [`Status`] in the page. Work that takes a while on the GPU
+//! (opening it, reading a picture back) is a [`Task`] the host runs: the
+//! desktop blocks on it, a browser cannot.
 
 use super::status::Status;
 use crate::scene::{Input, Materials};

@@ -7,7 +7,7 @@
 //! - [`status`]: the state for scripts and tests, as a line or as JSON;
 //! - [`host`]: what the window needs from its platform — files, screenshots,
 //!   status — so that it never touches a file or a thread itself;
-//!   [`desktop`] is the desktop's;
+//!   [`desktop`] is the desktop's, the `web/` crate's is a page's;
 //! - `window`: events in, one frame out per redraw; `view`: the GPU side;
 //! - `framework`: surface and egui plumbing (resize, surface loss, present);
 //! - [`keys`]: the one binding table; `input`: mouse → camera; [`pick`]: what
