@@ -1,6 +1,8 @@
 //! `viewer bench`: the JSON it prints and how it rejects a bad `--synthetic`.
 //! Only the shape of the results is checked here; speeds are for the benches.
 #![cfg(feature = "cli")]
+mod common;
+use common::tool_present;
 
 use serde_json::Value;
 use std::process::{Command, Output};
@@ -66,9 +68,10 @@ fn f16_basis_reads_half_the_bytes_on_the_gpu() {
     let f32_row = single_row(&[&["bench"][..], &args].concat());
     let f16_row = single_row(&[&["bench", "--basis", "f16"][..], &args].concat());
     if f32_row["gpu_deform_fps"].is_null() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have a GPU adapter"
+        tool_present(
+            "a GPU adapter",
+            false,
+            "apt-get install mesa-vulkan-drivers",
         );
         return;
     }

@@ -9,6 +9,8 @@
 //! Without Blender the test prints a notice and passes, except on CI (`CI`
 //! set), where it fails.
 #![cfg(feature = "gltf")]
+mod common;
+use common::data;
 
 mod gltf_common;
 
@@ -16,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use glam::{DVec3, Vec3};
-use gltf_common::{Asset, blender, data, out_dir};
+use gltf_common::{Asset, blender, out_dir};
 use motion_viewer::anim::aibo::pose_from_mtn;
 use motion_viewer::anim::input_animation::state_at;
 use motion_viewer::anim::memg::{Binding, bounding_box_over_time, deform_reference_f64};

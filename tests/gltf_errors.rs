@@ -1,12 +1,14 @@
 //! glTF and PC2 exports refuse what they can't write, clearly, and leave no
 //! file behind.
 #![cfg(feature = "gltf")]
+mod common;
+use common::data;
 
 mod gltf_common;
 
 use std::path::{Path, PathBuf};
 
-use gltf_common::{data, out_dir};
+use gltf_common::out_dir;
 use motion_viewer::export::gltf::{GltfOptions, write};
 use motion_viewer::export::pc2;
 use motion_viewer::formats::bytes::ByteOrder;

@@ -2,13 +2,15 @@
 //! spec says (tests/gltf_common), against the CPU reference: the MEMG f64
 //! deformation, the AIBO rig's named points, the MRTK curves.
 #![cfg(feature = "gltf")]
+mod common;
+use common::data;
 
 mod gltf_common;
 
 use std::path::{Path, PathBuf};
 
 use glam::{DVec3, Vec3};
-use gltf_common::{Asset, data, out_dir};
+use gltf_common::{Asset, out_dir};
 use motion_viewer::anim::aibo::pose_from_mtn;
 use motion_viewer::anim::input_animation::{JOINT_NAMES, state_at};
 use motion_viewer::anim::memg::{Binding, bounding_box_over_time, deform_reference_f64};

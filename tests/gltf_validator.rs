@@ -5,12 +5,14 @@
 //! AIBO motion of the corpus. Without the validator the test prints a
 //! notice and passes, except on CI (`CI` set), where it fails.
 #![cfg(feature = "gltf")]
+mod common;
+use common::data;
 
 mod gltf_common;
 
 use std::path::{Path, PathBuf};
 
-use gltf_common::{data, out_dir, validate};
+use gltf_common::{out_dir, validate};
 use motion_viewer::export::gltf::{GltfOptions, write};
 use motion_viewer::formats::bytes::ByteOrder;
 use motion_viewer::formats::memg;

@@ -1,6 +1,8 @@
 //! `viewer export --gpu`: the mesh the compute shader deforms and reads back
 //! equals the CPU export within 1e-4 of the scene's bounding-box diagonal.
 #![cfg(all(feature = "cli", feature = "gpu"))]
+mod common;
+use common::tool_present;
 
 use std::path::Path;
 use std::process::Command;
@@ -48,11 +50,11 @@ fn gpu_export_matches_the_cpu_export() {
     let (cpu, _) = export(dir.path(), "cpu.obj", false);
     let (gpu, stderr) = export(dir.path(), "gpu.obj", true);
     if stderr.contains("deforming on the CPU instead") {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have a GPU adapter (lavapipe): {stderr}"
+        tool_present(
+            &format!("a GPU adapter (the export fell back to the CPU: {stderr})"),
+            false,
+            "apt-get install mesa-vulkan-drivers",
         );
-        eprintln!("no GPU adapter here; the export fell back to the CPU: {stderr}");
     }
     assert_eq!(cpu.len(), gpu.len());
     let (mut lo, mut hi) = ([f64::MAX; 3], [f64::MIN; 3]);

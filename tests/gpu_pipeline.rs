@@ -5,6 +5,8 @@
 //! Without an adapter the tests print a notice and pass locally, but fail
 //! when `CI` is set, so CI never skips them silently.
 #![cfg(feature = "gpu")]
+mod common;
+use common::{data, gpu};
 
 use glam::Vec3;
 use motion_viewer::anim::memg::{Binding, bounding_box_over_time, deform_reference_f64};
@@ -27,26 +29,6 @@ const MEAN_ERROR_TOLERANCE: f64 = 0.25;
 /// is for other LLVM/Mesa versions. Frame 60 differs from frame 20 by a mean
 /// of 0.7 and a p99 of 17, so the check does see motion.
 const P99_ERROR_TOLERANCE: u8 = 4;
-
-fn gpu() -> Option<GpuContext> {
-    match GpuContext::new() {
-        Ok(ctx) => {
-            eprintln!("adapter: {}", ctx.adapter_name());
-            Some(ctx)
-        }
-        Err(e) if std::env::var_os("CI").is_some() => panic!("CI has no GPU adapter: {e}"),
-        Err(e) => {
-            eprintln!("skipping GPU test: {e}");
-            None
-        }
-    }
-}
-
-fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
-        .join(name)
-}
 
 /// The committed sample: `data/flags.obj` and `data/flags.bin`.
 fn sample() -> (ObjScene, MemgMotion) {

@@ -1,18 +1,14 @@
 //! `viewer info` and `viewer export` on the committed sample scene, checked
 //! against the test's own reading of the files and the spec's formula.
 #![cfg(feature = "cli")]
+mod common;
+use common::data;
 
 mod memg_common;
 
 use memg_common::RawFile;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
-        .join(name)
-}
 
 fn viewer(args: &[&std::ffi::OsStr]) -> std::process::Output {
     let out = Command::new(env!("CARGO_BIN_EXE_viewer"))

@@ -1,22 +1,17 @@
 //! The 27 real motions and the 588 motions of the four Sony ODA archives.
+mod common;
+use common::test_data;
 
 use motion_viewer::formats::aibo::{BodyPart, Joint, Leg, LegJoint, Model};
 use motion_viewer::formats::mtn::{self, Scope, read_oda};
-use std::path::PathBuf;
-
-fn data(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(rel)
-}
 
 fn corpus(rel: &str) -> Vec<u8> {
-    std::fs::read(data("mtn").join(rel)).unwrap()
+    std::fs::read(test_data("mtn").join(rel)).unwrap()
 }
 
 /// SOURCES.txt rows: (local file, keyframes, joints, design, frame_ms).
 fn sources() -> Vec<(String, usize, usize, String, u32)> {
-    let text = std::fs::read_to_string(data("mtn/SOURCES.txt")).unwrap();
+    let text = std::fs::read_to_string(test_data("mtn/SOURCES.txt")).unwrap();
     let field = |notes: &str, key: &str| -> Option<String> {
         let at = notes.find(&format!("{key}="))? + key.len() + 1;
         Some(notes[at..].split([' ', ';']).next()?.to_string())
@@ -257,7 +252,7 @@ fn every_oda_entry_parses_to_its_end_and_round_trips() {
         ("ers210_MOTION.ODA", 25, Model::Ers220),
         ("ers7_MOTION7.ODA", 12, Model::Ers7),
     ] {
-        let bytes = std::fs::read(data("oda").join(archive)).unwrap();
+        let bytes = std::fs::read(test_data("oda").join(archive)).unwrap();
         let entries = read_oda(&bytes).unwrap();
         assert_eq!(entries.len(), count, "{archive}");
         for e in &entries {
@@ -279,7 +274,7 @@ fn every_oda_entry_parses_to_its_end_and_round_trips() {
 
 #[test]
 fn oda_reader_rejects_bad_archives() {
-    let bytes = std::fs::read(data("oda/ers7_MOTION7.ODA")).unwrap();
+    let bytes = std::fs::read(test_data("oda/ers7_MOTION7.ODA")).unwrap();
     let entries = read_oda(&bytes).unwrap();
     // Entry names and the first offset from the header: 64 + 12 × 144 = 1792.
     assert_eq!(entries[0].data.start, 1792);

@@ -1,12 +1,14 @@
 //! Sony ODA archives as inputs of every `viewer` subcommand.
 #![cfg(feature = "cli")]
+mod common;
+use common::test_data;
 
 mod workbench_common;
 
 use motion_viewer::formats::mtn::{self, read_oda};
 use serde_json::Value;
 use std::process::{Command, Output};
-use workbench_common::{ARCHIVES, data};
+use workbench_common::ARCHIVES;
 
 fn viewer<I: IntoIterator<Item = S>, S: AsRef<std::ffi::OsStr>>(args: I) -> Output {
     Command::new(env!("CARGO_BIN_EXE_viewer"))
@@ -28,7 +30,7 @@ fn json(out: &Output) -> Value {
 fn every_motion_of_the_four_archives_opens_by_archive_and_name() {
     let mut total = 0;
     for (archive, count) in ARCHIVES {
-        let path = data("oda").join(archive);
+        let path = test_data("oda").join(archive);
         let bytes = std::fs::read(&path).unwrap();
         let entries = read_oda(&bytes).unwrap();
         assert_eq!(entries.len(), count);
@@ -67,7 +69,7 @@ fn every_motion_of_the_four_archives_opens_by_archive_and_name() {
 
 #[test]
 fn entry_flag_names_the_entry_for_info_export_and_bench() {
-    let archive = data("oda/ers210_MOTION.ODA");
+    let archive = test_data("oda/ers210_MOTION.ODA");
     let a = archive.to_str().unwrap();
     let v = json(&viewer(["info", "--json", "--entry", "sit_lose01", a]));
     assert_eq!(v.as_array().unwrap().len(), 1);
@@ -119,7 +121,7 @@ fn entry_flag_names_the_entry_for_info_export_and_bench() {
 
 #[test]
 fn a_bare_archive_exports_every_motion_and_refuses_where_one_is_needed() {
-    let archive = data("oda/ers7_MOTION7.ODA");
+    let archive = test_data("oda/ers7_MOTION7.ODA");
     let a = archive.to_str().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("all.csv");
@@ -166,7 +168,7 @@ fn a_bare_archive_exports_every_motion_and_refuses_where_one_is_needed() {
 
 #[test]
 fn unknown_entries_and_entries_of_non_archives_fail_in_one_line() {
-    let archive = data("oda/ers7_MOTION7.ODA");
+    let archive = test_data("oda/ers7_MOTION7.ODA");
     let out = viewer(["info", &format!("{}:a_sit#nope", archive.display())]);
     assert!(!out.status.success());
     let err = String::from_utf8(out.stderr).unwrap();
@@ -186,7 +188,7 @@ fn unknown_entries_and_entries_of_non_archives_fail_in_one_line() {
     ]));
     assert_eq!(v[0]["name"], "a_sit#sit_so0_greet");
 
-    let seed = workbench_common::seed("sony_stand_sit.mtn");
+    let seed = common::data("sony_stand_sit.mtn");
     let err = String::from_utf8(viewer(["info", &format!("{}:x", seed.display())]).stderr).unwrap();
     assert!(
         err.contains("not an ODA archive, so it has no entry \"x\""),

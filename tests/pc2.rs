@@ -1,5 +1,7 @@
 //! `.pc2` point caches read back by hand (Blender's layout) against the f64
 //! MEMG reference, for both byte orders of the motion.
+mod common;
+use common::data;
 
 use std::path::{Path, PathBuf};
 
@@ -9,12 +11,6 @@ use motion_viewer::export::pc2;
 use motion_viewer::formats::bytes::ByteOrder;
 use motion_viewer::formats::memg;
 use motion_viewer::scene::{Track, load};
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
-        .join(name)
-}
 
 /// A point cache as Blender reads it.
 struct Cache {

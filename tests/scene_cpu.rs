@@ -1,5 +1,6 @@
 //! The scene's CPU half (no GPU needed): axis conversions, the AIBO stick
 //! figure, MRTK hands, and the side-by-side layout of real and synthetic tracks.
+mod common;
 
 mod stage_common;
 

@@ -5,6 +5,8 @@
 //! adapter the tests print a notice and pass locally, but fail when `CI` is
 //! set, as in `gpu_pipeline.rs`.
 #![cfg(feature = "gpu")]
+mod common;
+use common::{data, gpu};
 
 mod stage_common;
 
@@ -20,20 +22,6 @@ use stage_common::*;
 use std::path::PathBuf;
 
 const SIZE: [u32; 2] = [480, 320];
-
-fn gpu() -> Option<GpuContext> {
-    match GpuContext::new() {
-        Ok(ctx) => {
-            eprintln!("adapter: {}", ctx.adapter_name());
-            Some(ctx)
-        }
-        Err(e) if std::env::var_os("CI").is_some() => panic!("CI has no GPU adapter: {e}"),
-        Err(e) => {
-            eprintln!("skipping GPU test: {e}");
-            None
-        }
-    }
-}
 
 fn out_dir() -> PathBuf {
     let dir = std::env::temp_dir().join("stage_render");

@@ -10,6 +10,8 @@
 //! lavapipe/llvmpipe will do). Without the tools the test says so and passes,
 //! unless `CI` is set, where it fails.
 #![cfg(all(feature = "window", feature = "cli"))]
+mod common;
+use common::{on_path, tool_present};
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -31,11 +33,6 @@ impl Drop for Reaped {
     }
 }
 
-fn on_path(tool: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(tool).is_file()))
-}
-
 /// True when the test can run; otherwise prints why it cannot (and panics on CI).
 fn prerequisites() -> bool {
     let missing: Vec<&str> = ["Xvfb", "xdotool", "import"]
@@ -45,16 +42,11 @@ fn prerequisites() -> bool {
     if missing.is_empty() {
         return true;
     }
-    let message = format!(
-        "missing: {} (apt-get install xvfb xdotool imagemagick mesa-vulkan-drivers)",
-        missing.join(", ")
-    );
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "window test cannot run on CI, {message}"
-    );
-    eprintln!("window test skipped, {message}");
-    false
+    tool_present(
+        &missing.join(", "),
+        false,
+        "apt-get install xvfb xdotool imagemagick mesa-vulkan-drivers",
+    )
 }
 
 /// A private X server; returns it and its `DISPLAY` value.

@@ -1,14 +1,16 @@
 //! `check`: joint limits, servo speeds, names and postures, on real and crafted motions.
+mod common;
+use common::data;
 
 mod workbench_common;
 
 use motion_viewer::formats::aibo::Model;
 use motion_viewer::formats::mtn::{self, Mtn};
 use motion_viewer::workbench::{self, FindingKind, Severity};
-use workbench_common::{motions, seed};
+use workbench_common::motions;
 
 fn sony_seed() -> Mtn {
-    mtn::decode(&std::fs::read(seed("sony_stand_sit.mtn")).unwrap()).unwrap()
+    mtn::decode(&std::fs::read(data("sony_stand_sit.mtn")).unwrap()).unwrap()
 }
 
 /// Degrees to the file's micro-radians, computed here.
@@ -206,7 +208,7 @@ fn no_sony_motion_has_a_limit_error_and_reports_serialise() {
 #[test]
 fn estimates_are_marked_and_structure_is_checked() {
     let cd1 = mtn::decode(
-        &std::fs::read(workbench_common::data("mtn/cartheur-aibo__r-code/cd#1.mtn")).unwrap(),
+        &std::fs::read(common::test_data("mtn/cartheur-aibo__r-code/cd#1.mtn")).unwrap(),
     )
     .unwrap();
     let report = workbench::check(&cd1);

@@ -1,5 +1,7 @@
 //! `viewer mtn …` through the binary: every verb writes a motion that reads back.
 #![cfg(feature = "cli")]
+mod common;
+use common::{data, test_data};
 
 mod workbench_common;
 
@@ -8,7 +10,6 @@ use motion_viewer::formats::mtn::{self, Mtn};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use workbench_common::{data, seed};
 
 fn viewer(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_viewer"));
@@ -38,7 +39,7 @@ fn mirror_then_info_shows_a_valid_ers210_motion() {
     let said = ok(&viewer(&[
         &"mtn",
         &"mirror",
-        &seed("sony_stand_sit.mtn"),
+        &data("sony_stand_sit.mtn"),
         &"--out",
         &m,
     ]));
@@ -56,7 +57,7 @@ fn mirror_then_info_shows_a_valid_ers210_motion() {
     ok(&viewer(&[&"mtn", &"mirror", &m, &"--out", &mm]));
     assert_eq!(
         std::fs::read(&mm).unwrap(),
-        std::fs::read(seed("sony_stand_sit.mtn")).unwrap()
+        std::fs::read(data("sony_stand_sit.mtn")).unwrap()
     );
 }
 
@@ -64,7 +65,7 @@ fn mirror_then_info_shows_a_valid_ers210_motion() {
 fn an_input_is_not_overwritten_unless_forced() {
     let dir = tempfile::tempdir().unwrap();
     let m = dir.path().join("m.mtn");
-    std::fs::copy(seed("sony_stand_sit.mtn"), &m).unwrap();
+    std::fs::copy(data("sony_stand_sit.mtn"), &m).unwrap();
     let before = std::fs::read(&m).unwrap();
     let out = viewer(&[&"mtn", &"reverse", &m, &"--out", &m]);
     assert!(!out.status.success());
@@ -75,13 +76,13 @@ fn an_input_is_not_overwritten_unless_forced() {
     assert_eq!(read(&m).name, "a_sit#stand_S");
     // An archive entry's archive is an input too.
     let archive = dir.path().join("a.ODA");
-    std::fs::copy(data("oda/ers7_MOTION7.ODA"), &archive).unwrap();
+    std::fs::copy(test_data("oda/ers7_MOTION7.ODA"), &archive).unwrap();
     let entry = format!("{}:a_sit#sit_so0_greet", archive.display());
     let out = viewer(&[&"mtn", &"mirror", &entry, &"--out", &archive]);
     assert!(!out.status.success());
     assert_eq!(
         std::fs::read(&archive).unwrap(),
-        std::fs::read(data("oda/ers7_MOTION7.ODA")).unwrap()
+        std::fs::read(test_data("oda/ers7_MOTION7.ODA")).unwrap()
     );
 }
 
@@ -133,7 +134,7 @@ fn round_trip(input: &str, model: &str, ext: &str) -> (Mtn, Mtn) {
 #[test]
 fn from_csv_of_an_exported_table_gives_back_every_keyframe() {
     let (a, b) = round_trip(
-        &seed("sony_stand_sit.mtn").display().to_string(),
+        &data("sony_stand_sit.mtn").display().to_string(),
         "ERS-210",
         "csv",
     );
@@ -141,16 +142,16 @@ fn from_csv_of_an_exported_table_gives_back_every_keyframe() {
     assert_eq!(b.keyframe_frames(), a.keyframe_frames());
     assert_eq!(b.keyframes, a.keyframes);
     round_trip(
-        &seed("skitter_sleep_to_sit.mtn").display().to_string(),
+        &data("skitter_sleep_to_sit.mtn").display().to_string(),
         "ERS-210",
         "json",
     );
     let greet = format!(
         "{}:a_stand#walk_sox_standard",
-        data("oda/ers7_MOTION7.ODA").display()
+        test_data("oda/ers7_MOTION7.ODA").display()
     );
     round_trip(&greet, "ERS-7", "csv");
-    let cd1 = data("mtn/cartheur-aibo__r-code/cd#1.mtn")
+    let cd1 = test_data("mtn/cartheur-aibo__r-code/cd#1.mtn")
         .display()
         .to_string();
     let (a, b) = round_trip(&cd1, "ERS-110", "csv");
@@ -190,14 +191,14 @@ fn a_bad_table_fails_in_one_line_and_writes_nothing() {
 
 #[test]
 fn check_is_clean_on_the_seed_and_fails_on_a_crafted_motion() {
-    let said = ok(&viewer(&[&"mtn", &"check", &seed("sony_stand_sit.mtn")]));
+    let said = ok(&viewer(&[&"mtn", &"check", &data("sony_stand_sit.mtn")]));
     assert!(
         said.trim_end()
             .ends_with("(ERS-210, 6 keyframes, 4.880 s): nothing wrong found"),
         "{said}"
     );
 
-    let mut m = read(&seed("sony_stand_sit.mtn"));
+    let mut m = read(&data("sony_stand_sit.mtn"));
     // Left front knee at 160°, 13° past the ERS-210's 147°.
     m.keyframes[3].joints[8] = (160.0f64.to_radians() * 1e6).round() as i32;
     let dir = tempfile::tempdir().unwrap();
@@ -208,7 +209,7 @@ fn check_is_clean_on_the_seed_and_fails_on_a_crafted_motion() {
         &"check",
         &"--json",
         &bad,
-        &seed("sony_stand_sit.mtn"),
+        &data("sony_stand_sit.mtn"),
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
@@ -235,7 +236,7 @@ fn check_is_clean_on_the_seed_and_fails_on_a_crafted_motion() {
         &"mtn",
         &"check",
         &"--json",
-        &data("oda/ers7_MOTION7.ODA"),
+        &test_data("oda/ers7_MOTION7.ODA"),
     ])))
     .unwrap();
     assert_eq!(v.as_array().unwrap().len(), 12);
@@ -244,7 +245,7 @@ fn check_is_clean_on_the_seed_and_fails_on_a_crafted_motion() {
 #[test]
 fn retime_concat_and_convert_write_what_they_say() {
     let dir = tempfile::tempdir().unwrap();
-    let s = seed("sony_stand_sit.mtn");
+    let s = data("sony_stand_sit.mtn");
     let fast = dir.path().join("fast.mtn");
     ok(&viewer(&[
         &"mtn", &"retime", &s, &"--speed", &"2", &"--out", &fast,

@@ -1,4 +1,6 @@
 //! Mirror, reverse, retime, concat and convert on the real AIBO corpus.
+mod common;
+use common::{data, test_data};
 
 mod workbench_common;
 
@@ -7,14 +9,14 @@ use motion_viewer::anim::mtn::pose_at;
 use motion_viewer::formats::aibo::{Joint, Leg, LegJoint, Model};
 use motion_viewer::formats::mtn::{self, Mtn};
 use motion_viewer::workbench::{self, EditError, Retime};
-use workbench_common::{data, deg, motions, seed};
+use workbench_common::{deg, motions};
 
 fn load(path: &std::path::Path) -> Mtn {
     mtn::decode(&std::fs::read(path).unwrap()).unwrap()
 }
 
 fn archive_entry(archive: &str, name: &str) -> Mtn {
-    let bytes = std::fs::read(data("oda").join(archive)).unwrap();
+    let bytes = std::fs::read(test_data("oda").join(archive)).unwrap();
     let e = mtn::read_oda(&bytes)
         .unwrap()
         .into_iter()
@@ -117,7 +119,7 @@ fn the_mirrored_robot_is_the_reflection_of_the_original_in_forward_kinematics() 
 
 #[test]
 fn mirror_swaps_the_legs_of_the_sony_seed_and_negates_pan_and_tail_pan() {
-    let m = load(&seed("sony_stand_sit.mtn"));
+    let m = load(&data("sony_stand_sit.mtn"));
     let out = workbench::mirror(&m).unwrap().motion;
     let idx = |name: &str| m.joints.iter().position(|j| j == name).unwrap();
     let (lf1, rf1) = (idx("PRM:/r2/c1-Joint2:j1"), idx("PRM:/r4/c1-Joint2:j1"));
@@ -148,7 +150,7 @@ fn reverse_at_t_is_the_original_at_the_end_minus_t() {
             assert_eq!((rn.start, rn.end), (n.end, n.start), "{label}");
         }
     }
-    let r = workbench::reverse(&load(&seed("sony_stand_sit.mtn"))).unwrap();
+    let r = workbench::reverse(&load(&data("sony_stand_sit.mtn"))).unwrap();
     assert_eq!(r.motion.name, "a_sit#stand_S");
 }
 
@@ -189,7 +191,7 @@ fn retime_speed_2_at_t_is_the_original_at_2t() {
 
 #[test]
 fn retime_frame_ms_keeps_the_duration_and_rejects_nonsense() {
-    let m = load(&seed("sony_stand_sit.mtn"));
+    let m = load(&data("sony_stand_sit.mtn"));
     let r = workbench::retime(&m, Retime::FrameMs(8)).unwrap().motion;
     assert_eq!((r.frame_rate, r.total_frames()), (8, 610));
     assert_eq!(r.duration_s(), m.duration_s());
@@ -243,7 +245,7 @@ fn concat_lasts_the_sum_and_renames_the_postures() {
         assert_poses_match(m, a.duration_s() + t, &b, t, gap + 1e-9, "second part");
     }
     // The seed twice: it ends sitting and starts standing, so both warnings.
-    let s = load(&seed("sony_stand_sit.mtn"));
+    let s = load(&data("sony_stand_sit.mtn"));
     let twice = workbench::concat(&[s.clone(), s.clone()]).unwrap();
     assert!((twice.motion.duration_s() - 2.0 * s.duration_s()).abs() < 1e-12);
     assert_eq!(twice.motion.name, "a_stand#sit_S");
@@ -263,7 +265,7 @@ fn concat_lasts_the_sum_and_renames_the_postures() {
 
 #[test]
 fn convert_maps_joints_by_role_and_says_what_it_drops() {
-    let seed210 = load(&seed("sony_stand_sit.mtn"));
+    let seed210 = load(&data("sony_stand_sit.mtn"));
     let to7 = workbench::convert(&seed210, Model::Ers7).unwrap();
     let m7 = &to7.motion;
     assert_eq!(
@@ -323,7 +325,7 @@ fn convert_maps_joints_by_role_and_says_what_it_drops() {
     );
 
     // ERS-110 → ERS-210: its r2 is the right front leg, the ERS-210's r4.
-    let cd1 = load(&data("mtn/cartheur-aibo__r-code/cd#1.mtn"));
+    let cd1 = load(&test_data("mtn/cartheur-aibo__r-code/cd#1.mtn"));
     let to210 = workbench::convert(&cd1, Model::Ers210).unwrap().motion;
     assert_eq!((to210.frame_rate, to210.version), (16, [1, 2]));
     let roles = to210.joint_roles();

@@ -5,6 +5,7 @@
 //! headless Blender runners.
 #![allow(dead_code)] // each test file uses a different part
 
+use crate::common::{repo, tool_present};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -293,31 +294,9 @@ pub fn out_dir() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()
 }
 
-/// The repository's sample data.
-pub fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
-        .join(name)
-}
-
-/// True on CI, where a missing tool fails the test instead of skipping it.
-pub fn on_ci() -> bool {
-    std::env::var_os("CI").is_some_and(|v| v != "false" && v != "0")
-}
-
-/// Whether `tool` can run; otherwise prints why it is skipped, or panics on CI.
-pub fn tool_present(what: &str, ok: bool, install: &str) -> bool {
-    if ok {
-        return true;
-    }
-    assert!(!on_ci(), "CI must have {what}: {install}");
-    eprintln!("notice: {what} not found, test skipped ({install})");
-    false
-}
-
 /// The validator runner's folder.
 fn js_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/js")
+    repo("tests/js")
 }
 
 /// Runs the Khronos glTF-Validator over `files`; returns one JSON report per

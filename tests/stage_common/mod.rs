@@ -3,17 +3,12 @@
 
 #![allow(dead_code)] // Each test binary uses its own subset.
 
+use crate::common::data;
 use motion_viewer::formats::input_animation::{
     BoolCurve, BoolKey, Curve, Hands, InputAnimation, JOINT_COUNT, Key, PoseCurves, RayCurves,
 };
 use motion_viewer::scene::{self, Track};
 use std::path::PathBuf;
-
-pub fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
-        .join(name)
-}
 
 /// The committed samples that exist, loaded: the MEMG flags, the ERS-210 stand-to-sit.
 pub fn sample_tracks() -> Vec<Track> {

@@ -2,22 +2,8 @@
 //! four Sony ODA archives, the 27 loose corpus files and the two seeds.
 #![allow(dead_code)] // each test file uses a different part
 
+use crate::common::{data, test_data};
 use motion_viewer::formats::mtn::{self, Mtn, read_oda};
-use std::path::PathBuf;
-
-/// A path under `tests/data`.
-pub fn data(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(rel)
-}
-
-/// A bundled seed under `data/`.
-pub fn seed(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
-        .join(name)
-}
 
 /// The four archives, with the number of entries each holds.
 pub const ARCHIVES: [(&str, usize); 4] = [
@@ -31,13 +17,13 @@ pub const ARCHIVES: [(&str, usize); 4] = [
 pub fn corpus() -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     for (archive, _) in ARCHIVES {
-        let bytes = std::fs::read(data("oda").join(archive)).unwrap();
+        let bytes = std::fs::read(test_data("oda").join(archive)).unwrap();
         for e in read_oda(&bytes).unwrap() {
             out.push((format!("{archive}:{}", e.name), bytes[e.data].to_vec()));
         }
     }
     let mut loose = Vec::new();
-    for dir in std::fs::read_dir(data("mtn")).unwrap() {
+    for dir in std::fs::read_dir(test_data("mtn")).unwrap() {
         let dir = dir.unwrap().path();
         if dir.is_dir() {
             for f in std::fs::read_dir(&dir).unwrap() {
@@ -45,8 +31,8 @@ pub fn corpus() -> Vec<(String, Vec<u8>)> {
             }
         }
     }
-    loose.push(seed("sony_stand_sit.mtn"));
-    loose.push(seed("skitter_sleep_to_sit.mtn"));
+    loose.push(data("sony_stand_sit.mtn"));
+    loose.push(data("skitter_sleep_to_sit.mtn"));
     loose.sort();
     for path in loose {
         let bytes = std::fs::read(&path).unwrap();
