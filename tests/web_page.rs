@@ -12,6 +12,9 @@
 //! page is older than its sources, the test prints a notice and passes,
 //! except on CI (`CI` set), where it fails.
 
+mod common;
+
+use common::{repo, tool_present};
 use motion_viewer::serve::Server;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -28,24 +31,6 @@ const RUN_LIMIT: Duration = Duration::from_secs(300);
 /// Positions agree within this fraction of the bounding-box diagonal
 /// (`tests/gpu_pipeline.rs`'s tolerance).
 const POSITION_TOLERANCE: f64 = 1e-4;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn on_ci() -> bool {
-    std::env::var_os("CI").is_some_and(|v| v != "false" && v != "0")
-}
-
-/// Whether `what` is there; otherwise a notice (a failure on CI).
-fn present(what: &str, ok: bool, fix: &str) -> bool {
-    if ok {
-        return true;
-    }
-    assert!(!on_ci(), "CI must have {what}: {fix}");
-    eprintln!("notice: {what} missing, test skipped ({fix})");
-    false
-}
 
 /// The newest modification time of the files under `dir`.
 fn newest(dir: &Path) -> SystemTime {
@@ -67,9 +52,9 @@ fn newest(dir: &Path) -> SystemTime {
 
 /// Everything the test needs, or `None` after a notice.
 fn ready() -> Option<PathBuf> {
-    let dist = root().join("web/dist");
+    let dist = repo("web/dist");
     let wasm = dist.join("pkg/motion_viewer_web_bg.wasm");
-    if !present(
+    if !tool_present(
         "the built web page (web/dist)",
         wasm.is_file(),
         "run web/build.sh",
@@ -77,18 +62,14 @@ fn ready() -> Option<PathBuf> {
         return None;
     }
     let built = wasm.metadata().and_then(|m| m.modified()).ok()?;
-    let sources = [
-        root().join("src"),
-        root().join("web/src"),
-        root().join("shaders"),
-    ]
-    .iter()
-    .map(|d| newest(d))
-    .max()?;
-    let same_page = ["index.html", "index.js"].iter().all(|f| {
-        std::fs::read(root().join("web").join(f)).ok() == std::fs::read(dist.join(f)).ok()
-    });
-    if !present(
+    let sources = [repo("src"), repo("web/src"), repo("shaders")]
+        .iter()
+        .map(|d| newest(d))
+        .max()?;
+    let same_page = ["index.html", "index.js"]
+        .iter()
+        .all(|f| std::fs::read(repo("web").join(f)).ok() == std::fs::read(dist.join(f)).ok());
+    if !tool_present(
         "an up-to-date web page (web/dist is older than its sources)",
         built >= sources && same_page,
         "run web/build.sh",
@@ -96,7 +77,7 @@ fn ready() -> Option<PathBuf> {
         return None;
     }
     let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    if !present(
+    if !tool_present(
         "Chromium",
         Path::new(&chromium).is_file(),
         "apt-get install chromium",
@@ -107,10 +88,8 @@ fn ready() -> Option<PathBuf> {
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
-    let playwright = root()
-        .join("tests/js/node_modules/playwright-core")
-        .is_dir();
-    if !present(
+    let playwright = repo("tests/js/node_modules/playwright-core").is_dir();
+    if !tool_present(
         "node and playwright-core",
         node && playwright,
         "npm ci --prefix tests/js",
@@ -128,9 +107,9 @@ fn run_page(dist: &Path, mode: &str) -> serde_json::Value {
     std::thread::spawn(move || server.run());
     let out = tempfile::tempdir().unwrap();
     let mut child = Command::new("node")
-        .arg(root().join("tests/js/web_test.js"))
+        .arg(repo("tests/js/web_test.js"))
         .args([url.as_str(), mode])
-        .arg(root().join("data"))
+        .arg(repo("data"))
         .arg(out.path())
         .stdout(Stdio::piped())
         .spawn()
