@@ -47,21 +47,20 @@ pub async fn readback_memg(timestep: f64) -> Result<String, JsValue> {
 }
 
 async fn run(timestep: f64) -> Result<MemgCheck, String> {
-    let track = crate::page::given()
+    let (scene, motion, motion_path) = crate::page::given()
         .iter()
         .filter_map(|batch| load_inputs(batch, &DiskMaterials).ok())
         .flat_map(|(tracks, _)| tracks)
-        .find(|t| matches!(t, Track::Memg { .. }))
+        .find_map(|track| match track {
+            Track::Memg {
+                scene,
+                motion,
+                motion_path,
+                ..
+            } => Some((scene, motion, motion_path)),
+            _ => None,
+        })
         .ok_or("no MEMG track (an .obj with its motion) was given")?;
-    let Track::Memg {
-        scene,
-        motion,
-        motion_path,
-        ..
-    } = track
-    else {
-        unreachable!("found as MEMG above");
-    };
     let descriptor = GpuContext::instance_descriptor();
     let instance = wgpu::util::new_instance_with_webgpu_detection(descriptor).await;
     let ctx = GpuContext::with_instance(instance, None)
