@@ -12,7 +12,8 @@
 //! - `gpu` (feature `gpu`): buffers, compute deformation, rendering, offscreen capture;
 //! - `stage` (feature `gpu`): every track posed at one time, laid out side by side, as one frame to draw;
 //! - `app` (feature `window`): the interactive window;
-//! - `bench` (native): the throughput measurements behind `viewer bench`.
+//! - `bench` (native): the throughput measurements behind `viewer bench`;
+//! - `serve` (native): the static file server behind `viewer serve` for the web page.
 //!
 //! With `default-features = false` only the decoders and the CPU math are built.
 
@@ -25,6 +26,8 @@ pub mod error;
 pub mod export;
 pub mod formats;
 pub mod scene;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod serve;
 pub mod state;
 pub mod summary;
 pub mod synthetic;

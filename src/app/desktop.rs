@@ -87,6 +87,10 @@ impl Host for DesktopHost {
     fn log(&mut self, line: &str) {
         eprintln!("viewer: {line}");
     }
+
+    fn run(&mut self, task: super::host::Task) -> Option<HostEvent> {
+        Some(pollster::block_on(task))
+    }
 }
 
 /// The first free `<stem>_NNNN.png` beside `input`, counting from 1.

@@ -16,16 +16,27 @@ pub struct Surface {
     window: Arc<Window>,
     surface: wgpu::Surface<'static>,
     config: wgpu::SurfaceConfiguration,
+    /// The format frames are drawn in (an sRGB view of a plain surface in a browser).
+    view_format: wgpu::TextureFormat,
     /// Set when the last frame came back suboptimal: reconfigure before the next.
     stale: bool,
 }
 
+/// The GPU and the surface opened for a window.
+pub struct Opened {
+    /// The device.
+    pub gpu: GpuContext,
+    /// The window's surface, configured.
+    pub surface: Surface,
+}
+
 /// Opens the GPU for `window`: an instance that knows the display (GL needs
-/// it to present on X11/Wayland), a surface, and an adapter able to present
-/// to it. Fails with [`Error::Gpu`] when no adapter can.
-pub fn init(display: OwnedDisplayHandle, window: Arc<Window>) -> Result<(GpuContext, Surface)> {
-    let descriptor = GpuContext::instance_descriptor().with_display_handle(Box::new(display));
-    let instance = wgpu::Instance::new(descriptor);
+/// it to present on X11/Wayland; in a browser, WebGPU where the browser has
+/// it, else WebGL2), a surface, and an adapter able to present to it. Fails
+/// with [`Error::Gpu`] when no adapter can. The desktop blocks on this; a
+/// page runs it on the browser's event loop.
+pub async fn open(display: OwnedDisplayHandle, window: Arc<Window>) -> Result<Opened> {
+    let instance = instance(display).await;
     let surface = instance.create_surface(Arc::clone(&window)).map_err(|e| {
         // No enabled backend could make a surface: as good as no adapter.
         Error::Gpu(format!(
@@ -33,21 +44,15 @@ pub fn init(display: OwnedDisplayHandle, window: Arc<Window>) -> Result<(GpuCont
                  or install a Vulkan driver (apt-get install mesa-vulkan-drivers)"
         ))
     })?;
-    let gpu = pollster::block_on(GpuContext::with_instance(instance, Some(&surface)))?;
+    let gpu = GpuContext::with_instance(instance, Some(&surface)).await?;
     let caps = surface.get_capabilities(&gpu.adapter);
-    // The scene shades in linear space; an sRGB target does the encoding.
-    let format = caps
-        .formats
-        .iter()
-        .copied()
-        .find(wgpu::TextureFormat::is_srgb)
-        .or_else(|| caps.formats.first().copied())
-        .ok_or_else(|| {
-            Error::Gpu(format!(
-                "adapter '{}' cannot present to this window",
-                gpu.adapter_name()
-            ))
-        })?;
+    let first = caps.formats.first().copied().ok_or_else(|| {
+        Error::Gpu(format!(
+            "adapter '{}' cannot present to this window",
+            gpu.adapter_name()
+        ))
+    })?;
+    let (format, view_format) = formats(&caps.formats, first, gpu.adapter.get_info().backend);
     let size = window.inner_size();
     let config = wgpu::SurfaceConfiguration {
         usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
@@ -64,22 +69,73 @@ pub fn init(display: OwnedDisplayHandle, window: Arc<Window>) -> Result<(GpuCont
             .first()
             .copied()
             .unwrap_or(wgpu::CompositeAlphaMode::Auto),
-        view_formats: vec![],
+        view_formats: if view_format == format {
+            vec![]
+        } else {
+            vec![view_format]
+        },
     };
     let mut surface = Surface {
         window,
         surface,
         config,
+        view_format,
         stale: false,
     };
     surface.configure(&gpu);
-    Ok((gpu, surface))
+    Ok(Opened { gpu, surface })
+}
+
+/// The instance for a window on the desktop: every backend wgpu was built
+/// with, told about the display.
+#[cfg(not(target_arch = "wasm32"))]
+async fn instance(display: OwnedDisplayHandle) -> wgpu::Instance {
+    let descriptor = GpuContext::instance_descriptor().with_display_handle(Box::new(display));
+    wgpu::Instance::new(descriptor)
+}
+
+/// The instance for a canvas: the browser's WebGPU where it has a usable
+/// adapter, else WebGL2 (asking the browser is asynchronous).
+#[cfg(target_arch = "wasm32")]
+async fn instance(_display: OwnedDisplayHandle) -> wgpu::Instance {
+    wgpu::util::new_instance_with_webgpu_detection(GpuContext::instance_descriptor()).await
+}
+
+/// The surface's format and the format frames are drawn in. The scene
+/// shades in linear space and an sRGB target does the encoding. A canvas
+/// offers only non-sRGB formats to present (WebGL2 lists an sRGB one first
+/// that egui cannot paint right): there WebGPU draws through an sRGB view of
+/// a plain surface, and WebGL2 draws into the plain format.
+fn formats(
+    offered: &[wgpu::TextureFormat],
+    first: wgpu::TextureFormat,
+    backend: wgpu::Backend,
+) -> (wgpu::TextureFormat, wgpu::TextureFormat) {
+    let srgb = offered.iter().copied().find(wgpu::TextureFormat::is_srgb);
+    let plain = offered.iter().copied().find(|f| !f.is_srgb());
+    match (cfg!(target_arch = "wasm32"), backend, plain) {
+        (true, wgpu::Backend::BrowserWebGpu, Some(plain)) => (plain, plain.add_srgb_suffix()),
+        (true, _, Some(plain)) => (plain, plain),
+        _ => {
+            let format = srgb.unwrap_or(first);
+            (format, format)
+        }
+    }
 }
 
 impl Surface {
-    /// The surface's texture format.
+    /// The format frames are drawn in: make the views of
+    /// [`Surface::acquire`]'s textures with [`Surface::view`].
     pub fn format(&self) -> wgpu::TextureFormat {
-        self.config.format
+        self.view_format
+    }
+
+    /// The view to draw `frame` through.
+    pub fn view(&self, frame: &wgpu::SurfaceTexture) -> wgpu::TextureView {
+        frame.texture.create_view(&wgpu::TextureViewDescriptor {
+            format: Some(self.view_format),
+            ..Default::default()
+        })
     }
 
     /// Width and height in physical pixels; zero while minimised.

@@ -1,11 +1,36 @@
 //! What the window needs from the platform it runs on, and what the platform
 //! tells it. The window itself never touches a file, a thread or a blocking
 //! call: the desktop ([`super::desktop`]) reads dropped and watched files,
-//! saves screenshots and prints status lines; a web page would hand over the
-//! bytes of the files given to it and show the status in the page.
+//! saves screenshots and prints status lines; a web page (the `web/` crate)
+//! hands over the bytes of the files given to it, downloads screenshots and
+//! keeps the [`Status`] in the page. Work that takes a while on the GPU
+//! (opening it, reading a picture back) is a [`Task`] the host runs: the
+//! desktop blocks on it, a browser cannot.
 
+use super::status::Status;
 use crate::scene::{Input, Materials};
+use std::future::Future;
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use winit::window::WindowAttributes;
+
+/// Work the window starts and the platform finishes (opening the GPU,
+/// reading a picture back): the desktop blocks on it, a browser cannot and
+/// runs it on its event loop. Its result comes back as a [`HostEvent`].
+pub type Task = Pin<Box<dyn Future<Output = HostEvent>>>;
+
+/// The GPU opened for the window (or why it could not be), from the task
+/// the window gave [`Host::run`].
+pub struct GpuOpened(pub(super) Result<super::framework::Opened, super::AppError>);
+
+impl std::fmt::Debug for GpuOpened {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Ok(_) => f.write_str("GpuOpened(Ok)"),
+            Err(e) => write!(f, "GpuOpened({e})"),
+        }
+    }
+}
 
 /// What the platform sends the window, through winit's event-loop proxy
 /// (from a watcher thread, a browser callback…).
@@ -15,6 +40,20 @@ pub enum HostEvent {
     Open(Vec<Input>),
     /// The new content of every file of one track ([`super::state::TrackEntry::sources`]).
     Changed(Vec<Input>),
+    /// The GPU the window asked for is ready (or failed).
+    Gpu(Box<GpuOpened>),
+    /// A screenshot the window asked for, read back from the GPU.
+    Picture(Box<Picture>),
+}
+
+/// A screenshot read back (or why not), and the first track's file to name
+/// it after.
+#[derive(Debug)]
+pub struct Picture {
+    /// The picture, or why it could not be taken.
+    pub picture: Result<image::RgbaImage, String>,
+    /// The first track's file, if any.
+    pub first: Option<PathBuf>,
 }
 
 /// The platform's side of the window.
@@ -45,4 +84,19 @@ pub trait Host {
     /// A message worth the user's attention beyond the window (stderr on
     /// the desktop). The window's panel shows load errors itself.
     fn log(&mut self, line: &str);
+
+    /// Runs `task`. Returns its event when it finished at once (the desktop
+    /// blocks on it); `None` when the event will arrive later through the
+    /// event-loop proxy (a browser cannot block).
+    fn run(&mut self, task: Task) -> Option<HostEvent>;
+
+    /// The window's attributes as this platform wants them (a page puts
+    /// the window in its canvas).
+    fn window_attributes(&self, attributes: WindowAttributes) -> WindowAttributes {
+        attributes
+    }
+
+    /// The viewer's state changed (see [`Status`]); a page shows it, the
+    /// desktop prints [`Status::line`] through [`Host::status`] instead.
+    fn report(&mut self, _status: &Status) {}
 }

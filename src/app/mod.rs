@@ -4,9 +4,10 @@
 //! - [`state`], [`playback`]: what is shown, as plain data (tracks with
 //!   visibility, solo and focus; the loop range; keyframes; layout; reload),
 //!   tested without a window;
+//! - [`status`]: the state for scripts and tests, as a line or as JSON;
 //! - [`host`]: what the window needs from its platform — files, screenshots,
 //!   status — so that it never touches a file or a thread itself;
-//!   [`desktop`] is the desktop's;
+//!   [`desktop`] is the desktop's, the `web/` crate's is a page's;
 //! - `window`: events in, one frame out per redraw; `view`: the GPU side;
 //! - `framework`: surface and egui plumbing (resize, surface loss, present);
 //! - [`keys`]: the one binding table; `input`: mouse → camera; [`pick`]: what
@@ -33,6 +34,7 @@ pub mod mtn;
 pub mod pick;
 pub mod playback;
 pub mod state;
+pub mod status;
 mod ui;
 mod view;
 mod window;
@@ -40,8 +42,9 @@ mod window;
 use crate::anim::timeline::{LoopMode, Timeline};
 use crate::error::Error;
 use crate::scene::Layout;
-pub use host::{Host, HostEvent};
+pub use host::{Host, HostEvent, Task};
 pub use state::ViewerState;
+pub use status::Status;
 pub use window::App;
 
 /// The environment variable that turns on status lines on stdout.

@@ -516,18 +516,7 @@ impl ViewerState {
     /// `frame 3/241 time 0.100000 tracks 3 shown 2 focus 1` (`focus -`
     /// without a focused track).
     pub fn status_line(&self) -> String {
-        let t = &self.timeline;
-        let shown = (0..self.tracks.len()).filter(|&i| self.is_shown(i)).count();
-        let focus = self
-            .focus
-            .map_or_else(|| "-".to_string(), |i| i.to_string());
-        format!(
-            "frame {}/{} time {:.6} tracks {} shown {shown} focus {focus}",
-            t.frame(),
-            t.frame_count(),
-            t.time_s(),
-            self.tracks.len()
-        )
+        super::status::Status::of(self, "", 0.0).line()
     }
 }
 

@@ -4,7 +4,8 @@
 
 use super::AppError;
 use super::frame_time::{FrameTimes, Split};
-use super::framework::{self, EguiFrame, EguiPass, Surface};
+use super::framework::{self, EguiFrame, EguiPass, Opened, Surface};
+use super::host::{GpuOpened, Host, HostEvent, Task};
 use super::input::MouseCamera;
 use super::pick::Picker;
 use super::state::ViewerState;
@@ -60,24 +61,38 @@ pub struct View {
 }
 
 impl View {
-    /// Opens a window titled `title` of `size` logical pixels and the GPU
-    /// for it; MEMG bases are stored on the GPU as `basis` says.
-    pub fn open(
+    /// Opens a window titled `title` of `size` logical pixels (as `host`
+    /// wants it placed) and returns it with the task that opens its GPU;
+    /// [`View::new`] takes the result.
+    pub fn open_window(
         event_loop: &ActiveEventLoop,
+        host: &impl Host,
         title: &str,
         size: (u32, u32),
-        basis: BasisFormat,
-    ) -> std::result::Result<View, AppError> {
+    ) -> std::result::Result<(Arc<Window>, Task), AppError> {
         let attributes = Window::default_attributes()
             .with_title(title)
             .with_inner_size(winit::dpi::LogicalSize::new(size.0, size.1));
         let window = Arc::new(
             event_loop
-                .create_window(attributes)
+                .create_window(host.window_attributes(attributes))
                 .map_err(|e| AppError::Window(e.to_string()))?,
         );
-        let (gpu, surface) =
-            framework::init(event_loop.owned_display_handle(), Arc::clone(&window))?;
+        let display = event_loop.owned_display_handle();
+        let for_task = Arc::clone(&window);
+        let task: Task = Box::pin(async move {
+            let opened = framework::open(display, for_task)
+                .await
+                .map_err(AppError::from);
+            HostEvent::Gpu(Box::new(GpuOpened(opened)))
+        });
+        Ok((window, task))
+    }
+
+    /// The view of `window` with the GPU opened for it; MEMG bases are
+    /// stored on the GPU as `basis` says.
+    pub fn new(window: Arc<Window>, opened: Opened, basis: BasisFormat) -> View {
+        let Opened { gpu, surface } = opened;
         // A CPU adapter rasterises every sample on the CPU: multisampling
         // there costs more than the rest of the frame (see BENCHMARKS.md).
         let samples = if gpu.adapter.get_info().device_type == wgpu::DeviceType::Cpu {
@@ -88,7 +103,7 @@ impl View {
         let renderer = Renderer::with_samples(&gpu, surface.format(), samples);
         let egui = EguiPass::new(&window, &gpu, surface.format(), renderer.samples());
         let (w, h) = surface.size();
-        Ok(View {
+        View {
             window,
             gpu,
             surface,
@@ -112,7 +127,7 @@ impl View {
             times: FrameTimes::default(),
             viewport: [0.0, 0.0, w as f32, h as f32],
             picker: Picker::default(),
-        })
+        }
     }
 
     /// Samples per pixel of the 3D view.
@@ -170,9 +185,7 @@ impl View {
         let started = Instant::now();
         let frame = self.surface.acquire(&self.gpu)?;
         let acquire_ms = ms_since(started);
-        let target = frame
-            .texture
-            .create_view(&wgpu::TextureViewDescriptor::default());
+        let target = self.surface.view(&frame);
         let size = self.surface.size();
         let mut split = Split::default();
         let mut encoder = self.encoder();
@@ -235,13 +248,10 @@ impl View {
         measure.then_some(split)
     }
 
-    /// A picture of the window: the 3D view alone, filling the picture, or
-    /// (`overlay`) the window as shown, panels included.
-    pub fn picture(
-        &mut self,
-        time_s: f64,
-        overlay: Option<&EguiFrame>,
-    ) -> Result<image::RgbaImage> {
+    /// Draws a picture of the window: the 3D view alone, filling the
+    /// picture, or (`overlay`) the window as shown, panels included. The
+    /// capture returned reads it back ([`Capture::read_async`]).
+    pub fn picture(&mut self, time_s: f64, overlay: Option<&EguiFrame>) -> Result<Capture> {
         let (w, h) = self.surface.size();
         let size = (w.max(1), h.max(1));
         let mut capture = Capture::with_format(&self.gpu, [size.0, size.1], self.surface.format());
@@ -260,11 +270,12 @@ impl View {
         };
         let scene = scene_of(&self.stage, time_s, self.grid, self.wireframe);
         let egui = &self.egui;
-        capture.render_with(&mut self.renderer, &self.camera, &scene, viewport, |pass| {
+        capture.draw_with(&mut self.renderer, &self.camera, &scene, viewport, |pass| {
             if let Some(frame) = overlay {
                 egui.render(pass, size, frame);
             }
-        })
+        })?;
+        Ok(capture)
     }
 
     fn encoder(&self) -> wgpu::CommandEncoder {

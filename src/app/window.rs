@@ -3,19 +3,21 @@
 //! outside goes through the [`Host`].
 
 use super::frame_time::SAMPLE_EVERY;
-use super::host::{Host, HostEvent};
+use super::host::{GpuOpened, Host, HostEvent, Picture, Task};
 use super::keys::{self, Action};
 use super::state::{Reload, ViewerState};
+use super::status::{Status, backend_name};
 use super::ui::{Command, Overlay, UiState};
 use super::view::View;
 use super::{AppError, Options, input};
 use crate::gpu::camera::Preset;
 use crate::scene::Input;
+use std::sync::Arc;
 use web_time::Instant;
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, WindowEvent};
 use winit::event_loop::ActiveEventLoop;
-use winit::window::WindowId;
+use winit::window::{Window, WindowId};
 
 /// The window application over a [`Host`].
 pub struct App<H: Host> {
@@ -24,6 +26,8 @@ pub struct App<H: Host> {
     ui: UiState,
     options: Options,
     view: Option<View>,
+    /// The window whose GPU is being opened (asynchronously in a browser).
+    opening: Option<Arc<Window>>,
     /// Files dropped since the last batch was opened (a multi-file drop
     /// arrives as one event per file; an `.obj` + `.bin` pair must be opened together).
     dropped: Vec<Input>,
@@ -46,6 +50,7 @@ impl<H: Host> App<H> {
             ui: UiState::default(),
             options,
             view: None,
+            opening: None,
             dropped: Vec::new(),
             screenshot: None,
             reframe: true,
@@ -271,18 +276,26 @@ impl<H: Host> App<H> {
             view.times.add_split(split);
         }
         if let Some(overlay) = self.screenshot.take() {
-            let picture = view.picture(time_s, overlay.then_some(&egui_frame));
             let first = self
                 .state
                 .tracks()
                 .first()
                 .map(|e| e.track.path().to_path_buf());
-            match picture
-                .map_err(|e| e.to_string())
-                .and_then(|p| self.host.save_picture(&p, first.as_deref()))
-            {
-                Ok(_) => {}
-                Err(e) => self.host.log(&format!("screenshot failed: {e}")),
+            let task: Task = match view.picture(time_s, overlay.then_some(&egui_frame)) {
+                Ok(capture) => Box::pin(async move {
+                    let picture = capture.read_async().await.map_err(|e| e.to_string());
+                    HostEvent::Picture(Box::new(Picture { picture, first }))
+                }),
+                Err(e) => {
+                    let picture = Err(e.to_string());
+                    Box::pin(
+                        async move { HostEvent::Picture(Box::new(Picture { picture, first })) },
+                    )
+                }
+            };
+            // The desktop reads it back at once; a page, when the browser has.
+            if let Some(HostEvent::Picture(picture)) = self.host.run(task) {
+                save_picture(&mut self.host, *picture);
             }
         }
         if !was_playing {
@@ -300,19 +313,46 @@ impl<H: Host> App<H> {
         }
     }
 
-    /// Status lines for scripts: the timeline and tracks when they change, errors once.
+    /// Status for scripts: the host gets the [`Status`] every frame and a
+    /// line when the timeline or tracks change; errors once.
     fn report(&mut self) {
-        let line = self.state.status_line();
+        let (backend, frame_ms) = match &self.view {
+            Some(view) => (
+                backend_name(view.gpu.adapter.get_info().backend),
+                view.times.frame_ms,
+            ),
+            None => ("", 0.0),
+        };
+        let status = Status::of(&self.state, backend, frame_ms);
+        self.host.report(&status);
+        let line = status.line();
         if line != self.last_status {
             self.host.status(&line);
             self.last_status = line;
         }
-        let error = self.state.error().map(str::to_owned);
+        let error = status.error;
         if error != self.last_error {
             if let Some(e) = &error {
                 self.host.status(&format!("error {e}"));
             }
             self.last_error = error;
+        }
+    }
+
+    /// The GPU for the window is open (or failed): the window becomes a view.
+    fn gpu_opened(&mut self, event_loop: &ActiveEventLoop, opened: GpuOpened) {
+        let Some(window) = self.opening.take() else {
+            return;
+        };
+        match opened.0 {
+            Ok(opened) => {
+                let view = View::new(window, opened, self.options.basis);
+                self.host
+                    .status(&format!("adapter {}", view.gpu.adapter_name()));
+                view.window.request_redraw();
+                self.view = Some(view);
+            }
+            Err(e) => self.fail(event_loop, e),
         }
     }
 }
@@ -333,7 +373,7 @@ impl<H: Host> ApplicationHandler<HostEvent> for App<H> {
     }
 
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        if self.view.is_some() {
+        if self.view.is_some() || self.opening.is_some() {
             return;
         }
         let title = match self.state.tracks().first() {
@@ -345,21 +385,23 @@ impl<H: Host> ApplicationHandler<HostEvent> for App<H> {
             ),
             None => "viewer — drop motion files here".into(),
         };
-        match View::open(event_loop, &title, self.options.size, self.options.basis) {
-            Ok(view) => {
-                self.host
-                    .status(&format!("adapter {}", view.gpu.adapter_name()));
-                view.window.request_redraw();
-                self.view = Some(view);
+        match View::open_window(event_loop, &self.host, &title, self.options.size) {
+            Ok((window, task)) => {
+                self.opening = Some(window);
+                if let Some(event) = self.host.run(task) {
+                    self.user_event(event_loop, event);
+                }
             }
             Err(e) => self.fail(event_loop, e),
         }
     }
 
-    fn user_event(&mut self, _event_loop: &ActiveEventLoop, event: HostEvent) {
+    fn user_event(&mut self, event_loop: &ActiveEventLoop, event: HostEvent) {
         match event {
             HostEvent::Open(inputs) => self.open(inputs),
             HostEvent::Changed(inputs) => self.reload(inputs),
+            HostEvent::Gpu(opened) => self.gpu_opened(event_loop, *opened),
+            HostEvent::Picture(picture) => save_picture(&mut self.host, *picture),
         }
     }
 
@@ -435,6 +477,16 @@ fn announce_tracks(host: &mut impl Host, state: &ViewerState) {
     host.watch(sets);
     for w in state.warnings() {
         host.log(&format!("warning: {w}"));
+    }
+}
+
+/// Keeps a screenshot read back, or says why there is none.
+fn save_picture(host: &mut impl Host, taken: Picture) {
+    if let Err(e) = taken
+        .picture
+        .and_then(|p| host.save_picture(&p, taken.first.as_deref()))
+    {
+        host.log(&format!("screenshot failed: {e}"));
     }
 }
 

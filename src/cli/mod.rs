@@ -1,5 +1,6 @@
 //! Command-line interface: `viewer [FILE...]` plays; `info`, `export`,
-//! `render`, `bench` and `mtn` (the AIBO workbench) are subcommands.
+//! `render`, `bench`, `mtn` (the AIBO workbench) and `serve` (the web page)
+//! are subcommands.
 
 mod bench;
 mod export;
@@ -8,6 +9,7 @@ mod info;
 mod play;
 #[cfg(feature = "gpu")]
 mod render;
+mod serve;
 mod workbench;
 
 use clap::{Args, Parser, Subcommand};
@@ -51,6 +53,8 @@ enum Command {
     Render(render::RenderArgs),
     /// Make, transform and check AIBO .mtn motions.
     Mtn(workbench::MtnArgs),
+    /// Serve the web page (built by web/build.sh) on 127.0.0.1 and print its URL.
+    Serve(serve::ServeArgs),
 }
 
 impl Cli {
@@ -63,6 +67,7 @@ impl Cli {
             #[cfg(feature = "gpu")]
             Some(Command::Render(a)) => vec![&mut a.files],
             Some(Command::Mtn(a)) => a.inputs(),
+            Some(Command::Serve(_)) => Vec::new(),
             None => vec![&mut self.files],
         }
     }
@@ -180,6 +185,7 @@ pub fn main() -> ExitCode {
         #[cfg(feature = "gpu")]
         Some(Command::Render(args)) => render::run(&args),
         Some(Command::Mtn(args)) => workbench::run(&args),
+        Some(Command::Serve(args)) => serve::run(&args),
         // Without files the window opens empty and says how to open some.
         #[cfg(feature = "window")]
         None => play::run(&cli.files, &cli.play),

@@ -59,9 +59,12 @@ pub fn write_atomic(
     let file = std::fs::File::create(&temp).map_err(|e| Error::io(path.display(), e))?;
     let mut w = BufWriter::new(file);
     body(&mut w).map_err(fail)?;
-    let file = w.into_inner().map_err(|e| fail(e.into_error()))?;
-    file.sync_all().map_err(fail)?;
-    drop(file);
+    // The file is closed at the end of this statement, before the rename
+    // (Windows refuses to rename an open file).
+    w.into_inner()
+        .map_err(|e| fail(e.into_error()))?
+        .sync_all()
+        .map_err(fail)?;
     std::fs::rename(&temp, path).map_err(fail)
 }
 

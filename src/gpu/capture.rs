@@ -93,6 +93,21 @@ impl Capture {
         viewport: [f32; 4],
         overlay: impl FnOnce(&mut wgpu::RenderPass<'static>),
     ) -> Result<image::RgbaImage> {
+        self.draw_with(renderer, camera, frame, viewport, overlay)?;
+        pollster::block_on(self.read_async())
+    }
+
+    /// The drawing half of [`Capture::render_with`]: records and submits the
+    /// frame and the copy to the read-back buffer; [`Capture::read_async`]
+    /// then brings the picture back (a page cannot block on it).
+    pub fn draw_with(
+        &mut self,
+        renderer: &mut Renderer,
+        camera: &OrbitCamera,
+        frame: &FrameScene,
+        viewport: [f32; 4],
+        overlay: impl FnOnce(&mut wgpu::RenderPass<'static>),
+    ) -> Result<()> {
         if renderer.format() != self.format {
             return Err(Error::Gpu(format!(
                 "the renderer draws {:?}, the capture texture is {:?}",
@@ -133,7 +148,13 @@ impl Capture {
             },
         );
         self.ctx.queue.submit([encoder.finish()]);
-        let padded = self.ctx.map_read(&self.readback)?;
+        Ok(())
+    }
+
+    /// The picture [`Capture::draw_with`] drew, read back as RGBA.
+    pub async fn read_async(&self) -> Result<image::RgbaImage> {
+        let [width, height] = self.size;
+        let padded = self.ctx.map_read_async(&self.readback).await?;
         let row = 4 * width as usize;
         let mut pixels: Vec<u8> = padded
             .chunks_exact(self.padded_row as usize)

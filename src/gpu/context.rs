@@ -90,9 +90,25 @@ impl GpuContext {
     }
 
     /// The adapter's name and backend, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) (Gl)`.
+    /// Browsers may keep the name to themselves.
     pub fn adapter_name(&self) -> String {
         let info = self.adapter.get_info();
-        format!("{} ({:?})", info.name, info.backend)
+        let name = match info.name.is_empty() {
+            true => "unnamed adapter",
+            false => info.name.as_str(),
+        };
+        format!("{name} ({:?})", info.backend)
+    }
+
+    /// Whether the adapter runs compute shaders on storage buffers (WebGL2
+    /// does not: there meshes are deformed and their normals worked out on
+    /// the CPU).
+    pub fn has_compute(&self) -> bool {
+        self.adapter
+            .get_downlevel_capabilities()
+            .flags
+            .contains(wgpu::DownlevelFlags::COMPUTE_SHADERS)
+            && self.device.limits().max_storage_buffers_per_shader_stage > 0
     }
 
     /// The limits the device was opened with.
@@ -110,15 +126,28 @@ impl GpuContext {
     }
 
     /// Blocks until all submitted work has finished, then reports any error.
+    /// A browser cannot block: there this only hands finished work's
+    /// callbacks over (WebGL2) and reports the errors seen so far.
     pub fn wait(&self) -> Result<()> {
+        let poll = match cfg!(target_arch = "wasm32") {
+            true => wgpu::PollType::Poll,
+            false => wgpu::PollType::wait_indefinitely(),
+        };
         self.device
-            .poll(wgpu::PollType::wait_indefinitely())
+            .poll(poll)
             .map_err(|e| Error::Gpu(format!("waiting for the GPU: {e}")))?;
         self.check()
     }
 
     /// Copies `size` bytes of `buffer` (usage `COPY_SRC`) back to the CPU.
+    /// Blocks: native only (see [`GpuContext::read_buffer_async`]).
     pub fn read_buffer(&self, buffer: &wgpu::Buffer, size: u64) -> Result<Vec<u8>> {
+        pollster::block_on(self.read_buffer_async(buffer, size))
+    }
+
+    /// [`GpuContext::read_buffer`] without blocking: a browser maps the
+    /// buffer on its own event loop, so a page awaits this.
+    pub async fn read_buffer_async(&self, buffer: &wgpu::Buffer, size: u64) -> Result<Vec<u8>> {
         let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("read-back"),
             size,
@@ -130,19 +159,20 @@ impl GpuContext {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
         encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, size);
         self.queue.submit([encoder.finish()]);
-        self.map_read(&staging)
+        self.map_read_async(&staging).await
     }
 
-    /// Maps a `MAP_READ` buffer whose copy has been submitted and returns its bytes.
-    pub(crate) fn map_read(&self, staging: &wgpu::Buffer) -> Result<Vec<u8>> {
-        let (send, receive) = std::sync::mpsc::channel();
-        staging.map_async(wgpu::MapMode::Read, .., move |r| {
-            let _ = send.send(r);
-        });
+    /// Maps a `MAP_READ` buffer whose copy has been submitted and returns its
+    /// bytes, without blocking (natively the wait happens on the spot).
+    pub(crate) async fn map_read_async(&self, staging: &wgpu::Buffer) -> Result<Vec<u8>> {
+        let mapped = Mapping::default();
+        let done = mapped.clone();
+        staging.map_async(wgpu::MapMode::Read, .., move |r| done.finish(r));
+        // Natively nothing is mapped until the device is polled; in a
+        // browser polling does nothing and the mapping finishes later.
         self.wait()?;
-        receive
-            .recv()
-            .map_err(|_| Error::Gpu("buffer mapping was dropped".into()))?
+        mapped
+            .await
             .map_err(|e| Error::Gpu(format!("mapping a read-back buffer: {e}")))?;
         let bytes = staging
             .get_mapped_range(..)
@@ -150,6 +180,45 @@ impl GpuContext {
             .to_vec();
         staging.unmap();
         Ok(bytes)
+    }
+}
+
+/// A buffer mapping under way, as a future: wgpu reports the end through a
+/// callback.
+#[derive(Debug, Clone, Default)]
+struct Mapping(Arc<Mutex<MappingState>>);
+
+#[derive(Debug, Default)]
+struct MappingState {
+    result: Option<std::result::Result<(), wgpu::BufferAsyncError>>,
+    waker: Option<std::task::Waker>,
+}
+
+impl Mapping {
+    fn finish(&self, result: std::result::Result<(), wgpu::BufferAsyncError>) {
+        let mut state = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        state.result = Some(result);
+        if let Some(waker) = state.waker.take() {
+            waker.wake();
+        }
+    }
+}
+
+impl std::future::Future for Mapping {
+    type Output = std::result::Result<(), wgpu::BufferAsyncError>;
+
+    fn poll(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        let mut state = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        match state.result.take() {
+            Some(result) => std::task::Poll::Ready(result),
+            None => {
+                state.waker = Some(cx.waker().clone());
+                std::task::Poll::Pending
+            }
+        }
     }
 }
 

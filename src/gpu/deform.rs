@@ -115,7 +115,15 @@ impl GpuDeformer {
                 edges: options.edges,
             },
         )?;
-        let windows = mesh.position_windows().clone();
+        let windows = mesh
+            .position_windows()
+            .ok_or_else(|| {
+                Error::Gpu(format!(
+                    "adapter '{}' runs no compute shaders; deform on the CPU",
+                    ctx.adapter_name()
+                ))
+            })?
+            .clone();
         let storage_needed = 4 + windows.count();
         if storage_needed > limits.max_storage_buffers_per_shader_stage {
             return Err(Error::Gpu(format!(
@@ -335,6 +343,11 @@ impl GpuDeformer {
     /// Every `.obj` vertex's current position, read back from the GPU.
     pub fn read_positions(&self) -> Result<Vec<[f32; 3]>> {
         self.mesh.read_positions(&self.ctx)
+    }
+
+    /// [`GpuDeformer::read_positions`] without blocking (a web page awaits it).
+    pub async fn read_positions_async(&self) -> Result<Vec<[f32; 3]>> {
+        self.mesh.read_positions_async(&self.ctx).await
     }
 
     /// Every `.obj` vertex's current normal, read back from the GPU.

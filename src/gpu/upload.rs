@@ -19,6 +19,9 @@ const FLUSH_BYTES: u64 = 64 << 20;
 pub(crate) struct Upload<'a> {
     ctx: &'a GpuContext,
     what: &'static str,
+    /// Catches allocation failures. None in a browser: a scope's result
+    /// comes back asynchronously there, so a failure is reported through the
+    /// context's error slot ([`GpuContext::check`]) instead.
     scope: Option<wgpu::ErrorScopeGuard>,
     /// Bytes allocated, per kind of buffer (label), for the error message.
     sizes: Vec<(&'static str, u64)>,
@@ -31,7 +34,8 @@ impl<'a> Upload<'a> {
         Upload {
             ctx,
             what,
-            scope: Some(ctx.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory)),
+            scope: cfg!(not(target_arch = "wasm32"))
+                .then(|| ctx.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory)),
             sizes: Vec::new(),
             staged: 0,
         }
@@ -86,8 +90,10 @@ impl<'a> Upload<'a> {
     /// Submits the staged copies and waits for them, freeing their staging memory.
     fn flush(&mut self) {
         self.ctx.queue.submit([]);
-        // A failure here surfaces from `finish` through the context's error slot.
-        let _ = self.ctx.device.poll(wgpu::PollType::wait_indefinitely());
+        // A failure here surfaces from `finish` through the context's error
+        // slot. (In a browser `wait` cannot block; the browser keeps the
+        // staging memory until the copies are done.)
+        let _ = self.ctx.wait();
         self.staged = 0;
     }
 
@@ -95,8 +101,9 @@ impl<'a> Upload<'a> {
     /// error naming every buffer's size and the total.
     pub fn finish(mut self) -> Result<()> {
         self.flush();
-        let scope = self.scope.take().expect("popped once");
-        if let Some(e) = pollster::block_on(scope.pop()) {
+        if let Some(scope) = self.scope.take()
+            && let Some(e) = pollster::block_on(scope.pop())
+        {
             let total: u64 = self.sizes.iter().map(|(_, s)| s).sum();
             let parts: Vec<String> = self
                 .sizes

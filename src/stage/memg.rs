@@ -15,7 +15,10 @@ pub enum DeformOn {
     /// order of magnitude slower than the CPU deformer (BENCHMARKS.md), and
     /// its buffers are a second copy of the motion in main memory. An `f16`
     /// basis asks for the GPU. Where the GPU cannot hold a motion, the CPU
-    /// stands in, with a warning.
+    /// stands in, with a warning. In a browser WebGPU always deforms: the
+    /// page's CPU deformer has one thread, the one that also runs the page,
+    /// while even a software WebGPU computes in the browser's GPU process.
+    /// An adapter without compute shaders (WebGL2) deforms on the CPU.
     #[default]
     Auto,
     /// The compute shader, or an error.
@@ -48,6 +51,8 @@ pub(super) struct CpuDeformed {
     binding: Binding,
     deformer: Deformer,
     positions: Vec<[f32; 3]>,
+    /// Scratch for normals worked out on the CPU (an adapter without compute).
+    normals: Vec<[f32; 3]>,
 }
 
 /// A MEMG mesh and whatever deforms it.
@@ -86,6 +91,7 @@ impl MemgBody {
             binding,
             deformer: Deformer::new(),
             positions: Vec::new(),
+            normals: Vec::new(),
         })))
     }
 
@@ -105,9 +111,10 @@ impl MemgBody {
                     binding,
                     deformer,
                     positions,
+                    normals,
                 } = &mut **body;
                 deformer.deform(scene, motion, binding, timestep, positions);
-                mesh.write_positions(ctx, positions);
+                mesh.write_positions(ctx, positions, normals);
                 mesh.encode_normals(encoder);
             }
         }

@@ -115,8 +115,12 @@ impl Stage {
         tracks: Vec<Track>,
         options: &StageOptions,
     ) -> Result<Stage> {
-        let cpu_adapter = ctx.adapter.get_info().device_type == wgpu::DeviceType::Cpu;
+        let info = ctx.adapter.get_info();
+        // See `DeformOn::Auto` for why.
+        let cpu_adapter = info.device_type == wgpu::DeviceType::Cpu
+            && info.backend != wgpu::Backend::BrowserWebGpu;
         let on = match options.deform_on {
+            DeformOn::Auto if !ctx.has_compute() => DeformOn::Cpu,
             DeformOn::Auto if cpu_adapter && options.deform.basis == BasisFormat::F32 => {
                 DeformOn::Cpu
             }

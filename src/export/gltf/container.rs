@@ -56,37 +56,73 @@ pub fn write_glb(
     mut chunks: Vec<Chunk<'_>>,
     progress: &mut dyn FnMut(f32),
 ) -> Result<u64> {
-    let mut json = json_bytes(root, false)?;
-    json.resize(json.len().next_multiple_of(4), b' ');
-    let bin: u64 = chunks.iter().map(|c| c.len).sum();
-    let total = 12 + 8 + json.len() as u64 + if bin > 0 { 8 + bin } else { 0 };
-    let Ok(total32) = u32::try_from(total) else {
-        return Err(refuse(
-            &path.display().to_string(),
-            format!(
-                "{total} bytes is past the 4 GiB a .glb can hold; write a .gltf (its .bin has no such limit)"
-            ),
-        ));
-    };
-    write_atomic(path, |w| {
+    let layout = GlbLayout::new(&path.display().to_string(), root, &chunks)?;
+    write_atomic(path, |w| layout.write(w, &mut chunks, progress))?;
+    Ok(layout.total.into())
+}
+
+/// A `.glb` in memory (a web page offers it as a download); `name` is what
+/// errors call it.
+pub fn glb_bytes(name: &str, root: &json::Root, mut chunks: Vec<Chunk<'_>>) -> Result<Vec<u8>> {
+    let layout = GlbLayout::new(name, root, &chunks)?;
+    let mut bytes = Vec::with_capacity(layout.total as usize);
+    layout
+        .write(&mut bytes, &mut chunks, &mut |_| {})
+        .map_err(|e| Error::io(name, e))?;
+    Ok(bytes)
+}
+
+/// A `.glb`'s JSON chunk (padded) and sizes, known before a byte is written.
+struct GlbLayout {
+    json: Vec<u8>,
+    /// Bytes in the BIN chunk.
+    bin: u64,
+    /// Bytes in the file.
+    total: u32,
+}
+
+impl GlbLayout {
+    /// Lays out `root` and `chunks`; refuses a file past the 4 GiB a `.glb` holds.
+    fn new(name: &str, root: &json::Root, chunks: &[Chunk<'_>]) -> Result<GlbLayout> {
+        let mut json = json_bytes(root, false)?;
+        json.resize(json.len().next_multiple_of(4), b' ');
+        let bin: u64 = chunks.iter().map(|c| c.len).sum();
+        let total = 12 + 8 + json.len() as u64 + if bin > 0 { 8 + bin } else { 0 };
+        let Ok(total) = u32::try_from(total) else {
+            return Err(refuse(
+                name,
+                format!(
+                    "{total} bytes is past the 4 GiB a .glb can hold; write a .gltf (its .bin has no such limit)"
+                ),
+            ));
+        };
+        Ok(GlbLayout { json, bin, total })
+    }
+
+    /// Writes the header, the JSON chunk and the BIN chunk (when it has bytes).
+    fn write(
+        &self,
+        w: &mut dyn Write,
+        chunks: &mut [Chunk<'_>],
+        progress: &mut dyn FnMut(f32),
+    ) -> std::io::Result<()> {
         for word in [
             GLB_MAGIC,
             GLB_VERSION,
-            total32,
-            json.len() as u32,
+            self.total,
+            self.json.len() as u32,
             CHUNK_JSON,
         ] {
             w.write_all(&word.to_le_bytes())?;
         }
-        w.write_all(&json)?;
-        if bin > 0 {
-            w.write_all(&(bin as u32).to_le_bytes())?;
+        w.write_all(&self.json)?;
+        if self.bin > 0 {
+            w.write_all(&(self.bin as u32).to_le_bytes())?;
             w.write_all(&CHUNK_BIN.to_le_bytes())?;
-            write_chunks(w, &mut chunks, bin, progress)?;
+            write_chunks(w, chunks, self.bin, progress)?;
         }
         Ok(())
-    })?;
-    Ok(total)
+    }
 }
 
 /// The `.bin` a `.gltf` at `path` keeps its buffer in: same name, `.bin`.

@@ -139,6 +139,50 @@ pub fn write(
             )
         })?;
     }
+    let (files, mut report) = build(tracks, plan, options, progress, |root, chunks, progress| {
+        Ok(match format {
+            Some(Format::Gltf) => container::write_gltf(out, root, chunks, progress)?,
+            _ => vec![(
+                out.to_path_buf(),
+                container::write_glb(out, &root, chunks, progress)?,
+            )],
+        })
+    })?;
+    report.files = files;
+    Ok(report)
+}
+
+/// [`write()`] into memory: the `.glb` of `tracks` placed by `plan` (a web
+/// page offers it as a download), and what it holds (`files` empty).
+pub fn glb_bytes(
+    tracks: &[Track],
+    plan: &Plan,
+    options: &GltfOptions,
+) -> Result<(Vec<u8>, GltfReport)> {
+    if plan.placements.len() != tracks.len() {
+        return Err(Error::Invalid {
+            file: "glTF document".into(),
+            message: format!(
+                "the plan places {} tracks, but {} were given",
+                plan.placements.len(),
+                tracks.len()
+            ),
+        });
+    }
+    build(tracks, plan, options, &mut |_| {}, |root, chunks, _| {
+        container::glb_bytes("motion.glb", &root, chunks)
+    })
+}
+
+/// Builds the document of `tracks` and hands it to `finish`, which writes
+/// it somewhere; returns what `finish` returned and the report (no files).
+fn build<T>(
+    tracks: &[Track],
+    plan: &Plan,
+    options: &GltfOptions,
+    progress: &mut dyn FnMut(f32),
+    finish: impl FnOnce(gltf_json::Root, Vec<document::Chunk<'_>>, &mut dyn FnMut(f32)) -> Result<T>,
+) -> Result<(T, GltfReport)> {
     let baking = options.baked && tracks.iter().any(|t| matches!(t, Track::Memg { .. }));
     let build_share = if baking { 0.5 } else { 0.05 };
     let mut warnings = Vec::new();
@@ -213,7 +257,7 @@ pub fn write(
         progress(share(1.0));
     }
     let (root, chunks) = doc.finish(roots, "motion");
-    let mut report = GltfReport {
+    let report = GltfReport {
         files: Vec::new(),
         nodes: root.nodes.len(),
         meshes: root.meshes.len(),
@@ -227,15 +271,9 @@ pub fn write(
         warnings,
     };
     let mut write_progress = |f: f32| progress(build_share + (1.0 - build_share) * f);
-    report.files = match format {
-        Some(Format::Gltf) => container::write_gltf(out, root, chunks, &mut write_progress)?,
-        _ => vec![(
-            out.to_path_buf(),
-            container::write_glb(out, &root, chunks, &mut write_progress)?,
-        )],
-    };
+    let written = finish(root, chunks, &mut write_progress)?;
     progress(1.0);
-    Ok(report)
+    Ok((written, report))
 }
 
 /// Every file a track was read from.

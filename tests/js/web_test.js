@@ -1,0 +1,234 @@
+// Drives the web page in headless Chromium for tests/web_page.rs.
+//
+//   node web_test.js URL MODE DATA_DIR OUT_DIR
+//
+// MODE `webgpu`: WebGPU on (SwiftShader); opens the three samples, checks
+// from #status and screenshots that they play, that Space pauses and → steps
+// one frame, that MEMG positions read back from the compute shader match the
+// CPU reference, and that a truncated .mtn dropped on the canvas shows its
+// error while the rest plays on. MODE `webgl2`: no WebGPU; the page must
+// fall back to WebGL2 and play. Prints `RESULT {json}`; exits 1 on a failure.
+'use strict';
+const { chromium } = require('playwright-core');
+const fs = require('fs');
+const path = require('path');
+
+const [url, mode, dataDir, outDir] = process.argv.slice(2);
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+
+const common = [
+  '--headless', '--no-sandbox', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-quic',
+  '--remote-debugging-pipe', '--window-size=1280,800',
+  // Software rendering that shows in screenshots.
+  '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+];
+const webgpu = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader'];
+
+function fail(message) {
+  throw new Error(message);
+}
+
+async function status(page) {
+  const text = await page.locator('#status').textContent();
+  try {
+    return JSON.parse(text);
+  } catch {
+    fail(`#status is not JSON: ${text}`);
+  }
+}
+
+/// Polls #status until `pred` holds; fails after `ms` with the last status.
+async function until(page, what, pred, ms = 60000) {
+  const end = Date.now() + ms;
+  let last;
+  while (Date.now() < end) {
+    last = await status(page);
+    if (last.panic) fail(`the page panicked: ${last.panic}`);
+    if (pred(last)) return last;
+    await page.waitForTimeout(100);
+  }
+  fail(`timed out waiting for ${what}; status ${JSON.stringify(last)}`);
+}
+
+async function shot(page, name) {
+  const file = path.join(outDir, name);
+  const png = await page.locator('#viewer').screenshot({ path: file });
+  return png;
+}
+
+async function open(page) {
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  await until(page, 'the GPU', (s) => s.backend !== undefined && s.backend !== '');
+  const files = ['flags.obj', 'flags.bin', 'sony_stand_sit.mtn', 'hands.mrtk'].map((f) =>
+    path.join(dataDir, f));
+  await page.setInputFiles('#files', files);
+  return until(page, '3 tracks', (s) => s.tracks === 3);
+}
+
+/// Frame time in the page: requestAnimationFrame intervals over `ms`.
+async function rafFrameMs(page, ms) {
+  return page.evaluate((ms) => new Promise((resolve) => {
+    const times = [];
+    const start = performance.now();
+    function tick(t) {
+      times.push(t);
+      if (t - start < ms) requestAnimationFrame(tick);
+      else resolve((times[times.length - 1] - times[0]) / Math.max(1, times.length - 1));
+    }
+    requestAnimationFrame(tick);
+  }), ms);
+}
+
+async function playsOn(page, what) {
+  const a = await status(page);
+  await page.waitForTimeout(1500);
+  const b = await status(page);
+  if (!(b.playing && b.time_s !== a.time_s)) {
+    fail(`${what}: time does not advance while playing (${a.time_s} → ${b.time_s})`);
+  }
+  return b;
+}
+
+async function runWebGpu(page, result) {
+  let s = await open(page);
+  if (s.backend !== 'WebGPU') fail(`backend ${s.backend}, expected WebGPU`);
+  if (s.error !== null) fail(`load error: ${s.error}`);
+  await playsOn(page, 'WebGPU');
+  const title = await page.title();
+  if (!/flags\.bin.*sony_stand_sit\.mtn.*hands\.mrtk — \d+\.\d s/.test(title)) {
+    fail(`the title does not show the files and the time: ${title}`);
+  }
+  result.title = title;
+  const a = await shot(page, 'playing_a.png');
+  await page.waitForTimeout(700);
+  const b = await shot(page, 'playing_b.png');
+  if (a.equals(b)) fail('the picture does not change while playing');
+  await page.screenshot({ path: path.join(outDir, 'page_playing.png') });
+
+  // Space pauses: the time holds.
+  await page.focus('#viewer');
+  await page.keyboard.press('Space');
+  const paused = await until(page, 'a pause', (s) => !s.playing, 5000);
+  await page.waitForTimeout(600);
+  const still = await status(page);
+  if (still.time_s !== paused.time_s) fail(`paused, yet time moved ${paused.time_s} → ${still.time_s}`);
+  // → goes to the next frame boundary (paused between two frames: the one
+  // after the time; see Timeline::step_frames), then one frame at a time.
+  const period = still.frame_period_s;
+  await page.keyboard.press('ArrowRight');
+  const snapped = await until(page, 'a step', (s) => s.time_s !== still.time_s, 5000);
+  const ahead = snapped.time_s - still.time_s;
+  const onBoundary = Math.abs(snapped.time_s / period - Math.round(snapped.time_s / period)) < 1e-6;
+  if (!(ahead > 0 && ahead <= period * (1 + 1e-9) && onBoundary)) {
+    fail(`→ went from ${still.time_s} s to ${snapped.time_s} s (frame period ${period} s)`);
+  }
+  await page.keyboard.press('ArrowRight');
+  const stepped = await until(page, 'a second step', (s) => s.frame !== snapped.frame, 5000);
+  if (stepped.frame !== snapped.frame + 1) fail(`→ went from frame ${snapped.frame} to ${stepped.frame}`);
+  result.paused_frame = snapped.frame;
+  result.stepped_frame = stepped.frame;
+
+  // The compute shader in the page against the CPU reference.
+  const check = JSON.parse(await page.evaluate((t) => window.motionViewer.readbackMemg(t), 20));
+  if (check.backend !== 'WebGPU') fail(`MEMG check ran on ${check.backend}`);
+  if (!(check.vertices > 0)) fail('MEMG check compared no vertices');
+  if (!(check.moved > 100 * check.tolerance)) fail(`frame 20 barely moved (${check.moved})`);
+  if (!(check.max_error <= check.tolerance)) {
+    fail(`GPU positions are ${check.max_error} of the diagonal from the CPU reference (> ${check.tolerance})`);
+  }
+  result.memg_check = check;
+
+  // Play again, then drop a truncated .mtn onto the canvas.
+  await page.keyboard.press('Space');
+  await until(page, 'playing again', (s) => s.playing, 5000);
+  const whole = fs.readFileSync(path.join(dataDir, 'sony_stand_sit.mtn'));
+  const cut = Array.from(whole.subarray(0, Math.floor(whole.length / 2)));
+  await page.evaluate((bytes) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(bytes)], 'cut.mtn'));
+    const canvas = document.getElementById('viewer');
+    canvas.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, cut);
+  s = await until(page, 'the truncated file\'s error', (s) => s.error !== null, 20000);
+  if (!s.error.includes('cut.mtn')) fail(`the error does not name the file: ${s.error}`);
+  if (s.error.includes('\n')) fail(`the error is not one line: ${s.error}`);
+  if (s.tracks !== 3) fail(`${s.tracks} tracks after the broken file`);
+  result.error = s.error;
+  await playsOn(page, 'after the broken file');
+
+  // The page's downloads: a PNG screenshot (F12, read back through wgpu)
+  // and the loaded scene as a .glb.
+  const png = await download(page, '#screenshot');
+  if (!png.bytes.subarray(1, 4).equals(Buffer.from('PNG'))) fail(`${png.name} is no PNG`);
+  const width = png.bytes.readUInt32BE(16);
+  const height = png.bytes.readUInt32BE(20);
+  if (width < 320 || height < 200) fail(`the screenshot is ${width}×${height}`);
+  const glb = await download(page, '#gltf');
+  if (!glb.bytes.subarray(0, 4).equals(Buffer.from('glTF'))) fail(`${glb.name} is no .glb`);
+  if (glb.bytes.readUInt32LE(8) !== glb.bytes.length) fail(`${glb.name}: length field is wrong`);
+  result.screenshot = { name: png.name, width, height };
+  result.gltf = { name: glb.name, bytes: glb.bytes.length };
+
+  result.raf_frame_ms = await rafFrameMs(page, 3000);
+  result.status_frame_ms = (await status(page)).frame_ms;
+  await page.screenshot({ path: path.join(outDir, 'page.png') });
+}
+
+/// Clicks `button` and returns the file the page offers.
+async function download(page, button) {
+  const [file] = await Promise.all([
+    page.waitForEvent('download', { timeout: 30000 }),
+    page.click(button),
+  ]);
+  const to = path.join(outDir, file.suggestedFilename());
+  await file.saveAs(to);
+  return { name: file.suggestedFilename(), bytes: fs.readFileSync(to) };
+}
+
+async function runWebGl2(page, result) {
+  const s = await open(page);
+  if (s.backend !== 'WebGL2') fail(`backend ${s.backend}, expected WebGL2`);
+  if (s.error !== null) fail(`load error: ${s.error}`);
+  await playsOn(page, 'WebGL2');
+  const a = await shot(page, 'webgl2_a.png');
+  await page.waitForTimeout(700);
+  const b = await shot(page, 'webgl2_b.png');
+  if (a.equals(b)) fail('WebGL2: the picture does not change while playing');
+  const png = await download(page, '#screenshot');
+  if (!png.bytes.subarray(1, 4).equals(Buffer.from('PNG'))) fail(`WebGL2: ${png.name} is no PNG`);
+  result.screenshot = { name: png.name, bytes: png.bytes.length };
+  result.raf_frame_ms = await rafFrameMs(page, 3000);
+  result.status_frame_ms = (await status(page)).frame_ms;
+  await page.screenshot({ path: path.join(outDir, 'page_webgl2.png') });
+}
+
+(async () => {
+  const args = mode === 'webgpu' ? [...common, ...webgpu] : common;
+  const userDir = fs.mkdtempSync(path.join(outDir, 'profile-'));
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    ignoreDefaultArgs: true,
+    args: [...args, `--user-data-dir=${userDir}`],
+  });
+  const result = { mode };
+  const console = [];
+  try {
+    const page = await browser.newPage({
+      viewport: { width: 1280, height: 800 },
+      acceptDownloads: true,
+    });
+    page.on('console', (m) => console.push(`${m.type()}: ${m.text()}`));
+    page.on('pageerror', (e) => console.push(`pageerror: ${e}`));
+    if (mode === 'webgpu') await runWebGpu(page, result);
+    else await runWebGl2(page, result);
+    process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+  } catch (e) {
+    process.stdout.write(`console:\n  ${console.slice(-30).join('\n  ')}\n`);
+    process.stdout.write(`FAILED ${e.message}\n`);
+    process.exitCode = 1;
+  } finally {
+    await browser.close();
+  }
+})();

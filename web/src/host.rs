@@ -1,0 +1,131 @@
+//! The page's side of the window ([`Host`]): files come from the page (see
+//! [`crate::page`]), screenshots are downloaded, the status is kept as JSON
+//! in `#status` and in the page's title.
+
+use crate::download;
+use motion_viewer::app::{Host, HostEvent, Status, Task};
+use motion_viewer::scene::{DiskMaterials, Input, Materials};
+use std::path::{Path, PathBuf};
+use web_sys::{HtmlCanvasElement, HtmlElement};
+use winit::event_loop::EventLoopProxy;
+use winit::platform::web::WindowAttributesExtWebSys;
+use winit::window::WindowAttributes;
+
+/// The id of the canvas the viewer draws into.
+pub const CANVAS_ID: &str = "viewer";
+/// The id of the element whose text is the [`Status`] as JSON.
+pub const STATUS_ID: &str = "status";
+
+/// The web host; see the module docs.
+pub struct WebHost {
+    proxy: EventLoopProxy<HostEvent>,
+    canvas: HtmlCanvasElement,
+    status: HtmlElement,
+    document: web_sys::Document,
+    last_json: String,
+    last_title: String,
+}
+
+impl WebHost {
+    /// A host for the page's `#viewer` canvas and `#status` element, sending
+    /// the results of its tasks through `proxy`.
+    pub fn new(proxy: EventLoopProxy<HostEvent>) -> Result<WebHost, String> {
+        let document = crate::page::document()?;
+        Ok(WebHost {
+            proxy,
+            canvas: crate::page::element(&document, CANVAS_ID)?,
+            status: crate::page::element(&document, STATUS_ID)?,
+            document,
+            last_json: String::new(),
+            last_title: String::new(),
+        })
+    }
+}
+
+impl Host for WebHost {
+    fn read_dropped(&mut self, path: &Path) -> Result<Input, String> {
+        // winit reports no dropped paths in a page; drops come as bytes.
+        Err(format!("{}: no file system here", path.display()))
+    }
+
+    fn materials(&self) -> &dyn Materials {
+        // Says to add the .mtl to the files given.
+        &DiskMaterials
+    }
+
+    fn watch(&mut self, _sets: Vec<Vec<PathBuf>>) {}
+
+    fn save_picture(
+        &mut self,
+        picture: &image::RgbaImage,
+        first_input: Option<&Path>,
+    ) -> Result<String, String> {
+        let mut png = Vec::new();
+        image::ImageEncoder::write_image(
+            image::codecs::png::PngEncoder::new(&mut png),
+            picture.as_raw(),
+            picture.width(),
+            picture.height(),
+            image::ExtendedColorType::Rgba8,
+        )
+        .map_err(|e| e.to_string())?;
+        let stem = first_input
+            .and_then(Path::file_stem)
+            .map_or_else(|| "viewer".into(), |s| s.to_string_lossy());
+        let name = format!("{stem}_screenshot.png");
+        download::offer(&name, &png, "image/png")?;
+        Ok(name)
+    }
+
+    fn status(&mut self, line: &str) {
+        // The page's status is the JSON in `#status` (see `report`); the
+        // desktop's lines are kept for the console.
+        if !line.starts_with("frame ") {
+            web_sys::console::log_1(&line.into());
+        }
+    }
+
+    fn log(&mut self, line: &str) {
+        web_sys::console::warn_1(&format!("viewer: {line}").into());
+    }
+
+    fn run(&mut self, task: Task) -> Option<HostEvent> {
+        let proxy = self.proxy.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            // Fails only once the page is going away.
+            let _ = proxy.send_event(task.await);
+        });
+        None
+    }
+
+    fn window_attributes(&self, attributes: WindowAttributes) -> WindowAttributes {
+        // The canvas's size comes from the page's layout (CSS), not from
+        // the desktop's default window size.
+        let mut attributes = attributes
+            .with_canvas(Some(self.canvas.clone()))
+            .with_prevent_default(true)
+            .with_focusable(true);
+        attributes.inner_size = None;
+        attributes
+    }
+
+    fn report(&mut self, status: &Status) {
+        let json = status.to_json();
+        if json != self.last_json {
+            self.status.set_text_content(Some(&json));
+            self.last_json = json;
+        }
+        let title = match status.files.is_empty() {
+            true => "motion viewer — open or drop files".to_string(),
+            false => format!(
+                "{} — {:.1} s — motion viewer",
+                status.files.join(", "),
+                status.time_s
+            ),
+        };
+        if title != self.last_title {
+            self.document.set_title(&title);
+            self.last_title = title;
+        }
+    }
+}

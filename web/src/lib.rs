@@ -1,0 +1,56 @@
+//! The motion viewer in a web page: the desktop window's [`App`] (tracks
+//! panel, timeline, keys, WebGPU compute deformation) in a canvas, with a
+//! [`host::WebHost`] that takes files from the page instead of a disk.
+//!
+//! - [`host`]: the page's side of the window: files in, status out;
+//! - [`page`]: the page's controls (file input, drop onto the canvas,
+//!   buttons) and the hooks tests call (`window.motionViewer`);
+//! - [`check`]: MEMG positions deformed by the compute shader in the page,
+//!   read back and compared with the CPU reference;
+//! - [`download`]: bytes made in the page handed to the user as a file.
+//!
+//! Natively this crate is empty: it exists for `wasm32-unknown-unknown`
+//! (`web/build.sh`).
+//!
+//! [`App`]: motion_viewer::app::App
+
+#[cfg(target_arch = "wasm32")]
+pub mod check;
+#[cfg(target_arch = "wasm32")]
+pub mod download;
+#[cfg(target_arch = "wasm32")]
+pub mod host;
+#[cfg(target_arch = "wasm32")]
+pub mod page;
+
+/// Starts the viewer in the page: called once by wasm-bindgen when the
+/// module is instantiated.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(start)]
+pub fn start() -> Result<(), wasm_bindgen::JsValue> {
+    use motion_viewer::anim::timeline::LoopMode;
+    use motion_viewer::app::{App, HostEvent, Options};
+    use winit::event_loop::EventLoop;
+    use winit::platform::web::EventLoopExtWebSys;
+
+    page::report_panics();
+    let options = Options {
+        paused: false,
+        speed: 1.0,
+        start_s: 0.0,
+        loop_mode: LoopMode::Loop,
+        size: (1280, 720),
+        layout: None,
+        watch: false,
+        basis: motion_viewer::gpu::BasisFormat::F32,
+    };
+    let state = options.state().map_err(|e| e.to_string())?;
+    let event_loop = EventLoop::<HostEvent>::with_user_event()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let proxy = event_loop.create_proxy();
+    page::connect(proxy.clone())?;
+    let app = App::new(host::WebHost::new(proxy)?, state, options);
+    event_loop.spawn_app(app);
+    Ok(())
+}

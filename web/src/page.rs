@@ -1,0 +1,125 @@
+//! The page's controls: the "Open files" input and drops onto the canvas
+//! hand the files' bytes to the window; the hooks a page script or a test
+//! calls live on `window.motionViewer` (see `web/index.js`).
+
+use motion_viewer::app::HostEvent;
+use motion_viewer::scene::Input;
+use std::cell::RefCell;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Document, DragEvent, File, FileList, HtmlInputElement};
+use winit::event_loop::EventLoopProxy;
+
+/// The id of the `<input type=file multiple>`.
+pub const FILES_ID: &str = "files";
+
+/// Files handed over together: each one's name and bytes.
+type Batch = Vec<(String, Vec<u8>)>;
+
+thread_local! {
+    /// Every batch of files handed to the window, in order: the glTF
+    /// download and the MEMG check load them again.
+    static GIVEN: RefCell<Vec<Batch>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The batches of files given so far, as inputs (a batch may have failed to load).
+pub fn given() -> Vec<Vec<Input>> {
+    GIVEN.with(|g| {
+        g.borrow()
+            .iter()
+            .map(|batch| {
+                batch
+                    .iter()
+                    .map(|(name, bytes)| Input::from_bytes(name, bytes.clone()))
+                    .collect()
+            })
+            .collect()
+    })
+}
+
+/// The page's document.
+pub fn document() -> Result<Document, String> {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or_else(|| "no document: not in a web page".to_string())
+}
+
+/// The element `id` as a `T`, or an error naming what the page lacks.
+pub fn element<T: JsCast>(document: &Document, id: &str) -> Result<T, String> {
+    document
+        .get_element_by_id(id)
+        .and_then(|e| e.dyn_into().ok())
+        .ok_or_else(|| format!("the page has no suitable element #{id}"))
+}
+
+/// Writes panics to the console and into `#status` (as `{"panic": …}`):
+/// a panicked module draws nothing more, and a test should say why.
+pub fn report_panics() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = info.to_string();
+        web_sys::console::error_1(&message.clone().into());
+        if let Ok(document) = document()
+            && let Some(status) = document.get_element_by_id(crate::host::STATUS_ID)
+        {
+            let json = serde_json::json!({ "panic": message });
+            status.set_text_content(Some(&json.to_string()));
+        }
+    }));
+}
+
+/// Wires the file input and the canvas's drop to `proxy`.
+pub fn connect(proxy: EventLoopProxy<HostEvent>) -> Result<(), JsValue> {
+    let document = document()?;
+    let input: HtmlInputElement = element(&document, FILES_ID)?;
+    let canvas: web_sys::HtmlCanvasElement = element(&document, crate::host::CANVAS_ID)?;
+
+    let on_change = {
+        let (proxy, input) = (proxy.clone(), input.clone());
+        Closure::<dyn FnMut()>::new(move || {
+            if let Some(files) = input.files() {
+                open(proxy.clone(), files);
+            }
+            // The same file chosen again must fire `change` again.
+            input.set_value("");
+        })
+    };
+    input.add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref())?;
+    // The page lives as long as the module: the listeners stay.
+    on_change.forget();
+
+    let on_drag_over = Closure::<dyn FnMut(DragEvent)>::new(|e: DragEvent| e.prevent_default());
+    canvas.add_event_listener_with_callback("dragover", on_drag_over.as_ref().unchecked_ref())?;
+    on_drag_over.forget();
+    let on_drop = Closure::<dyn FnMut(DragEvent)>::new(move |e: DragEvent| {
+        e.prevent_default();
+        if let Some(files) = e.data_transfer().and_then(|d| d.files()) {
+            open(proxy.clone(), files);
+        }
+    });
+    canvas.add_event_listener_with_callback("drop", on_drop.as_ref().unchecked_ref())?;
+    on_drop.forget();
+    Ok(())
+}
+
+/// Reads every file of `list` and sends them to the window as one batch,
+/// so that an `.obj` and its `.bin` pair up as on the command line.
+fn open(proxy: EventLoopProxy<HostEvent>, list: FileList) {
+    let files: Vec<File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+    wasm_bindgen_futures::spawn_local(async move {
+        let mut batch = Vec::with_capacity(files.len());
+        for file in files {
+            match JsFuture::from(file.array_buffer()).await {
+                Ok(buffer) => batch.push((file.name(), js_sys::Uint8Array::new(&buffer).to_vec())),
+                Err(e) => web_sys::console::error_2(&file.name().into(), &e),
+            }
+        }
+        let inputs = batch
+            .iter()
+            .map(|(name, bytes)| Input::from_bytes(name, bytes.clone()))
+            .collect();
+        GIVEN.with(|g| g.borrow_mut().push(batch));
+        // Fails only once the page is going away.
+        let _ = proxy.send_event(HostEvent::Open(inputs));
+    });
+}
