@@ -210,17 +210,25 @@ fn step_one_frame_when_paused() {
 }
 
 #[test]
-fn paused_step_from_between_frames_snaps_to_boundaries() {
-    // 0.05 s is frame 1.5 at 30 fps.
-    let mut tl = Timeline::new(2.0, FPS30).with_paused(true).with_start(0.05);
+fn paused_step_from_between_frames_moves_the_shown_frame_by_n() {
+    // 0.04 s is frame 1.2 at 30 fps, shown as frame 1; 0.06 s is 1.8, shown as 2.
+    let mut tl = Timeline::new(2.0, FPS30).with_paused(true).with_start(0.04);
+    assert_eq!(tl.frame(), 1);
     tl.step_frames(1);
     assert_time(&tl, 2.0 / 30.0);
-    tl.seek(0.05);
+    tl.seek(0.04);
+    tl.step_frames(-1);
+    assert_eq!(tl.time_s(), 0.0);
+    tl.seek(0.06);
+    assert_eq!(tl.frame(), 2);
+    tl.step_frames(1);
+    assert_time(&tl, 3.0 / 30.0);
+    tl.seek(0.06);
     tl.step_frames(-1);
     assert_time(&tl, 1.0 / 30.0);
-    tl.seek(0.05);
+    tl.seek(0.06);
     tl.step_frames(10);
-    assert_time(&tl, 11.0 / 30.0);
+    assert_time(&tl, 12.0 / 30.0);
 }
 
 #[test]

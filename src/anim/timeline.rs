@@ -308,9 +308,9 @@ impl Timeline {
 
     /// Step `n` frames (negative steps back), clamped to the timeline.
     ///
-    /// Paused, the time lands on a frame boundary: from a boundary exactly `n`
-    /// periods away, from between two frames on the `n`-th boundary in that
-    /// direction (so +1 goes to the next boundary, -1 to the previous one).
+    /// Paused, the time lands on the boundary of the frame `n` away from the
+    /// one shown ([`Timeline::frame`]), so each press moves the frame number
+    /// the user reads by exactly `n`, even from between two frames.
     /// Playing, the time is nudged by `n` periods without snapping, so the
     /// playback phase is kept.
     pub fn step_frames(&mut self, n: i64) {
@@ -321,13 +321,7 @@ impl Timeline {
         let target = if self.playing {
             self.time_s + n as f64 * p
         } else {
-            let f = self.time_s / p;
-            let base = if n > 0 {
-                (f + FRAME_EPS).floor()
-            } else {
-                (f - FRAME_EPS).ceil()
-            };
-            (base + n as f64) * p
+            (self.frame() as f64 + n as f64) * p
         };
         self.seek(target);
     }

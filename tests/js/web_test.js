@@ -114,19 +114,20 @@ async function runWebGpu(page, result) {
   await page.waitForTimeout(600);
   const still = await status(page);
   if (still.time_s !== paused.time_s) fail(`paused, yet time moved ${paused.time_s} → ${still.time_s}`);
-  // → goes to the next frame boundary (paused between two frames: the one
-  // after the time; see Timeline::step_frames), then one frame at a time.
+  // → shows the next frame, on its boundary (see Timeline::step_frames),
+  // and again.
   const period = still.frame_period_s;
+  const onBoundary = (s) => Math.abs(s.time_s / period - s.frame) < 1e-6;
   await page.keyboard.press('ArrowRight');
   const snapped = await until(page, 'a step', (s) => s.time_s !== still.time_s, 5000);
-  const ahead = snapped.time_s - still.time_s;
-  const onBoundary = Math.abs(snapped.time_s / period - Math.round(snapped.time_s / period)) < 1e-6;
-  if (!(ahead > 0 && ahead <= period * (1 + 1e-9) && onBoundary)) {
-    fail(`→ went from ${still.time_s} s to ${snapped.time_s} s (frame period ${period} s)`);
+  if (snapped.frame !== still.frame + 1 || !onBoundary(snapped)) {
+    fail(`→ went from ${still.time_s} s (frame ${still.frame}) to ${snapped.time_s} s (frame ${snapped.frame}), frame period ${period} s`);
   }
   await page.keyboard.press('ArrowRight');
   const stepped = await until(page, 'a second step', (s) => s.frame !== snapped.frame, 5000);
-  if (stepped.frame !== snapped.frame + 1) fail(`→ went from frame ${snapped.frame} to ${stepped.frame}`);
+  if (stepped.frame !== snapped.frame + 1 || !onBoundary(stepped)) {
+    fail(`→ went from frame ${snapped.frame} to ${stepped.frame} (${stepped.time_s} s)`);
+  }
   result.paused_frame = snapped.frame;
   result.stepped_frame = stepped.frame;
 
