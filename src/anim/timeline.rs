@@ -18,11 +18,6 @@ pub const MAX_SPEED: f64 = 64.0;
 /// exports and renders only its first 24 hours; the loader warns once.
 pub const MAX_DURATION_S: f64 = 86_400.0;
 
-/// Tolerance, in frames, for deciding that a time sits on a frame boundary.
-/// Times are sums of floating-point deltas, so `10 × period` may come out a
-/// hair below or above the exact product.
-const FRAME_EPS: f64 = 1e-6;
-
 /// Fallback frame period (60 Hz) when the one given is zero, negative or not finite.
 const DEFAULT_FRAME_PERIOD_S: f64 = 1.0 / 60.0;
 

@@ -73,6 +73,7 @@ impl Capture {
     /// Draws `frame` and returns the picture. `renderer` must have been built
     /// for this capture's format ([`Capture::FORMAT`] unless made
     /// [`Capture::with_format`]). Work already submitted (deformation) runs first.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn render(
         &mut self,
         renderer: &mut Renderer,
@@ -85,6 +86,7 @@ impl Capture {
 
     /// [`Capture::render`] with the scene in `viewport` and `overlay` drawing
     /// into the same pass (a window's panels), as [`Renderer::draw_viewport`] does.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn render_with(
         &mut self,
         renderer: &mut Renderer,

@@ -30,6 +30,7 @@ pub struct GpuContext {
 
 impl GpuContext {
     /// Opens a headless context (no surface), blocking on the async requests.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn new() -> Result<Self> {
         let instance = wgpu::Instance::new(Self::instance_descriptor());
         pollster::block_on(Self::with_instance(instance, None))
@@ -141,6 +142,7 @@ impl GpuContext {
 
     /// Copies `size` bytes of `buffer` (usage `COPY_SRC`) back to the CPU.
     /// Blocks: native only (see [`GpuContext::read_buffer_async`]).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn read_buffer(&self, buffer: &wgpu::Buffer, size: u64) -> Result<Vec<u8>> {
         pollster::block_on(self.read_buffer_async(buffer, size))
     }

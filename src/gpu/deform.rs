@@ -341,6 +341,7 @@ impl GpuDeformer {
     }
 
     /// Every `.obj` vertex's current position, read back from the GPU.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn read_positions(&self) -> Result<Vec<[f32; 3]>> {
         self.mesh.read_positions(&self.ctx)
     }
@@ -351,6 +352,7 @@ impl GpuDeformer {
     }
 
     /// Every `.obj` vertex's current normal, read back from the GPU.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn read_normals(&self) -> Result<Vec<[f32; 3]>> {
         self.mesh.read_normals(&self.ctx)
     }

@@ -265,6 +265,7 @@ impl GpuMesh {
 
     /// Reads the positions back (for tests and exports; not on the display
     /// path). Blocks: native only.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn read_positions(&self, ctx: &GpuContext) -> Result<Vec<[f32; 3]>> {
         pollster::block_on(self.read_positions_async(ctx))
     }
@@ -275,6 +276,7 @@ impl GpuMesh {
     }
 
     /// Reads the normals back (for tests).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn read_normals(&self, ctx: &GpuContext) -> Result<Vec<[f32; 3]>> {
         pollster::block_on(read_vec3(ctx, &self.normals, self.vertex_count))
     }

@@ -28,6 +28,7 @@ pub mod capture;
 pub mod context;
 pub mod deform;
 pub mod mesh;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod readback;
 pub mod render;
 mod upload;
@@ -40,5 +41,6 @@ pub use capture::Capture;
 pub use context::GpuContext;
 pub use deform::{DeformOptions, GpuDeformer};
 pub use mesh::{GpuMesh, MeshOptions};
+#[cfg(not(target_arch = "wasm32"))]
 pub use readback::deform_at;
 pub use render::{FrameScene, Renderer};
