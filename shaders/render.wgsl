@@ -1,5 +1,18 @@
 // Shaded geometry (meshes and instanced primitives) and coloured lines.
-// Colours are linear; the render target's sRGB format encodes them.
+// Colours are linear. An sRGB target encodes them on store; a target
+// without an sRGB format (a WebGL2 canvas) gets them encoded here, set by
+// the pipeline.
+override encode_srgb: bool = false;
+
+fn to_target(c: vec4<f32>) -> vec4<f32> {
+    if !encode_srgb {
+        return c;
+    }
+    let rgb = clamp(c.rgb, vec3<f32>(0.0), vec3<f32>(1.0));
+    let low = rgb * 12.92;
+    let high = 1.055 * pow(rgb, vec3<f32>(1.0 / 2.4)) - 0.055;
+    return vec4<f32>(select(high, low, rgb <= vec3<f32>(0.0031308)), c.a);
+}
 
 struct Globals {
     view_proj: mat4x4<f32>,
@@ -62,7 +75,7 @@ fn lit_fs(in: LitOut) -> @location(0) vec4<f32> {
     let half_vec = normalize(key_dir + to_eye);
     let specular = pow(max(dot(n, half_vec), 0.0), 48.0) * globals.light.w;
     let rgb = in.colour.rgb * (ambient + key + fill) + vec3<f32>(specular);
-    return vec4<f32>(rgb, in.colour.a);
+    return to_target(vec4<f32>(rgb, in.colour.a));
 }
 
 struct LineIn {
@@ -95,5 +108,5 @@ fn wire_vs(in: LitIn) -> LineOut {
 
 @fragment
 fn line_fs(in: LineOut) -> @location(0) vec4<f32> {
-    return in.colour;
+    return to_target(in.colour);
 }

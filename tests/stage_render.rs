@@ -262,3 +262,50 @@ fn cpu_and_gpu_deformation_pose_the_same_mesh() {
         assert!(posed != scene.positions, "the mesh moved");
     }
 }
+
+/// A colour target without an sRGB format (a WebGL2 canvas) shows the
+/// colours an sRGB one does: the shader encodes what the format does not.
+/// Without that encoding the background alone is off by about 70 levels.
+#[test]
+fn a_plain_target_shows_the_colours_of_an_srgb_one() {
+    let Some(ctx) = gpu() else { return };
+    let mut tracks = sample_tracks();
+    tracks.push(recording_track());
+    let mut stage = Stage::new(&ctx, &tracks).unwrap();
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    stage.pose(&mut encoder, 2.0);
+    ctx.queue.submit([encoder.finish()]);
+    let (lo, hi) = stage.bounds();
+    let mut camera = OrbitCamera::default();
+    camera.frame_bounds(lo, hi);
+    // One sample each, and no grid: a multisample resolve, and the grid's
+    // translucent lines, blend in a different space on each format, which
+    // is not what is compared here.
+    let mut scene = stage.frame_scene(2.0);
+    scene.grid = None;
+    let picture = |format| {
+        let mut renderer = Renderer::with_samples(&ctx, format, 1);
+        let mut capture = Capture::with_format(&ctx, [400, 225], format);
+        capture.render(&mut renderer, &camera, &scene).unwrap()
+    };
+    let srgb = picture(wgpu::TextureFormat::Rgba8UnormSrgb);
+    let plain = picture(wgpu::TextureFormat::Rgba8Unorm);
+    let mut errors: Vec<u8> = srgb
+        .as_raw()
+        .iter()
+        .zip(plain.as_raw())
+        .map(|(a, b)| a.abs_diff(*b))
+        .collect();
+    errors.sort_unstable();
+    let mean = errors.iter().map(|&e| f64::from(e)).sum::<f64>() / errors.len() as f64;
+    let p99 = errors[errors.len() * 99 / 100];
+    eprintln!(
+        "sRGB vs plain target: mean {mean:.3}, p99 {p99}, max {}",
+        errors.last().unwrap()
+    );
+    // Rounding: the shader's encoding and the format's differ by at most a
+    // level; blended edges (alpha over the background) blend in different
+    // spaces, which the 99th percentile leaves out.
+    assert!(mean <= 0.25, "mean difference {mean}");
+    assert!(p99 <= 1, "99th percentile difference {p99}");
+}

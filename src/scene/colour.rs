@@ -25,6 +25,16 @@ pub fn srgb_to_linear(c: f32) -> f32 {
     }
 }
 
+/// The sRGB transfer function: a linear value as an 8-bit target without
+/// an sRGB format must store it.
+pub fn linear_to_srgb(c: f32) -> f32 {
+    if c <= 0.003_130_8 {
+        c * 12.92
+    } else {
+        1.055 * c.powf(1.0 / 2.4) - 0.055
+    }
+}
+
 /// Linear RGBA of group `group` of `scene`: its material's `Kd`, or the
 /// palette colour of its index.
 pub fn group_colour(scene: &ObjScene, group: usize) -> [f32; 4] {

@@ -16,7 +16,7 @@ mod streams;
 use super::camera::OrbitCamera;
 use super::context::GpuContext;
 use super::mesh::GpuMesh;
-use crate::scene::colour::srgb_to_linear;
+use crate::scene::colour::{linear_to_srgb, srgb_to_linear};
 use crate::scene::shapes::{BoxInstance, Capsule, Grid, Line, Primitives, Sphere};
 use crate::scene::unit_mesh::{self, CYLINDER_SLICES, SPHERE_SLICES, SPHERE_STACKS};
 use glam::{Mat4, Quat, Vec3, Vec4};
@@ -257,7 +257,12 @@ impl Renderer {
         let Some(attachments) = &self.attachments else {
             return;
         };
-        let [r, g, b] = frame.background.map(f64::from);
+        let background = if self.format.is_srgb() {
+            frame.background
+        } else {
+            frame.background.map(linear_to_srgb)
+        };
+        let [r, g, b] = background.map(f64::from);
         let (view, resolve_target) = match &attachments.msaa {
             Some(msaa) => (msaa, Some(target)),
             None => (target, None),

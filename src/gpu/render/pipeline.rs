@@ -125,6 +125,9 @@ pub(super) fn build(ctx: &GpuContext, format: wgpu::TextureFormat, samples: u32)
         std::mem::size_of::<LineVertex>() as u64,
     )];
 
+    // Colours are linear: a target that does not encode sRGB itself gets
+    // them encoded by the fragment shader.
+    let encode_srgb = [("encode_srgb", if format.is_srgb() { 0.0 } else { 1.0 })];
     let pipeline = |label: &str,
                     buffers: &[Option<wgpu::VertexBufferLayout>],
                     entry: (&str, &str),
@@ -160,7 +163,10 @@ pub(super) fn build(ctx: &GpuContext, format: wgpu::TextureFormat, samples: u32)
             fragment: Some(wgpu::FragmentState {
                 module: &module,
                 entry_point: Some(entry.1),
-                compilation_options: Default::default(),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: &encode_srgb,
+                    ..Default::default()
+                },
                 targets: &[Some(wgpu::ColorTargetState {
                     format,
                     blend: Some(wgpu::BlendState::ALPHA_BLENDING),
