@@ -216,6 +216,9 @@ impl EguiPass {
         samples: u32,
     ) -> EguiPass {
         let ctx = egui::Context::default();
+        // The 3D view is dark: panels follow it rather than the system's or
+        // the browser's light theme.
+        ctx.set_theme(egui::Theme::Dark);
         let max_side = gpu.device.limits().max_texture_dimension_2d as usize;
         let state = egui_winit::State::new(
             ctx.clone(),

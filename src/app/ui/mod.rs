@@ -77,6 +77,9 @@ impl Overlay<'_> {
             egui::Panel::left("side panel")
                 .resizable(true)
                 .default_size(PANEL_WIDTH)
+                // A long adapter name or message must not push the view
+                // aside; what is wider is cut (hover shows it whole).
+                .max_size(PANEL_WIDTH * 1.5)
                 .show(ui, |ui| {
                     egui::ScrollArea::vertical().show(ui, |ui| self.side_panel(ui));
                 });

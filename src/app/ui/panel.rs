@@ -146,7 +146,8 @@ pub fn frame(
             }
         }
         ui.label("adapter");
-        ui.label(adapter);
+        ui.add(egui::Label::new(adapter).truncate())
+            .on_hover_text(adapter);
         ui.end_row();
         ui.label("samples");
         ui.label(format!("{samples} per pixel"));
