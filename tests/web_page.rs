@@ -4,7 +4,8 @@
 //! Space pauses, → steps one frame, the picture changes, MEMG positions
 //! read back from the compute shader in the page match the f64 CPU
 //! reference within the GPU tests' tolerance, and a truncated `.mtn`
-//! dropped on the canvas shows its one-line error while the rest plays on.
+//! dropped on the canvas shows its one-line error while the rest plays on;
+//! the `.glb` the page offers passes Khronos' validator.
 //! Without WebGPU: the page says WebGL2 and plays.
 //!
 //! Needs the built page (`web/build.sh`, which `.ci/run` runs first),
@@ -13,6 +14,7 @@
 //! except on CI (`CI` set), where it fails.
 
 mod common;
+mod gltf_common;
 
 use common::{repo, tool_present};
 use motion_viewer::serve::Server;
@@ -99,8 +101,9 @@ fn ready() -> Option<PathBuf> {
     Some(dist)
 }
 
-/// Serves `dist`, runs the driver in `mode`, and returns its result object.
-fn run_page(dist: &Path, mode: &str) -> serde_json::Value {
+/// Serves `dist`, runs the driver in `mode`, and returns its result object
+/// with the folder holding what the page downloaded.
+fn run_page(dist: &Path, mode: &str) -> (serde_json::Value, tempfile::TempDir) {
     let _one = BROWSER.lock().unwrap_or_else(|p| p.into_inner());
     let server = Server::bind(dist, 0).unwrap();
     let url = server.url().unwrap();
@@ -130,13 +133,13 @@ fn run_page(dist: &Path, mode: &str) -> serde_json::Value {
         .find_map(|l| l.strip_prefix("RESULT "))
         .unwrap_or_else(|| panic!("{mode}: no result\n{text}"));
     eprintln!("{mode}: {line}");
-    serde_json::from_str(line).unwrap()
+    (serde_json::from_str(line).unwrap(), out)
 }
 
 #[test]
 fn the_page_plays_the_samples_on_webgpu() {
     let Some(dist) = ready() else { return };
-    let result = run_page(&dist, "webgpu");
+    let (result, downloads) = run_page(&dist, "webgpu");
     // The driver checked the rest; the figures that matter most, again here.
     let check = &result["memg_check"];
     assert_eq!(check["backend"], "WebGPU");
@@ -153,12 +156,20 @@ fn the_page_plays_the_samples_on_webgpu() {
     );
     let message = result["error"].as_str().unwrap();
     assert!(message.starts_with("cut.mtn: "), "{message}");
+    let glb = downloads
+        .path()
+        .join(result["gltf"]["name"].as_str().unwrap());
+    if let Some(reports) = gltf_common::validate(&[glb]) {
+        let report = &reports[0];
+        assert_eq!(report["errors"], 0, "{report}");
+        assert_eq!(report["warnings"], 0, "{report}");
+    }
 }
 
 #[test]
 fn without_webgpu_the_page_falls_back_to_webgl2() {
     let Some(dist) = ready() else { return };
-    let result = run_page(&dist, "webgl2");
+    let (result, _) = run_page(&dist, "webgl2");
     assert_eq!(result["mode"], "webgl2");
     assert!(result["raf_frame_ms"].as_f64().unwrap() > 0.0);
 }
