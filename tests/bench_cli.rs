@@ -2,7 +2,6 @@
 //! Only the shape of the results is checked here; speeds are for the benches.
 #![cfg(feature = "cli")]
 mod common;
-use common::tool_present;
 
 use serde_json::Value;
 use std::process::{Command, Output};
@@ -68,7 +67,7 @@ fn f16_basis_reads_half_the_bytes_on_the_gpu() {
     let f32_row = single_row(&[&["bench"][..], &args].concat());
     let f16_row = single_row(&[&["bench", "--basis", "f16"][..], &args].concat());
     if f32_row["gpu_deform_fps"].is_null() {
-        tool_present(
+        common::tool_present(
             "a GPU adapter",
             false,
             "apt-get install mesa-vulkan-drivers",

@@ -59,18 +59,7 @@ impl Host for DesktopHost {
         first_input: Option<&Path>,
     ) -> std::result::Result<String, String> {
         let path = next_screenshot_path(first_input.unwrap_or(Path::new("viewer")));
-        crate::export::file::write_atomic(&path, |w| {
-            use image::ImageEncoder;
-            image::codecs::png::PngEncoder::new(w)
-                .write_image(
-                    picture.as_raw(),
-                    picture.width(),
-                    picture.height(),
-                    image::ExtendedColorType::Rgba8,
-                )
-                .map_err(std::io::Error::other)
-        })
-        .map_err(|e| e.to_string())?;
+        crate::export::png::write(&path, picture).map_err(|e| e.to_string())?;
         // Whoever pressed F12 wants to know where it went, status lines or not.
         println!("screenshot {}", path.display());
         let _ = std::io::stdout().flush();

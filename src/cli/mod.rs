@@ -138,6 +138,13 @@ impl AtArgs {
     }
 }
 
+/// `--layout`, when given: `fit` or `true-scale`.
+#[cfg(feature = "gpu")]
+pub fn parse_layout(text: Option<&str>) -> anyhow::Result<Option<motion_viewer::scene::Layout>> {
+    text.map(|l| l.parse().map_err(|e| anyhow::anyhow!("--layout: {e}")))
+        .transpose()
+}
+
 /// A picture or window size `WxH` (or `WXH`), both sides in 1..=16384.
 #[cfg(feature = "gpu")]
 pub fn parse_size(text: &str) -> anyhow::Result<[u32; 2]> {

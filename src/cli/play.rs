@@ -1,7 +1,6 @@
 //! `viewer [FILE...]`: play in a window (no files: an empty window to drop them on).
 use motion_viewer::anim::timeline::LoopMode;
 use motion_viewer::app;
-use motion_viewer::scene::Layout;
 use std::path::PathBuf;
 
 /// Options for playing in a window.
@@ -39,14 +38,7 @@ pub struct PlayArgs {
 pub fn run(files: &[PathBuf], args: &PlayArgs) -> anyhow::Result<()> {
     let loop_mode: LoopMode = args.loop_mode.parse()?;
     let [width, height] = super::parse_size(&args.size)?;
-    let layout = args
-        .layout
-        .as_deref()
-        .map(|l| {
-            l.parse::<Layout>()
-                .map_err(|e| anyhow::anyhow!("--layout: {e}"))
-        })
-        .transpose()?;
+    let layout = super::parse_layout(args.layout.as_deref())?;
     let options = app::Options {
         paused: args.paused,
         speed: args.speed,

@@ -13,6 +13,8 @@ pub mod gltf;
 pub mod json;
 pub mod obj;
 pub mod pc2;
+#[cfg(feature = "gpu")]
+pub mod png;
 pub mod table;
 
 use crate::error::{Error, Result};

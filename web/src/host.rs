@@ -61,14 +61,7 @@ impl Host for WebHost {
         first_input: Option<&Path>,
     ) -> Result<String, String> {
         let mut png = Vec::new();
-        image::ImageEncoder::write_image(
-            image::codecs::png::PngEncoder::new(&mut png),
-            picture.as_raw(),
-            picture.width(),
-            picture.height(),
-            image::ExtendedColorType::Rgba8,
-        )
-        .map_err(|e| e.to_string())?;
+        motion_viewer::export::png::encode(picture, &mut png).map_err(|e| e.to_string())?;
         let stem = first_input
             .and_then(Path::file_stem)
             .map_or_else(|| "viewer".into(), |s| s.to_string_lossy());

@@ -6,10 +6,11 @@ mod movie;
 
 use super::{AtArgs, parse_range};
 use anyhow::{Context, Result, bail};
-use motion_viewer::export::file::{check_not_input, write_atomic};
+use motion_viewer::export::file::check_not_input;
+use motion_viewer::export::png;
 use motion_viewer::gpu::camera::Preset;
 use motion_viewer::gpu::{BasisFormat, Capture, DeformOptions, GpuContext, OrbitCamera, Renderer};
-use motion_viewer::scene::{self, Layout};
+use motion_viewer::scene;
 use motion_viewer::stage::{DeformOn, Stage, StageOptions};
 use motion_viewer::state::At;
 use std::path::{Path, PathBuf};
@@ -80,14 +81,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     {
         bail!("--fps {fps}: expected a rate above 0 and at most 1000");
     }
-    let layout = args
-        .layout
-        .as_deref()
-        .map(|l| {
-            l.parse::<Layout>()
-                .map_err(|e| anyhow::anyhow!("--layout: {e}"))
-        })
-        .transpose()?;
+    let layout = super::parse_layout(args.layout.as_deref())?;
     let is_gif = args
         .out
         .extension()
@@ -189,7 +183,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let drawing = Instant::now();
     let fps = 1.0 / period;
     match &output {
-        Output::Png(path) => write_png(path, &draw(0)?)?,
+        Output::Png(path) => png::write(path, &draw(0)?)?,
         Output::Sequence => {
             for (i, &f) in frames.iter().enumerate() {
                 let path = numbered(&args.out, f)?;
@@ -198,7 +192,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
                         .with_context(|| format!("creating {}", dir.display()))?;
                 }
                 check_not_input(&path, &args.files, false)?;
-                write_png(&path, &draw(i)?)?;
+                png::write(&path, &draw(i)?)?;
             }
         }
         Output::Gif(path) => {
@@ -231,22 +225,6 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         ctx.adapter_name(),
         setup.as_secs_f64() * 1e3,
     );
-    Ok(())
-}
-
-/// Writes `picture` as a PNG that appears only once complete.
-fn write_png(path: &Path, picture: &image::RgbaImage) -> Result<()> {
-    write_atomic(path, |w| {
-        use image::ImageEncoder;
-        image::codecs::png::PngEncoder::new(w)
-            .write_image(
-                picture.as_raw(),
-                picture.width(),
-                picture.height(),
-                image::ExtendedColorType::Rgba8,
-            )
-            .map_err(std::io::Error::other)
-    })?;
     Ok(())
 }
 
