@@ -1,6 +1,12 @@
-//! The `viewer` command: see `viewer --help`.
+//! The `viewer` command: see `viewer --help`. The application around the
+//! `motion-viewer` library: argument parsing ([`cli`]), the desktop's side of
+//! the window ([`desktop`]), the throughput measurements ([`bench`]) and the
+//! web page's file server ([`serve`]).
 
+mod bench;
 mod cli;
+mod desktop;
+mod serve;
 
 fn main() -> std::process::ExitCode {
     cli::main()

@@ -132,13 +132,12 @@ fn times_and_values(r: &InputAnimation) -> Vec<Vec<(u32, u32)>> {
 /// `.obj` text: a decoded scene written back with its own positions decodes
 /// to the same vertices (bit for bit), triangles and groups.
 pub fn obj_text(data: &[u8]) {
-    let mut warnings = Vec::new();
-    let Ok(scene) = obj::decode(data, None, &mut warnings) else {
+    let Ok(scene) = obj::decode(data) else {
         return;
     };
     let mut text = Vec::new();
     obj::write_obj(&scene, &scene.positions, &mut text).expect("writes to memory");
-    let again = obj::decode(&text, None, &mut warnings).expect("a written scene decodes");
+    let again = obj::decode(&text).expect("a written scene decodes");
     let bits = |s: &obj::ObjScene| -> Vec<[u32; 3]> {
         s.positions.iter().map(|p| p.map(f32::to_bits)).collect()
     };

@@ -2,10 +2,10 @@
 
 use super::results::{CurveRow, Detail, Row};
 use super::{Timer, decode_and_memcpy, mb_s};
-use crate::anim;
-use crate::error::{Error, Result};
-use crate::formats::input_animation::{self, InputAnimation};
-use crate::formats::mtn::{self, Mtn};
+use motion_viewer::anim;
+use motion_viewer::error::{Error, Result};
+use motion_viewer::formats::input_animation::{self, InputAnimation};
+use motion_viewer::formats::mtn::{self, Mtn};
 use std::hint::black_box;
 
 /// Decodes and `pose_at` calls of an AIBO motion.

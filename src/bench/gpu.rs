@@ -1,9 +1,9 @@
 //! GPU deformation frames, with the adapter opened once per bench.
 
 use super::Timer;
-use crate::anim::memg::Binding;
-use crate::error::Result;
-use crate::formats::obj::ObjScene;
+use motion_viewer::anim::memg::Binding;
+use motion_viewer::error::Result;
+use motion_viewer::formats::obj::ObjScene;
 use std::path::Path;
 
 /// What one motion's GPU measurement found; everything `None` without an adapter.
@@ -22,18 +22,15 @@ pub(super) struct GpuFigures {
 /// The GPU adapter, opened on first use.
 #[derive(Default)]
 pub(super) struct GpuBench {
-    #[cfg(feature = "gpu")]
-    ctx: Option<Option<crate::gpu::GpuContext>>,
+    ctx: Option<Option<motion_viewer::gpu::GpuContext>>,
     /// How the basis is stored on the GPU.
-    #[cfg(feature = "gpu")]
-    pub basis: crate::gpu::BasisFormat,
+    pub basis: motion_viewer::gpu::BasisFormat,
 }
 
 impl GpuBench {
     /// Times GPU frames of the motion in the file at `path`, its basis
     /// uploaded straight from the file's map. No adapter, or a motion too
     /// large for it, is a note and empty figures, not a failed bench.
-    #[cfg(feature = "gpu")]
     pub fn frame(
         &mut self,
         timer: &Timer<'_>,
@@ -42,8 +39,8 @@ impl GpuBench {
         binding: &Binding,
         next_t: &mut impl FnMut() -> f64,
     ) -> Result<GpuFigures> {
-        use crate::formats::memg::MappedMemg;
-        use crate::gpu::{DeformOptions, GpuContext, GpuDeformer};
+        use motion_viewer::formats::memg::MappedMemg;
+        use motion_viewer::gpu::{DeformOptions, GpuContext, GpuDeformer};
         let progress = timer.progress();
         let ctx = self.ctx.get_or_insert_with(|| {
             progress.status("opening a GPU adapter");
@@ -83,21 +80,5 @@ impl GpuBench {
             basis_bytes: Some(deformer.basis_bytes()),
             basis_format: Some(self.basis.to_string()),
         })
-    }
-
-    /// Without the `gpu` feature there is nothing to measure.
-    #[cfg(not(feature = "gpu"))]
-    pub fn frame(
-        &mut self,
-        timer: &Timer<'_>,
-        _scene: &ObjScene,
-        _path: &Path,
-        _binding: &Binding,
-        _next_t: &mut impl FnMut() -> f64,
-    ) -> Result<GpuFigures> {
-        timer
-            .progress()
-            .note("built without the `gpu` feature; GPU figures are null");
-        Ok(GpuFigures::default())
     }
 }

@@ -3,11 +3,11 @@
 
 use super::results::{DecodeFrom, Detail, MemgRow, Row};
 use super::{Bench, decode_and_memcpy, mb_s};
-use crate::anim::memg::{Binding, Deformer};
-use crate::error::{Error, Result};
-use crate::formats::memg::{self, MemgMotion};
-use crate::formats::obj::ObjScene;
-use crate::synthetic::streaming_sum;
+use motion_viewer::anim::memg::{Binding, Deformer};
+use motion_viewer::error::{Error, Result};
+use motion_viewer::formats::memg::{self, MemgMotion};
+use motion_viewer::formats::obj::ObjScene;
+use motion_viewer::synthetic::streaming_sum;
 use std::hint::black_box;
 use std::path::Path;
 
@@ -29,8 +29,8 @@ pub(super) fn bench(
 ) -> Result<Row> {
     let timer = &bench.timer;
     timer.plan(6);
-    let file_error = |e| Error::io(path.display(), e);
-    let decode_error = |e| Error::decode(path.display(), e);
+    let file_error = |e| Error::io(&path, e);
+    let decode_error = |e| Error::decode(&path, e);
     let file_bytes = std::fs::metadata(path).map_err(file_error)?.len();
     // Fresh decodes each hold one motion at a time, then drop it; they all
     // come before the reused motion exists, so no two are ever held at once.
@@ -71,10 +71,7 @@ pub(super) fn bench(
         (DecodeFrom::Mmap, decode_s, memcpy_s, mmap_s, reuse_s)
     };
 
-    let binding = Binding::new(scene, &motion).map_err(|message| Error::Invalid {
-        file: path.display().to_string(),
-        message,
-    })?;
+    let binding = Binding::new(scene, &motion).map_err(|reason| Error::mismatch(path, reason))?;
     let bound: Vec<_> = motion
         .groups
         .iter()

@@ -7,9 +7,9 @@
 //!   first), beside a `copy_from_slice` of the same bytes into a buffer
 //!   allocated beforehand; a MEMG file too large to hold twice is read through
 //!   its memory map instead, for both ([`DecodeFrom`]). MEMG is also timed
-//!   through [`crate::formats::memg::load`] (the memory-mapped path the
+//!   through [`motion_viewer::formats::memg::load`] (the memory-mapped path the
 //!   viewer uses, the file in the page cache) and through
-//!   [`crate::formats::memg::decode_into`] a motion decoded before, whose
+//!   [`motion_viewer::formats::memg::decode_into`] a motion decoded before, whose
 //!   arrays it reuses (a viewer reloading a file: no fresh pages to fault in);
 //! - CPU deformation is compared with a streaming read of the basis U (the
 //!   bound: every frame must read U once);
@@ -28,13 +28,13 @@ mod results;
 mod timer;
 
 pub use results::{CurveRow, DecodeFrom, Detail, MemgRow, Row};
-pub use timer::{Progress, Silent, Timer};
+pub use timer::{Progress, Timer};
 
-use crate::error::{Error, Result};
-use crate::formats::bytes::ByteOrder;
-use crate::scene::Track;
-use crate::scene::archive::read_bytes;
-use crate::synthetic::{self, Spec};
+use motion_viewer::error::{Error, Result};
+use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::scene::Track;
+use motion_viewer::scene::load::read_bytes;
+use motion_viewer::synthetic::{self, Spec};
 use std::hint::black_box;
 use std::path::PathBuf;
 
@@ -54,8 +54,7 @@ impl<'a> Bench<'a> {
     }
 
     /// Stores the basis on the GPU as `basis` (`f32` by default).
-    #[cfg(feature = "gpu")]
-    pub fn set_gpu_basis(&mut self, basis: crate::gpu::BasisFormat) {
+    pub fn set_gpu_basis(&mut self, basis: motion_viewer::gpu::BasisFormat) {
         self.gpu.basis = basis;
     }
 
@@ -97,10 +96,10 @@ impl<'a> Bench<'a> {
         progress.status(&format!("writing {}", file.0.display()));
         let written = std::fs::File::create(&file.0).and_then(|f| {
             let mut out = std::io::BufWriter::new(f);
-            crate::formats::memg::write(&motion, ByteOrder::Little, &mut out)?;
+            motion_viewer::formats::memg::write(&motion, ByteOrder::Little, &mut out)?;
             std::io::Write::flush(&mut out)
         });
-        written.map_err(|e| Error::io(file.0.display(), e))?;
+        written.map_err(|e| Error::io(&file.0, e))?;
         // The bench decodes the file itself; the generated arrays would be a second copy.
         drop(motion);
         memg::bench(self, name, &file.0, &scene)

@@ -54,9 +54,9 @@ pub struct MemgRow {
     pub vertices: usize,
     /// The largest basis size r among them.
     pub basis: usize,
-    /// [`crate::formats::memg::load`] (memory-mapped, page cache warm), MB of file per second.
+    /// [`motion_viewer::formats::memg::load`] (memory-mapped, page cache warm), MB of file per second.
     pub mmap_decode_mb_s: f64,
-    /// [`crate::formats::memg::decode_into`] a motion whose arrays it reuses, MB of file per second.
+    /// [`motion_viewer::formats::memg::decode_into`] a motion whose arrays it reuses, MB of file per second.
     pub decode_reuse_mb_s: f64,
     /// `decode_reuse_mb_s / memcpy_mb_s`.
     pub decode_reuse_vs_memcpy: f64,

@@ -1,7 +1,7 @@
 //! Timing for the benches: the median seconds per call over a number of
 //! batches, reporting progress to whoever shows it.
 
-use crate::error::Result;
+use motion_viewer::error::Result;
 use std::time::{Duration, Instant};
 
 /// A batch repeats a call until it lasts this long, so a call of a few
@@ -21,10 +21,12 @@ pub trait Progress {
     fn note(&self, message: &str);
 }
 
-/// A [`Progress`] that shows nothing and drops the notes.
+/// A [`Progress`] that shows nothing and drops the notes (for tests).
+#[cfg(test)]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Silent;
 
+#[cfg(test)]
 impl Progress for Silent {
     fn plan(&self, _: usize) {}
     fn status(&self, _: &str) {}

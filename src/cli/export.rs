@@ -11,16 +11,7 @@ pub fn run(args: &ExportArgs) -> Result<()> {
     let tracks = scene::load_with(&args.files, scene::Archives::EveryMotion)?;
     let frames = args.frames.as_deref().map(parse_range).transpose()?;
     let bar = progress_bar();
-    #[cfg(feature = "gpu")]
     let deform: Option<export::obj::Deform> = args.gpu.then_some(&motion_viewer::gpu::deform_at);
-    #[cfg(not(feature = "gpu"))]
-    let deform: Option<export::obj::Deform> = None;
-    #[cfg(not(feature = "gpu"))]
-    if args.gpu {
-        eprintln!(
-            "viewer: warning: this viewer was built without the `gpu` feature; deforming on the CPU"
-        );
-    }
     let options = Options {
         at: args.at.at(),
         fps: args.fps,

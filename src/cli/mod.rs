@@ -5,9 +5,7 @@
 mod bench;
 mod export;
 mod info;
-#[cfg(feature = "window")]
 mod play;
-#[cfg(feature = "gpu")]
 mod render;
 mod serve;
 mod workbench;
@@ -35,7 +33,6 @@ struct Cli {
     /// Name one entry of every ODA archive among the files (as `ARCHIVE.ODA:NAME` does).
     #[arg(long, global = true, value_name = "NAME")]
     entry: Option<String>,
-    #[cfg(feature = "window")]
     #[command(flatten)]
     play: play::PlayArgs,
 }
@@ -49,7 +46,6 @@ enum Command {
     /// Measure decode and deformation throughput beside their limits.
     Bench(bench::BenchArgs),
     /// Render pictures without a window: one PNG, or a numbered sequence.
-    #[cfg(feature = "gpu")]
     Render(render::RenderArgs),
     /// Make, transform and check AIBO .mtn motions.
     Mtn(workbench::MtnArgs),
@@ -64,7 +60,6 @@ impl Cli {
             Some(Command::Info(a)) => vec![&mut a.files],
             Some(Command::Export(a)) => vec![&mut a.files],
             Some(Command::Bench(a)) => vec![&mut a.files],
-            #[cfg(feature = "gpu")]
             Some(Command::Render(a)) => vec![&mut a.files],
             Some(Command::Mtn(a)) => a.inputs(),
             Some(Command::Serve(_)) => Vec::new(),
@@ -139,14 +134,12 @@ impl AtArgs {
 }
 
 /// `--layout`, when given: `fit` or `true-scale`.
-#[cfg(feature = "gpu")]
 pub fn parse_layout(text: Option<&str>) -> anyhow::Result<Option<motion_viewer::scene::Layout>> {
     text.map(|l| l.parse().map_err(|e| anyhow::anyhow!("--layout: {e}")))
         .transpose()
 }
 
 /// A picture or window size `WxH` (or `WXH`), both sides in 1..=16384.
-#[cfg(feature = "gpu")]
 pub fn parse_size(text: &str) -> anyhow::Result<[u32; 2]> {
     text.split_once(['x', 'X'])
         .and_then(|(w, h)| Some([w.trim().parse().ok()?, h.trim().parse().ok()?]))
@@ -189,23 +182,11 @@ pub fn main() -> ExitCode {
         Some(Command::Info(args)) => info::run(&args),
         Some(Command::Export(args)) => export::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
-        #[cfg(feature = "gpu")]
         Some(Command::Render(args)) => render::run(&args),
         Some(Command::Mtn(args)) => workbench::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
         // Without files the window opens empty and says how to open some.
-        #[cfg(feature = "window")]
         None => play::run(&cli.files, &cli.play),
-        #[cfg(not(feature = "window"))]
-        None if cli.files.is_empty() => {
-            use clap::CommandFactory;
-            let _ = Cli::command().print_help();
-            return ExitCode::from(2);
-        }
-        #[cfg(not(feature = "window"))]
-        None => Err(anyhow::anyhow!(
-            "this viewer was built without the `window` feature; use `viewer info`, `export` or `render`"
-        )),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -229,7 +210,7 @@ mod tests {
     }
 }
 
-#[cfg(all(test, feature = "gpu"))]
+#[cfg(test)]
 mod size_tests {
     use super::parse_size;
 

@@ -49,6 +49,40 @@ pub fn run(files: &[PathBuf], args: &PlayArgs) -> anyhow::Result<()> {
         layout,
         watch: args.watch,
     };
-    app::run(files, &options)?;
+    run_window(files, &options)?;
     Ok(())
+}
+
+/// Loads `paths` (none: the window starts empty and says how to open
+/// files), opens the window and plays until it is closed.
+fn run_window(paths: &[PathBuf], options: &app::Options) -> Result<(), app::AppError> {
+    use crate::desktop::DesktopHost;
+    use motion_viewer::app::{App, HostEvent, STATUS_ENV};
+    use motion_viewer::scene::{DiskMaterials, Input};
+    use winit::event_loop::EventLoop;
+
+    let mut state = options.state()?;
+    if !paths.is_empty() {
+        let inputs = paths
+            .iter()
+            .map(|p| Input::read(p))
+            .collect::<motion_viewer::Result<Vec<_>>>()?;
+        state.open(&inputs, &DiskMaterials)?;
+    }
+    // winit fails here when no display server can be reached; its message
+    // names its own source file, which helps no user.
+    let event_loop = EventLoop::<HostEvent>::with_user_event()
+        .build()
+        .map_err(|_| app::AppError::NoDisplay)?;
+    let status = std::env::var_os(STATUS_ENV).is_some_and(|v| v != "0" && !v.is_empty());
+    let proxy = options.watch.then(|| event_loop.create_proxy());
+    let host = DesktopHost::new(status, proxy);
+    let mut app = App::new(host, state, options.clone());
+    event_loop
+        .run_app(&mut app)
+        .map_err(|e| app::AppError::Window(e.to_string()))?;
+    match app.into_error() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }

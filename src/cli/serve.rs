@@ -1,9 +1,9 @@
 //! `viewer serve`: the web page (`web/dist`, built by `web/build.sh`) on
-//! 127.0.0.1, through [`motion_viewer::serve`].
+//! 127.0.0.1, through [`crate::serve`].
 
+use crate::serve::Server;
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use motion_viewer::serve::Server;
 use std::io::Write;
 use std::path::PathBuf;
 

@@ -3,9 +3,9 @@
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Subcommand};
-use motion_viewer::export::file::{check_not_input, write_atomic};
 use motion_viewer::formats::aibo::Model;
 use motion_viewer::formats::mtn::{self, Mtn};
+use motion_viewer::output::{check_not_input, write_atomic};
 use motion_viewer::scene::{self, Archives, Track, archive};
 use motion_viewer::workbench::{self, Edit, FromTable, Report, Retime, Severity};
 use serde::Serialize;

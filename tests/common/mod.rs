@@ -1,14 +1,34 @@
-//! What every test binary may share: where the samples are, and whether a
-//! tool or a GPU adapter is there — a test without one is skipped with a
-//! notice on a developer's machine and fails on CI (`CI` set), where
-//! `.ci/run` installs everything.
+//! What every test harness may share — the library's (`crates/motion-viewer/tests/*`)
+//! and the application's (`tests/*`), each including this folder by path:
+//! where the samples are, and whether a tool is there (a test without one is
+//! skipped with a notice on a developer's machine and fails on CI, `CI` set,
+//! where `.ci/run` installs everything); glTF walking ([`gltf`]), MEMG files
+//! laid out by hand ([`memg`]), sample tracks ([`stage`]) and the AIBO corpus
+//! ([`workbench`]). What needs the `viewer` binary or a GPU is in `app.rs`,
+//! which only the application's harnesses include.
 #![allow(dead_code)] // Each test binary uses its own subset.
+
+pub mod gltf;
+pub mod memg;
+pub mod stage;
+pub mod workbench;
 
 use std::path::{Path, PathBuf};
 
+/// The repository's root: the folder above this harness's package that
+/// holds `Cargo.lock` (the application is at the root, the library two
+/// folders down).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .find(|p| p.join("Cargo.lock").is_file())
+        .expect("the repository root (Cargo.lock) above the package")
+        .to_path_buf()
+}
+
 /// A path inside the repository.
 pub fn repo(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+    root().join(rel)
 }
 
 /// A bundled sample under `data/`.
@@ -41,24 +61,4 @@ pub fn tool_present(what: &str, ok: bool, install: &str) -> bool {
     assert!(!on_ci(), "CI must have {what}: {install}");
     eprintln!("notice: {what} not found, test skipped ({install})");
     false
-}
-
-/// A GPU context on whatever adapter there is (lavapipe or llvmpipe on CI),
-/// or `None` after a notice where there is none.
-#[cfg(feature = "gpu")]
-pub fn gpu() -> Option<motion_viewer::gpu::GpuContext> {
-    match motion_viewer::gpu::GpuContext::new() {
-        Ok(ctx) => {
-            eprintln!("adapter: {}", ctx.adapter_name());
-            Some(ctx)
-        }
-        Err(e) => {
-            tool_present(
-                &format!("a GPU adapter ({e})"),
-                false,
-                "apt-get install mesa-vulkan-drivers, WGPU_BACKEND=vulkan",
-            );
-            None
-        }
-    }
 }

@@ -5,7 +5,7 @@
 //! distance as a fraction of the motion's bounding-box diagonal.
 
 use motion_viewer::anim::memg::{Binding, bounding_box_over_time, deform_reference_f64};
-use motion_viewer::app::status::backend_name;
+use motion_viewer::gpu::backend_name;
 use motion_viewer::gpu::{DeformOptions, GpuContext, GpuDeformer};
 use motion_viewer::scene::{DiskMaterials, Track, load_inputs};
 use serde::Serialize;

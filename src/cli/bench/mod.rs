@@ -1,10 +1,10 @@
 //! `viewer bench`: arguments and printing; the measuring is
-//! [`motion_viewer::bench`].
+//! [`crate::bench`].
 
+use crate::bench::{Bench, CurveRow, DecodeFrom, Detail, MemgRow, Progress, Row};
 use anyhow::Result;
 use clap::builder::TypedValueParser as _;
 use indicatif::{ProgressBar, ProgressStyle};
-use motion_viewer::bench::{Bench, CurveRow, DecodeFrom, Detail, MemgRow, Progress, Row};
 use motion_viewer::scene;
 use motion_viewer::synthetic;
 use std::path::PathBuf;
@@ -29,7 +29,6 @@ pub struct BenchArgs {
     #[arg(long, value_name = "DIR", requires = "synthetic")]
     pub write_scene: Option<PathBuf>,
     /// How the GPU stores the basis: `f32`, or `f16` (half the bytes per frame).
-    #[cfg(feature = "gpu")]
     #[arg(long, default_value = "f32")]
     pub basis: motion_viewer::gpu::BasisFormat,
 }
@@ -43,7 +42,6 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
     let bar = Bar::new();
     let mut bench = Bench::new(args.runs, &bar);
-    #[cfg(feature = "gpu")]
     bench.set_gpu_basis(args.basis);
     let rows = match &args.synthetic {
         Some(spec) => {

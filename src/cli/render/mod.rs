@@ -6,11 +6,11 @@ mod movie;
 
 use super::{AtArgs, parse_range};
 use anyhow::{Context, Result, bail};
-use motion_viewer::export::file::check_not_input;
 use motion_viewer::export::png;
-use motion_viewer::gpu::camera::Preset;
 use motion_viewer::gpu::{BasisFormat, Capture, DeformOptions, GpuContext, OrbitCamera, Renderer};
+use motion_viewer::output::check_not_input;
 use motion_viewer::scene;
+use motion_viewer::scene::camera::Preset;
 use motion_viewer::stage::{DeformOn, Stage, StageOptions};
 use motion_viewer::state::At;
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 //! it under a temporary name, then renamed), so a failure leaves no partial file.
 
 use anyhow::{Context, Result, bail};
-use motion_viewer::export::file::write_atomic;
+use motion_viewer::output::write_atomic;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -1,0 +1,92 @@
+//! The interactive window: plays the tracks on one [`Timeline`], draws them
+//! with the GPU renderer, and lays an egui overlay on top.
+//!
+//! - [`crate::session`]: what is shown, as plain data (tracks with
+//!   visibility, solo and focus; the loop range; keyframes; layout; reload;
+//!   the status for scripts and tests), built and tested without a window;
+//! - [`host`]: what the window needs from its platform — files, screenshots,
+//!   status — so that it never touches a file or a thread itself;
+//!   the `viewer` application has the desktop's, the `web/` crate a page's;
+//! - `window`: events in, one frame out per redraw; `view`: the GPU side;
+//! - `framework`: surface and egui plumbing (resize, surface loss, present);
+//! - [`keys`]: the one binding table; `input`: mouse → camera; `ui`: the
+//!   overlay; [`frame_time`]: where a frame goes.
+//!
+//! Set `MOTION_VIEWER_STATUS=1` to have the window print status lines on
+//! stdout: `adapter NAME` once, `frame 3/241 time 0.100000 tracks 3 shown 2 focus 1`
+//! whenever one of those changes, `error MESSAGE` for a load that failed,
+//! `screenshot PATH` for each F12 (printed regardless), and on exit
+//! `frame_time_ms 16.70` (smoothed) and `frame_split_ms deform … present …`.
+//! Scripts and tests read these instead of guessing from pixels.
+
+pub mod frame_time;
+mod framework;
+pub mod host;
+mod input;
+pub mod keys;
+mod ui;
+mod view;
+mod window;
+
+use crate::anim::timeline::{LoopMode, Timeline};
+use crate::error::Error;
+use crate::scene::Layout;
+pub use crate::session::Status;
+pub use crate::session::ViewerState;
+pub use host::{Host, HostEvent, Task};
+pub use window::App;
+
+/// The environment variable that turns on status lines on stdout.
+pub const STATUS_ENV: &str = "MOTION_VIEWER_STATUS";
+
+/// How the window starts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    /// Start paused.
+    pub paused: bool,
+    /// Signed playback speed.
+    pub speed: f64,
+    /// Start time in seconds.
+    pub start_s: f64,
+    /// What happens at the ends.
+    pub loop_mode: LoopMode,
+    /// Inner size of the window in logical pixels.
+    pub size: (u32, u32),
+    /// The layout asked for; `None` picks one by the tracks.
+    pub layout: Option<Layout>,
+    /// Reload a track when one of its files changes on disk.
+    pub watch: bool,
+    /// How the GPU stores MEMG bases (`f16`: half the bytes per frame).
+    pub basis: crate::gpu::BasisFormat,
+}
+
+impl Options {
+    /// An empty [`ViewerState`] whose clock starts as these options say.
+    pub fn state(&self) -> Result<ViewerState, AppError> {
+        let timeline = Timeline::new(0.0, 1.0 / 60.0)
+            .with_speed(self.speed)
+            .map_err(|e| AppError::Options(e.to_string()))?
+            .with_loop(self.loop_mode)
+            .with_paused(self.paused);
+        Ok(ViewerState::new(timeline, self.start_s, self.layout))
+    }
+}
+
+/// Why the window could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// Loading the files or opening the GPU failed.
+    #[error(transparent)]
+    Viewer(#[from] Error),
+    /// No display to open a window on.
+    #[error(
+        "no display found (is DISPLAY or WAYLAND_DISPLAY set?); `viewer render FILE... --out x.png` draws pictures without one"
+    )]
+    NoDisplay,
+    /// The windowing system refused.
+    #[error("cannot open a window: {0}")]
+    Window(String),
+    /// The options make no sense.
+    #[error("{0}")]
+    Options(String),
+}

@@ -1,0 +1,372 @@
+//! The crate's error type: one enum, every variant naming the file it is
+//! about as a [`PathBuf`].
+//!
+//! Each message is one line that stands on its own (`bad.mtn: section 2
+//! number at byte 76 (0x4c): expected 2, found 7`), so printing an [`Error`]
+//! with `{}` says everything. The typed cause (the [`DecodeError`] with its
+//! field and offset, the operating system's [`std::io::Error`]) is also
+//! reachable through [`std::error::Error::source`]; a program that prints a
+//! whole chain should skip a cause whose text its parent already holds.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Where a decoder stopped and why: the field it was reading, its byte offset,
+/// and what it expected against what it found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    /// The field being read, e.g. `"section 3 size"` or `"group 'flag0' U rows"`.
+    pub field: String,
+    /// Byte offset of the field from the start of the file.
+    pub offset: u64,
+    /// What a well-formed file has there.
+    pub expected: String,
+    /// What this file has there.
+    pub found: String,
+}
+
+impl DecodeError {
+    /// Builds an error for `field` at `offset`.
+    pub fn new(
+        field: impl Into<String>,
+        offset: u64,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) -> Self {
+        Self {
+            field: field.into(),
+            offset,
+            expected: expected.into(),
+            found: found.into(),
+        }
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at byte {} (0x{:x}): expected {}, found {}",
+            crate::text::Escaped(&self.field),
+            self.offset,
+            self.offset,
+            crate::text::Escaped(&self.expected),
+            crate::text::Escaped(&self.found)
+        )
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// What is wrong with an ODA archive's entry as asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EntryProblem {
+    /// No entry has the name asked for (`listing`: some of the names there are).
+    NoSuchEntry {
+        /// The name asked for.
+        name: String,
+        /// `12 entries: a, b, c, …`.
+        listing: String,
+    },
+    /// An archive given whole where one entry must be named.
+    NeedsEntry {
+        /// `12 entries: a, b, c, …`.
+        listing: String,
+    },
+    /// The archive holds no motion at all.
+    NoMotion {
+        /// `12 entries: a, b, c, …`.
+        listing: String,
+    },
+    /// The entry is a sound, a picture…, not a motion.
+    NotAMotion {
+        /// The entry's kind (`WAVE`, `OPIC`…).
+        kind: String,
+    },
+    /// An entry was named for a file that is no archive.
+    NotAnArchive {
+        /// The entry asked for.
+        name: String,
+    },
+    /// `--entry NAME` was given, but none of the files is an archive.
+    NoArchiveGiven,
+}
+
+impl fmt::Display for EntryProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::text::Escaped;
+        match self {
+            EntryProblem::NoSuchEntry { name, listing } => {
+                write!(f, "no entry \"{}\"; {}", Escaped(name), Escaped(listing))
+            }
+            EntryProblem::NeedsEntry { listing } => write!(
+                f,
+                "an ODA archive: name one entry as ARCHIVE:NAME or with --entry NAME; {}",
+                Escaped(listing)
+            ),
+            EntryProblem::NoMotion { listing } => {
+                write!(f, "holds no motion; {}", Escaped(listing))
+            }
+            EntryProblem::NotAMotion { kind } => {
+                write!(f, "a {} entry, not a motion", Escaped(kind))
+            }
+            EntryProblem::NotAnArchive { name } => write!(
+                f,
+                "not an ODA archive, so it has no entry \"{}\"",
+                Escaped(name)
+            ),
+            EntryProblem::NoArchiveGiven => {
+                f.write_str("none of the files given is an ODA archive")
+            }
+        }
+    }
+}
+
+/// Everything that can go wrong loading, decoding, exporting or showing a
+/// file. New variants may come: match with a wildcard arm.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The bytes do not follow the format.
+    #[error("{}: {source}", shown(path))]
+    Decode {
+        /// The file being decoded.
+        path: PathBuf,
+        /// Field, offset, expected and found.
+        #[source]
+        source: DecodeError,
+    },
+    /// Reading or writing the file failed.
+    #[error("{}: {source}", shown(path))]
+    Io {
+        /// The file being read or written.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The content matches none of the known formats.
+    #[error(
+        "{}: unrecognised content (first bytes {head}); expected an AIBO .mtn or .ODA archive, an MRTK input animation, a MEMG motion or a Wavefront .obj",
+        shown(path)
+    )]
+    UnknownFormat {
+        /// The file probed.
+        path: PathBuf,
+        /// Hex of its first bytes.
+        head: String,
+    },
+    /// A folder, device or pipe where a regular file must be.
+    #[error("{}: {what}, not a regular file; not read", shown(path))]
+    NotRegularFile {
+        /// The path given.
+        path: PathBuf,
+        /// What it is instead (`a folder`, `a named pipe`…).
+        what: &'static str,
+    },
+    /// An ODA archive's entry cannot be had as asked.
+    #[error("{}: {}", shown(path), entry_message(path, problem))]
+    Entry {
+        /// The archive (`ARCHIVE:NAME` for one entry; `--entry NAME` when no
+        /// archive was given).
+        path: PathBuf,
+        /// What is wrong.
+        problem: EntryProblem,
+    },
+    /// Files that decode but do not go together: a MEMG motion without its
+    /// `.obj`, a group that maps past the end of the `.obj`, an `.obj` with
+    /// no motion…
+    #[error("{}: {reason}", shown(path))]
+    Mismatch {
+        /// The file at fault.
+        path: PathBuf,
+        /// What does not fit.
+        reason: String,
+    },
+    /// The output named is one of the inputs (and `--force` was not given).
+    #[error(
+        "{}: is one of the input files; choose another output (or --force to replace it)",
+        shown(path)
+    )]
+    OutputIsInput {
+        /// The output asked for.
+        path: PathBuf,
+    },
+    /// The output asked for cannot be made from these tracks (a MEMG motion
+    /// as a table, a `.pc2` without a MEMG scene…), or the request itself
+    /// makes no sense.
+    #[error("{}: {reason}", shown(path))]
+    Unsupported {
+        /// The output (or the track) at issue.
+        path: PathBuf,
+        /// Why, and what to ask for instead.
+        reason: String,
+    },
+    /// The work asked for is over one of the documented caps; refused before
+    /// it starts.
+    #[error("{}: {what} is more than the {limit} allowed; {hint}", shown(path))]
+    TooLarge {
+        /// The output (or input) at issue.
+        path: PathBuf,
+        /// The size of the request, with its unit (`2000000 frames`).
+        what: String,
+        /// The cap, with its unit.
+        limit: String,
+        /// How to narrow the request.
+        hint: String,
+    },
+    /// A number that is not finite (NaN, ±∞, or beyond `f32`) where a file
+    /// needs a finite one; refused rather than written.
+    #[error(
+        "{}: {field} at {time_s} s is {value}; refused (an output must hold finite numbers)",
+        shown(path)
+    )]
+    NonFinite {
+        /// The track's file.
+        path: PathBuf,
+        /// What holds it (`group 'flag0' vertex 12 x`, `camera position y`…).
+        field: String,
+        /// When, on the track's clock.
+        time_s: f64,
+        /// The value as found (`NaN`, `inf`, `3.4e39 (beyond f32)`).
+        value: String,
+    },
+    /// The work was interrupted (Ctrl+C, SIGTERM) and its partial output removed.
+    #[error("{}: interrupted; the partial output was removed", shown(path))]
+    Interrupted {
+        /// The output that was being written.
+        path: PathBuf,
+    },
+    /// No adapter, a lost device, or a failed GPU operation.
+    #[error("GPU: {0}")]
+    Gpu(String),
+}
+
+/// An entry problem as a message; an archive given whole is named in the
+/// way to ask for one of its entries.
+fn entry_message(path: &Path, problem: &EntryProblem) -> String {
+    match problem {
+        EntryProblem::NeedsEntry { listing } => format!(
+            "an ODA archive: name one entry as {}:NAME or with --entry NAME; {}",
+            shown(path),
+            crate::text::Escaped(listing)
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// A path as shown in a message: control characters escaped.
+fn shown(path: &Path) -> crate::text::EscapedPath<'_> {
+    crate::text::Escaped::path(path)
+}
+
+impl Error {
+    /// Attaches a file's path to a decoder's error.
+    pub fn decode(path: impl AsRef<Path>, source: DecodeError) -> Self {
+        Error::Decode {
+            path: path.as_ref().to_path_buf(),
+            source,
+        }
+    }
+
+    /// Attaches a file's path to an I/O error.
+    pub fn io(path: impl AsRef<Path>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.as_ref().to_path_buf(),
+            source,
+        }
+    }
+
+    /// A [`Error::Mismatch`] for `path`.
+    pub fn mismatch(path: impl AsRef<Path>, reason: impl Into<String>) -> Self {
+        Error::Mismatch {
+            path: path.as_ref().to_path_buf(),
+            reason: reason.into(),
+        }
+    }
+
+    /// An [`Error::Unsupported`] for `path`.
+    pub fn unsupported(path: impl AsRef<Path>, reason: impl Into<String>) -> Self {
+        Error::Unsupported {
+            path: path.as_ref().to_path_buf(),
+            reason: reason.into(),
+        }
+    }
+
+    /// An [`Error::Entry`] for the archive (or entry) at `path`.
+    pub fn entry(path: impl AsRef<Path>, problem: EntryProblem) -> Self {
+        Error::Entry {
+            path: path.as_ref().to_path_buf(),
+            problem,
+        }
+    }
+
+    /// The file the error is about, if it names one.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Error::Decode { path, .. }
+            | Error::Io { path, .. }
+            | Error::UnknownFormat { path, .. }
+            | Error::NotRegularFile { path, .. }
+            | Error::Entry { path, .. }
+            | Error::Mismatch { path, .. }
+            | Error::OutputIsInput { path }
+            | Error::Unsupported { path, .. }
+            | Error::TooLarge { path, .. }
+            | Error::NonFinite { path, .. }
+            | Error::Interrupted { path } => Some(path),
+            Error::Gpu(_) => None,
+        }
+    }
+
+    /// The decoder's error (field, offset, expected, found), for an
+    /// [`Error::Decode`].
+    pub fn decode_error(&self) -> Option<&DecodeError> {
+        match self {
+            Error::Decode { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// Result with the crate's [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error as _;
+
+    #[test]
+    fn a_decode_error_is_one_line_and_chains_its_cause() {
+        let e = Error::decode(
+            "bad.mtn",
+            DecodeError::new("section 2 number", 76, "2", "7"),
+        );
+        assert_eq!(
+            e.to_string(),
+            "bad.mtn: section 2 number at byte 76 (0x4c): expected 2, found 7"
+        );
+        let cause = e.source().expect("the decoder's error");
+        let typed = cause.downcast_ref::<DecodeError>().unwrap();
+        assert_eq!(typed.offset, 76);
+        assert_eq!(e.path(), Some(Path::new("bad.mtn")));
+    }
+
+    #[test]
+    fn control_characters_in_names_are_escaped() {
+        let e = Error::entry(
+            "pack.ODA",
+            EntryProblem::NotAMotion {
+                kind: "\x1b[31mRED".into(),
+            },
+        );
+        assert_eq!(
+            e.to_string(),
+            "pack.ODA: a \\x1b[31mRED entry, not a motion"
+        );
+        let e = Error::mismatch("a\x07.obj", "x");
+        assert_eq!(e.to_string(), "a\\x07.obj: x");
+    }
+}

@@ -1,0 +1,422 @@
+//! A glTF document under construction: the JSON tree (gltf-json's schema),
+//! the binary buffer it points into, and the one animation every channel
+//! joins.
+//!
+//! The buffer is planned, not held: each piece is a [`Chunk`] with its
+//! length known up front and its bytes produced when the file is written, so
+//! a baked export of many frames streams to disk instead of filling memory.
+//! Every piece starts on a 4-byte boundary, which every accessor's component
+//! type needs.
+
+use std::collections::HashMap;
+
+use gltf_json as json;
+use json::validation::Checked::Valid;
+use json::validation::USize64;
+use json::{Index, accessor, animation, buffer, material, mesh};
+use serde_json::Value;
+
+use crate::error::Error;
+
+/// Produces one piece of the binary buffer: appends exactly its planned
+/// length to the vector given.
+pub type Fill<'a> = Box<dyn FnMut(&mut Vec<u8>) + 'a>;
+
+/// One piece of the binary buffer.
+pub struct Chunk<'a> {
+    /// Bytes it appends, padding included.
+    pub len: u64,
+    /// Appends them.
+    pub fill: Fill<'a>,
+}
+
+/// What a primitive's vertices are drawn as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Topology {
+    /// Triples of indices.
+    Triangles,
+    /// Pairs of indices.
+    Lines,
+}
+
+/// The document, its planned buffer and its animation.
+pub struct Document<'a> {
+    /// The JSON tree.
+    pub root: json::Root,
+    chunks: Vec<Chunk<'a>>,
+    len: u64,
+    channels: Vec<animation::Channel>,
+    samplers: Vec<animation::Sampler>,
+    times: HashMap<Vec<u32>, Index<json::Accessor>>,
+    materials: HashMap<([u32; 4], bool), Index<json::Material>>,
+}
+
+impl<'a> Document<'a> {
+    /// An empty document naming this crate as its generator.
+    pub fn new() -> Self {
+        let mut root = json::Root::default();
+        root.asset.generator = Some(format!("motion-viewer {}", env!("CARGO_PKG_VERSION")));
+        Document {
+            root,
+            chunks: Vec::new(),
+            len: 0,
+            channels: Vec::new(),
+            samplers: Vec::new(),
+            times: HashMap::new(),
+            materials: HashMap::new(),
+        }
+    }
+
+    /// Plans `len` bytes made by `fill` (padded to 4 here); returns their offset.
+    pub fn push_deferred(&mut self, len: u64, mut fill: Fill<'a>) -> u64 {
+        let offset = self.len;
+        let padded = len.next_multiple_of(4);
+        self.chunks.push(Chunk {
+            len: padded,
+            fill: Box::new(move |out| {
+                let start = out.len();
+                fill(out);
+                debug_assert_eq!((out.len() - start) as u64, len, "a chunk's planned length");
+                out.resize(start + padded as usize, 0);
+            }),
+        });
+        self.len += padded;
+        offset
+    }
+
+    /// Plans bytes already made; returns their offset.
+    pub fn push_bytes(&mut self, bytes: Vec<u8>) -> u64 {
+        let len = bytes.len() as u64;
+        let mut bytes = Some(bytes);
+        self.push_deferred(
+            len,
+            Box::new(move |out| {
+                out.extend_from_slice(&bytes.take().unwrap_or_default());
+            }),
+        )
+    }
+
+    /// A view of `len` bytes at `offset` of the buffer.
+    pub fn view(
+        &mut self,
+        offset: u64,
+        len: u64,
+        target: Option<buffer::Target>,
+    ) -> Index<buffer::View> {
+        self.root.push(buffer::View {
+            buffer: Index::new(0),
+            byte_length: USize64(len),
+            byte_offset: (offset > 0).then_some(USize64(offset)),
+            byte_stride: None,
+            name: None,
+            target: target.map(Valid),
+            extensions: None,
+            extras: None,
+        })
+    }
+
+    /// An accessor of `count` elements over `view`.
+    pub fn accessor(
+        &mut self,
+        view: Index<buffer::View>,
+        count: usize,
+        component: accessor::ComponentType,
+        type_: accessor::Type,
+        bounds: Option<(Value, Value)>,
+    ) -> Index<json::Accessor> {
+        let (min, max) = bounds.unzip();
+        self.root.push(json::Accessor {
+            buffer_view: Some(view),
+            byte_offset: None,
+            count: USize64(count as u64),
+            component_type: Valid(accessor::GenericComponentType(component)),
+            extensions: None,
+            extras: None,
+            type_: Valid(type_),
+            min,
+            max,
+            name: None,
+            normalized: false,
+            sparse: None,
+        })
+    }
+
+    /// Float vectors of `N` components (vertex attributes when `target` is
+    /// given), with their exact per-component bounds when `bounded`.
+    pub fn floats<const N: usize>(
+        &mut self,
+        data: &[[f32; N]],
+        target: Option<buffer::Target>,
+        bounded: bool,
+    ) -> Index<json::Accessor> {
+        let bounds = bounded.then(|| bounds(data.iter().copied()));
+        let bytes: Vec<u8> = data
+            .iter()
+            .flatten()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        let len = bytes.len() as u64;
+        let offset = self.push_bytes(bytes);
+        let view = self.view(offset, len, target);
+        self.accessor(
+            view,
+            data.len(),
+            accessor::ComponentType::F32,
+            vector_type(N),
+            bounds,
+        )
+    }
+
+    /// `count` float vectors of `N` components made by `fill` when the file
+    /// is written (little-endian), with `bounds` measured beforehand.
+    pub fn floats_deferred<const N: usize>(
+        &mut self,
+        count: usize,
+        target: Option<buffer::Target>,
+        bounds: Option<(Value, Value)>,
+        fill: Fill<'a>,
+    ) -> Index<json::Accessor> {
+        let len = (4 * N * count) as u64;
+        let offset = self.push_deferred(len, fill);
+        let view = self.view(offset, len, target);
+        self.accessor(
+            view,
+            count,
+            accessor::ComponentType::F32,
+            vector_type(N),
+            bounds,
+        )
+    }
+
+    /// Vertex indices, 16-bit when every index fits below 65535 (the
+    /// primitive-restart value, which a 16-bit index may not take).
+    pub fn indices(&mut self, indices: &[u32]) -> Index<json::Accessor> {
+        let largest = indices.iter().copied().max().unwrap_or(0);
+        let (bytes, component) = if largest < u32::from(u16::MAX) {
+            let bytes = indices.iter().flat_map(|&i| (i as u16).to_le_bytes());
+            (bytes.collect(), accessor::ComponentType::U16)
+        } else {
+            let bytes = indices.iter().flat_map(|&i| i.to_le_bytes());
+            (bytes.collect::<Vec<u8>>(), accessor::ComponentType::U32)
+        };
+        let len = bytes.len() as u64;
+        let offset = self.push_bytes(bytes);
+        let view = self.view(offset, len, Some(buffer::Target::ElementArrayBuffer));
+        self.accessor(view, indices.len(), component, accessor::Type::Scalar, None)
+    }
+
+    /// The material of a flat colour (linear RGBA), one per colour and sidedness.
+    pub fn material(&mut self, colour: [f32; 4], double_sided: bool) -> Index<json::Material> {
+        let key = (colour.map(f32::to_bits), double_sided);
+        if let Some(&m) = self.materials.get(&key) {
+            return m;
+        }
+        let m = self.root.push(json::Material {
+            pbr_metallic_roughness: material::PbrMetallicRoughness {
+                base_color_factor: material::PbrBaseColorFactor(colour),
+                metallic_factor: material::StrengthFactor(0.0),
+                roughness_factor: material::StrengthFactor(0.7),
+                ..Default::default()
+            },
+            double_sided,
+            ..Default::default()
+        });
+        self.materials.insert(key, m);
+        m
+    }
+
+    /// A primitive of `attributes` over `indices`.
+    pub fn primitive(
+        attributes: Vec<(mesh::Semantic, Index<json::Accessor>)>,
+        indices: Index<json::Accessor>,
+        material: Index<json::Material>,
+        topology: Topology,
+    ) -> mesh::Primitive {
+        mesh::Primitive {
+            attributes: attributes.into_iter().map(|(s, a)| (Valid(s), a)).collect(),
+            extensions: None,
+            extras: None,
+            indices: Some(indices),
+            material: Some(material),
+            mode: Valid(match topology {
+                Topology::Triangles => mesh::Mode::Triangles,
+                Topology::Lines => mesh::Mode::Lines,
+            }),
+            targets: None,
+        }
+    }
+
+    /// A mesh of `primitives`.
+    pub fn mesh(&mut self, name: &str, primitives: Vec<mesh::Primitive>) -> Index<json::Mesh> {
+        self.root.push(json::Mesh {
+            extensions: None,
+            extras: None,
+            name: Some(name.to_string()),
+            primitives,
+            weights: None,
+        })
+    }
+
+    /// A node named `name` with its other fields from `node`.
+    pub fn node(&mut self, name: &str, node: json::Node) -> Index<json::Node> {
+        self.root.push(json::Node {
+            name: Some(name.to_string()),
+            ..node
+        })
+    }
+
+    /// Adds `child` under `parent`.
+    pub fn adopt(&mut self, parent: Index<json::Node>, child: Index<json::Node>) {
+        let node = &mut self.root.nodes[parent.value()];
+        node.children.get_or_insert_with(Vec::new).push(child);
+    }
+
+    /// The keyframe times accessor for `times` (seconds), shared by every
+    /// channel keyed at the same times.
+    fn times(&mut self, times: &[f32]) -> Index<json::Accessor> {
+        let key: Vec<u32> = times.iter().map(|t| t.to_bits()).collect();
+        if let Some(&a) = self.times.get(&key) {
+            return a;
+        }
+        let scalars: Vec<[f32; 1]> = times.iter().map(|&t| [t]).collect();
+        let a = self.floats(&scalars, None, true);
+        self.times.insert(key, a);
+        a
+    }
+
+    /// Animates `property` of `node`: one output element (of `values`,
+    /// flattened) per time.
+    pub fn animate<const N: usize>(
+        &mut self,
+        node: Index<json::Node>,
+        property: animation::Property,
+        times: &[f32],
+        values: &[[f32; N]],
+        interpolation: animation::Interpolation,
+    ) {
+        let input = self.times(times);
+        let output = self.floats(values, None, false);
+        self.add_channel(node, property, input, output, interpolation);
+    }
+
+    /// Animates the morph weights of `node`'s mesh: `weights` holds
+    /// `targets` values per time, time after time.
+    pub fn animate_weights(
+        &mut self,
+        node: Index<json::Node>,
+        times: &[f32],
+        weights: &[[f32; 1]],
+    ) {
+        let input = self.times(times);
+        let output = self.floats(weights, None, false);
+        let property = animation::Property::MorphTargetWeights;
+        self.add_channel(
+            node,
+            property,
+            input,
+            output,
+            animation::Interpolation::Linear,
+        );
+    }
+
+    fn add_channel(
+        &mut self,
+        node: Index<json::Node>,
+        property: animation::Property,
+        input: Index<json::Accessor>,
+        output: Index<json::Accessor>,
+        interpolation: animation::Interpolation,
+    ) {
+        let sampler = Index::push(
+            &mut self.samplers,
+            animation::Sampler {
+                extensions: None,
+                extras: None,
+                input,
+                interpolation: Valid(interpolation),
+                output,
+            },
+        );
+        self.channels.push(animation::Channel {
+            sampler,
+            target: animation::Target {
+                extensions: None,
+                extras: None,
+                node,
+                path: Valid(property),
+            },
+            extensions: None,
+            extras: None,
+        });
+    }
+
+    /// Closes the document: the scene of `roots`, the animation (when any
+    /// channel was added), the buffer. Returns the JSON and the buffer's pieces.
+    pub fn finish(
+        mut self,
+        roots: Vec<Index<json::Node>>,
+        animation_name: &str,
+    ) -> (json::Root, Vec<Chunk<'a>>) {
+        let scene = self.root.push(json::Scene {
+            extensions: None,
+            extras: None,
+            name: None,
+            nodes: roots,
+        });
+        self.root.scene = Some(scene);
+        if !self.channels.is_empty() {
+            self.root.push(json::Animation {
+                extensions: None,
+                extras: None,
+                channels: self.channels,
+                name: Some(animation_name.to_string()),
+                samplers: self.samplers,
+            });
+        }
+        if self.len > 0 {
+            self.root.push(json::Buffer {
+                byte_length: USize64(self.len),
+                name: None,
+                uri: None,
+                extensions: None,
+                extras: None,
+            });
+        }
+        (self.root, self.chunks)
+    }
+}
+
+/// The glTF type of an `n`-component element.
+fn vector_type(n: usize) -> accessor::Type {
+    match n {
+        1 => accessor::Type::Scalar,
+        2 => accessor::Type::Vec2,
+        3 => accessor::Type::Vec3,
+        _ => accessor::Type::Vec4,
+    }
+}
+
+/// Per-component minimum and maximum, as the JSON numbers of the exact `f32`
+/// values (widened to `f64`, so that they read back to the same floats).
+pub fn bounds<const N: usize>(data: impl IntoIterator<Item = [f32; N]>) -> (Value, Value) {
+    let mut lo = [f32::INFINITY; N];
+    let mut hi = [f32::NEG_INFINITY; N];
+    for v in data {
+        for k in 0..N {
+            lo[k] = lo[k].min(v[k]);
+            hi[k] = hi[k].max(v[k]);
+        }
+    }
+    let json = |a: [f32; N]| Value::from(a.iter().map(|&x| f64::from(x)).collect::<Vec<_>>());
+    (json(lo), json(hi))
+}
+
+/// `value` as an `extras` object.
+pub fn extras(value: Value) -> json::Extras {
+    serde_json::value::to_raw_value(&value).ok()
+}
+
+/// The error for an export that can't be written as asked.
+pub fn refuse(file: impl AsRef<std::path::Path>, message: impl Into<String>) -> Error {
+    Error::unsupported(file, message)
+}

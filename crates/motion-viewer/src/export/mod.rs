@@ -1,0 +1,215 @@
+//! Poses → files, with no GPU: the state at one time (JSON), every frame as a
+//! table (CSV/JSON), a deformed MEMG mesh (OBJ), and animated scenes for other
+//! tools (glTF, Blender point caches). One module per output format; [`Format::from_path`] picks by the
+//! output's extension.
+//!
+//! Every writer goes through [`crate::output`]: an export that fails
+//! leaves no partial file behind.
+
+pub mod animated;
+pub mod gltf;
+pub mod json;
+pub mod obj;
+pub mod pc2;
+#[cfg(feature = "gpu")]
+pub mod png;
+pub mod table;
+
+use crate::error::{Error, Result};
+use crate::scene::Track;
+use crate::state::{At, state_at};
+use std::path::{Path, PathBuf};
+use table::{Sampling, TableFormat};
+
+/// The output formats, told apart by the output file's extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `.json`: the state at one time, or every frame as a table.
+    Json,
+    /// `.csv`: every frame as a table.
+    Csv,
+    /// `.obj`: a MEMG scene deformed at one timestep.
+    Obj,
+    /// `.glb`: binary glTF 2.0, every track animated in one scene.
+    Glb,
+    /// `.gltf`: glTF 2.0 JSON with one `.bin` beside it.
+    Gltf,
+    /// `.pc2`: Blender's point cache of a MEMG scene's vertices per frame.
+    Pc2,
+}
+
+impl Format {
+    /// The format an output path asks for by its extension (any case).
+    pub fn from_path(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_string_lossy().to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "json" => Format::Json,
+            "csv" => Format::Csv,
+            "obj" => Format::Obj,
+            "glb" => Format::Glb,
+            "gltf" => Format::Gltf,
+            "pc2" => Format::Pc2,
+            _ => return None,
+        })
+    }
+}
+
+/// What to export, beside the tracks and the output path.
+#[derive(Clone, Copy, Default)]
+pub struct Options<'a> {
+    /// One moment (`--time` / `--frame`; a frame counts in the first track's
+    /// frame period, and the other tracks are taken at the same time).
+    pub at: Option<At>,
+    /// Rows per second for tables (default: each track's own frame period).
+    pub fps: Option<f64>,
+    /// A range of frames `[A, B)` of the first track's frame period, for tables.
+    pub frames: Option<(u64, u64)>,
+    /// The files the tracks came from: never overwritten unless `force`, and
+    /// their sizes bound how large a table may grow.
+    pub inputs: &'a [PathBuf],
+    /// Allow writing over an input.
+    pub force: bool,
+    /// Deforms a MEMG mesh elsewhere than the CPU (the GPU), for `.obj`.
+    pub deform: Option<obj::Deform<'a>>,
+    /// glTF: MEMG scenes as one plain mesh per timestep instead of morph targets.
+    pub baked: bool,
+    /// Told the fraction done (0..=1) while a long export runs.
+    pub progress: Option<&'a dyn Fn(f32)>,
+}
+
+impl std::fmt::Debug for Options<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options")
+            .field("at", &self.at)
+            .field("fps", &self.fps)
+            .field("frames", &self.frames)
+            .field("inputs", &self.inputs)
+            .field("force", &self.force)
+            .field("deform", &self.deform.map(|_| "…"))
+            .field("baked", &self.baked)
+            .finish()
+    }
+}
+
+/// What an export did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Report {
+    /// Every file written, in order.
+    pub written: Vec<PathBuf>,
+    /// What went less well than asked (a GPU that could not be had…).
+    pub warnings: Vec<String>,
+    /// What was written, for the user (sizes, contents).
+    pub notes: Vec<String>,
+}
+
+/// Writes `tracks` to `out` in the format its extension names:
+/// - `.json` with a moment: every track's [`crate::state::State`] at it;
+/// - `.json` or `.csv` without one: each track's table, one file per track
+///   (`out-1.csv`, `out-2.csv`… for several);
+/// - `.obj`: the first MEMG scene deformed at the moment (timestep 0 by default);
+/// - `.glb` / `.gltf`: every track as one animated glTF scene ([`gltf`]);
+/// - `.pc2`: the MEMG scene's vertices per timestep ([`pc2`]).
+pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report> {
+    let fail = |reason: String| Error::unsupported(out, reason);
+    if tracks.is_empty() {
+        return Err(fail("no motion among the files given".into()));
+    }
+    let format = Format::from_path(out).ok_or_else(|| {
+        fail("unknown output type; use .json, .csv, .obj, .glb, .gltf or .pc2".into())
+    })?;
+    crate::output::check_not_input(out, options.inputs, options.force)?;
+    let mut report = Report::default();
+    // `--frame N` counts in the first track's frame period; the others are
+    // taken at the same time.
+    let first_period = tracks[0].frame_period_s();
+    let at_for = |i: usize, at: At| match at {
+        At::Frame(n) if i > 0 => At::Time(n as f64 * first_period),
+        at => at,
+    };
+    match (format, options.at) {
+        (Format::Obj, at) => {
+            let Some(Track::Memg {
+                scene,
+                motion,
+                motion_path,
+                ..
+            }) = tracks.iter().find(|t| matches!(t, Track::Memg { .. }))
+            else {
+                return Err(fail("an .obj export needs a MEMG scene and motion".into()));
+            };
+            obj::write(
+                scene,
+                motion,
+                motion_path,
+                at.unwrap_or(At::Frame(0)),
+                out,
+                options.deform,
+                &mut report.warnings,
+            )?;
+            report.written.push(out.to_path_buf());
+        }
+        (Format::Json, Some(at)) => {
+            let states = tracks
+                .iter()
+                .enumerate()
+                .map(|(i, t)| state_at(t, at_for(i, at)))
+                .collect::<Result<Vec<_>>>()?;
+            json::write_states(&states, out)?;
+            report.written.push(out.to_path_buf());
+        }
+        (Format::Json | Format::Csv, None) => {
+            let table_format = if format == Format::Csv {
+                TableFormat::Csv
+            } else {
+                TableFormat::Json
+            };
+            let window = options
+                .frames
+                .map(|(a, b)| (a as f64 * first_period, b as f64 * first_period));
+            for (i, track) in tracks.iter().enumerate() {
+                let sampling = Sampling::new(track, options.fps, window)?;
+                let path = numbered(out, i, tracks.len());
+                crate::output::check_not_input(&path, options.inputs, options.force)?;
+                table::write(track, &sampling, table_format, &path, input_bytes(track))?;
+                report.written.push(path);
+            }
+        }
+        (Format::Csv, Some(_)) => {
+            return Err(fail(
+                "--time/--frame go with a .json output; a .csv holds every frame".into(),
+            ));
+        }
+        (Format::Glb | Format::Gltf | Format::Pc2, Some(_)) => {
+            return Err(fail(
+                "a glTF scene or point cache holds the whole motion; leave out --time/--frame"
+                    .into(),
+            ));
+        }
+        (Format::Glb | Format::Gltf, None) => animated::gltf(tracks, out, options, &mut report)?,
+        (Format::Pc2, None) => animated::pc2(tracks, out, options, &mut report)?,
+    }
+    Ok(report)
+}
+
+/// The size of the files a track came from (0 where they can't be read).
+fn input_bytes(track: &Track) -> u64 {
+    let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
+    match track {
+        Track::Memg {
+            obj_path,
+            motion_path,
+            ..
+        } => size(obj_path) + size(motion_path),
+        other => size(other.path()),
+    }
+}
+
+/// `out.csv` for one track; `out-1.csv`, `out-2.csv`, … for several.
+pub fn numbered(out: &Path, i: usize, count: usize) -> PathBuf {
+    if count == 1 {
+        return out.to_path_buf();
+    }
+    let stem = out.file_stem().unwrap_or_default().to_string_lossy();
+    let ext = out.extension().unwrap_or_default().to_string_lossy();
+    out.with_file_name(format!("{stem}-{}.{ext}", i + 1))
+}

@@ -1,0 +1,123 @@
+//! Blender's point cache (`.pc2`) of a MEMG scene: every `.obj` vertex at
+//! every timestep, for a Mesh Cache modifier on the same `.obj` imported
+//! with its vertex order kept (Blender: `obj_import(forward_axis='Y',
+//! up_axis='Z')`, and a Mesh Cache modifier, PC2, default axes).
+//!
+//! Layout, little-endian: `POINTCACHE2\0`, version 1 (i32), vertex count
+//! (i32), start frame 0 (f32), sampling 1 (f32), frame count (i32), then per
+//! frame x, y, z (f32) per `.obj` vertex in file order. Positions are the
+//! viewer's deformer's at each timestep, in the `.obj`'s own coordinates
+//! (no placement: the cache replaces the imported `.obj`'s vertices in place).
+
+use std::path::{Path, PathBuf};
+
+use crate::anim::memg::Deformer;
+use crate::error::{Error, Result};
+use crate::output::write_atomic;
+use crate::scene::Track;
+use crate::scene::plan::bind;
+
+/// The file's first 12 bytes.
+pub const MAGIC: &[u8; 12] = b"POINTCACHE2\0";
+
+/// The most frames a cache is written with (a timestep count the motion's
+/// data does not back, as a file without groups or frames can claim, stops here).
+pub const MAX_FRAMES: usize = 1_000_000;
+
+/// What [`write()`] wrote.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pc2Report {
+    /// The file and its size in bytes.
+    pub file: (PathBuf, u64),
+    /// Vertices per frame.
+    pub vertices: usize,
+    /// Frames (the motion's timesteps; 1 for a motion without any).
+    pub frames: usize,
+    /// What fits but may look wrong, each naming its file.
+    pub warnings: Vec<String>,
+}
+
+/// Writes the one MEMG track among `tracks` to `out`. `progress` hears the
+/// fraction done. Fails, writing nothing, without exactly one MEMG track,
+/// with more vertices or frames than the format's 32-bit counts, or on a
+/// position that is not finite.
+pub fn write(tracks: &[Track], out: &Path, progress: &mut dyn FnMut(f32)) -> Result<Pc2Report> {
+    let refuse = |reason: String| Error::unsupported(out, reason);
+    let memg: Vec<&Track> = tracks
+        .iter()
+        .filter(|t| matches!(t, Track::Memg { .. }))
+        .collect();
+    let [track] = memg[..] else {
+        return Err(refuse(format!(
+            "a .pc2 holds one MEMG scene's vertices; {} MEMG motions were given",
+            memg.len()
+        )));
+    };
+    let Track::Memg { scene, motion, .. } = track else {
+        unreachable!("filtered to MEMG tracks");
+    };
+    let binding = bind(track, scene, motion)?;
+    let file = track.path().display();
+    let warnings = binding
+        .warnings
+        .iter()
+        .map(|w| format!("{file}: {w}"))
+        .collect();
+    let vertices = scene.positions.len();
+    let frames = motion.timesteps.max(1);
+    if frames > MAX_FRAMES {
+        return Err(refuse(format!(
+            "{frames} timesteps; a .pc2 export takes at most {MAX_FRAMES}"
+        )));
+    }
+    let (Ok(v32), Ok(n32)) = (i32::try_from(vertices), i32::try_from(frames)) else {
+        return Err(refuse(format!(
+            "{vertices} vertices × {frames} frames is past what a .pc2's 32-bit counts hold"
+        )));
+    };
+    let mut deformer = Deformer::new();
+    let mut positions = Vec::with_capacity(vertices);
+    let mut bad = None;
+    write_atomic(out, |w| {
+        w.write_all(MAGIC)?;
+        w.write_all(&1i32.to_le_bytes())?;
+        w.write_all(&v32.to_le_bytes())?;
+        w.write_all(&0f32.to_le_bytes())?;
+        w.write_all(&1f32.to_le_bytes())?;
+        w.write_all(&n32.to_le_bytes())?;
+        for t in 0..frames {
+            deformer.deform(scene, motion, &binding, t as f64, &mut positions);
+            if let Some(v) = positions
+                .iter()
+                .position(|p| p.iter().any(|x| !x.is_finite()))
+            {
+                bad = Some((t, v));
+                return Err(std::io::Error::other("a position is not finite"));
+            }
+            let bytes: Vec<u8> = positions
+                .iter()
+                .flatten()
+                .flat_map(|x| x.to_le_bytes())
+                .collect();
+            w.write_all(&bytes)?;
+            progress((t + 1) as f32 / frames as f32);
+        }
+        Ok(())
+    })
+    .map_err(|e| match bad {
+        Some((t, v)) => Error::unsupported(
+            track.path(),
+            format!(
+                "timestep {t} puts .obj vertex {} at a position that is not finite",
+                v + 1
+            ),
+        ),
+        None => e,
+    })?;
+    Ok(Pc2Report {
+        file: (out.to_path_buf(), 32 + 12 * (vertices * frames) as u64),
+        vertices,
+        frames,
+        warnings,
+    })
+}

@@ -1,0 +1,318 @@
+//! Every frame of a motion as a table: time plus one column per channel,
+//! written as CSV or as a JSON array of objects keyed by column.
+//!
+//! Rows are computed and written one at a time, never held together, and the
+//! size is checked before anything is written: a table larger than
+//! [`max_cells`] allows for its input is refused with a line saying how to
+//! narrow it. A motion may declare any duration; the work done is bounded by
+//! what the file really holds.
+
+use crate::anim::input_animation::{InputState, JOINT_NAMES, Pose, state_at};
+use crate::anim::mtn::MtnSampler;
+use crate::error::{Error, Result};
+use crate::formats::input_animation::InputAnimation;
+use crate::scene::Track;
+use std::io::Write;
+use std::path::Path;
+
+/// The fewest cells any table may have before the size check applies.
+pub const MIN_CELL_BUDGET: u64 = 10_000_000;
+/// Cells allowed per byte of input beyond [`MIN_CELL_BUDGET`]: a real
+/// recording keys its channels about as often as it is sampled, so its
+/// table has fewer cells than its file has bytes.
+pub const CELLS_PER_INPUT_BYTE: u64 = 16;
+
+/// The most cells a table from an input of `input_bytes` may have.
+pub fn max_cells(input_bytes: u64) -> u64 {
+    MIN_CELL_BUDGET.max(input_bytes.saturating_mul(CELLS_PER_INPUT_BYTE))
+}
+
+/// Which times a table samples: every `period_s` from `start_s` while below
+/// `end_s` (or up to and including the last frame when `end_s` is the
+/// motion's duration).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sampling {
+    /// Seconds between rows.
+    pub period_s: f64,
+    /// Time of the first row.
+    pub start_s: f64,
+    /// Rows sampled.
+    pub rows: u64,
+}
+
+impl Sampling {
+    /// Every frame of `track` at its own frame period, or at `fps`, within
+    /// `window` seconds (`[start, end)`; the whole motion, last frame
+    /// included, when `None`). Fails on a rate that is not a positive number.
+    pub fn new(track: &Track, fps: Option<f64>, window: Option<(f64, f64)>) -> Result<Sampling> {
+        let period_s = match fps {
+            Some(f) if f.is_finite() && f > 0.0 => 1.0 / f,
+            Some(f) => {
+                return Err(Error::unsupported(
+                    track.path(),
+                    format!("--fps must be a positive number of samples per second, got {f}"),
+                ));
+            }
+            None => track.frame_period_s(),
+        };
+        let duration = track.duration_s();
+        let duration = if duration.is_finite() {
+            duration.max(0.0)
+        } else {
+            0.0
+        };
+        // Counted in f64: an absurd duration gives a huge count that the size
+        // check refuses, never a loop.
+        let (start_s, rows) = match window {
+            None => (0.0, (duration / period_s + 1e-9).floor() + 1.0),
+            Some((a, b)) => {
+                let first = (a / period_s - 1e-9).ceil().max(0.0);
+                let end = (b / period_s - 1e-9).ceil();
+                (first * period_s, (end - first).max(0.0))
+            }
+        };
+        Ok(Sampling {
+            period_s,
+            start_s,
+            rows: if rows.is_finite() {
+                rows.min(u64::MAX as f64) as u64
+            } else {
+                u64::MAX
+            },
+        })
+    }
+
+    /// The time of row `i`.
+    pub fn time(&self, i: u64) -> f64 {
+        self.start_s + i as f64 * self.period_s
+    }
+}
+
+/// The columns of `track`'s table; `time_s` first. A MEMG motion has no
+/// table (it exports as a mesh) and gives none.
+pub fn columns(track: &Track) -> Vec<String> {
+    match track {
+        Track::Mtn { motion, .. } => ["time_s", "roll_deg", "pitch_deg", "yaw_deg"]
+            .into_iter()
+            .map(String::from)
+            .chain(motion.joints.iter().cloned())
+            .collect(),
+        Track::InputAnimation { recording, .. } => input_columns(recording),
+        Track::Memg { .. } => Vec::new(),
+    }
+}
+
+/// `track`'s row at `t` seconds, in [`columns`] order (empty for MEMG).
+pub fn row(track: &Track, t: f64) -> Vec<f64> {
+    Rows::new(track).row(t)
+}
+
+/// What a table's rows are evaluated from, prepared once per table (a
+/// `.mtn`'s keyframe times found once, so each row costs a bisection, not a
+/// walk over the keyframes).
+enum Rows<'a> {
+    Mtn(MtnSampler<'a>),
+    InputAnimation(&'a InputAnimation),
+    None,
+}
+
+impl<'a> Rows<'a> {
+    fn new(track: &'a Track) -> Rows<'a> {
+        match track {
+            Track::Mtn { motion, .. } => Rows::Mtn(MtnSampler::new(motion)),
+            Track::InputAnimation { recording, .. } => Rows::InputAnimation(recording),
+            Track::Memg { .. } => Rows::None,
+        }
+    }
+
+    fn row(&self, t: f64) -> Vec<f64> {
+        match self {
+            Rows::Mtn(sampler) => {
+                let pose = sampler.pose_at(t);
+                let mut row = Vec::with_capacity(4 + pose.joints_deg.len());
+                row.push(t);
+                row.extend(pose.body_deg);
+                row.extend(pose.joints_deg);
+                row
+            }
+            Rows::InputAnimation(recording) => input_row(&state_at(recording, t)),
+            Rows::None => Vec::new(),
+        }
+    }
+}
+
+fn input_columns(r: &InputAnimation) -> Vec<String> {
+    let pose_columns = |prefix: &str| {
+        ["px", "py", "pz", "rx", "ry", "rz", "rw"]
+            .iter()
+            .map(|c| format!("{prefix}_{c}"))
+            .collect::<Vec<_>>()
+    };
+    let mut columns = vec!["time_s".to_string()];
+    if r.camera.is_some() {
+        columns.extend(pose_columns("camera"));
+    }
+    if r.hands.is_some() {
+        for side in ["left", "right"] {
+            columns.push(format!("{side}_tracked"));
+            columns.push(format!("{side}_pinching"));
+            for name in JOINT_NAMES {
+                columns.extend(pose_columns(&format!("{side}_{name}")));
+            }
+        }
+    }
+    if r.eye_gaze.is_some() {
+        for c in ["ox", "oy", "oz", "dx", "dy", "dz"] {
+            columns.push(format!("gaze_{c}"));
+        }
+    }
+    columns
+}
+
+fn input_row(s: &InputState) -> Vec<f64> {
+    let mut out = vec![s.time_s];
+    let pose = |out: &mut Vec<f64>, p: &Pose| {
+        out.extend(p.position.iter().chain(&p.rotation).map(|&v| f64::from(v)));
+    };
+    if let Some(c) = &s.camera {
+        pose(&mut out, c);
+    }
+    if let Some(h) = &s.hands {
+        for hand in [&h.left, &h.right] {
+            out.push(f64::from(u8::from(hand.tracked)));
+            out.push(f64::from(u8::from(hand.pinching)));
+            for j in &hand.joints {
+                pose(&mut out, j);
+            }
+        }
+    }
+    if let Some(g) = &s.eye_gaze {
+        out.extend(g.origin.iter().chain(&g.direction).map(|&v| f64::from(v)));
+    }
+    out
+}
+
+/// The text layouts a table is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableFormat {
+    /// Comma-separated, a header line of column names.
+    Csv,
+    /// A JSON array of objects keyed by column.
+    Json,
+}
+
+/// Refuses a table of `rows` × `columns` cells that is larger than an input
+/// of `input_bytes` warrants, naming `out` and how to narrow it.
+pub fn check_size(out: &Path, rows: u64, columns: usize, input_bytes: u64) -> Result<()> {
+    let cells = rows.saturating_mul(columns as u64);
+    let limit = max_cells(input_bytes);
+    if cells > limit {
+        return Err(Error::TooLarge {
+            path: out.to_path_buf(),
+            what: format!("{rows} rows × {columns} columns = {cells} values"),
+            limit: format!("{limit} an export of this input may write"),
+            hint: "narrow it with --fps (fewer rows per second), --frames A..B (a range) \
+                   or --time S (one moment, .json)"
+                .into(),
+        });
+    }
+    Ok(())
+}
+
+/// Writes `track`'s table sampled by `sampling` to `out` (atomically), after
+/// [`check_size`] against `input_bytes`.
+pub fn write(
+    track: &Track,
+    sampling: &Sampling,
+    format: TableFormat,
+    out: &Path,
+    input_bytes: u64,
+) -> Result<()> {
+    let columns = columns(track);
+    if columns.is_empty() {
+        return Err(Error::unsupported(
+            track.path(),
+            "a MEMG motion exports as a mesh or an animated scene: use --out mesh.obj \
+             (one timestep), scene.glb or points.pc2",
+        ));
+    }
+    check_size(out, sampling.rows, columns.len(), input_bytes)?;
+    crate::output::write_atomic(out, |w| match format {
+        TableFormat::Csv => write_csv(w, track, sampling, &columns),
+        TableFormat::Json => write_json(w, track, sampling, &columns),
+    })
+}
+
+fn write_csv(
+    w: &mut dyn Write,
+    track: &Track,
+    sampling: &Sampling,
+    columns: &[String],
+) -> std::io::Result<()> {
+    writeln!(w, "{}", columns.join(","))?;
+    let rows = Rows::new(track);
+    for i in 0..sampling.rows {
+        let row = rows.row(sampling.time(i));
+        for (k, v) in row.iter().enumerate() {
+            if k > 0 {
+                w.write_all(b",")?;
+            }
+            write!(w, "{v}")?;
+        }
+        w.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+fn write_json(
+    w: &mut dyn Write,
+    track: &Track,
+    sampling: &Sampling,
+    columns: &[String],
+) -> std::io::Result<()> {
+    let keys: Vec<String> = columns
+        .iter()
+        .map(|c| serde_json::to_string(c).map_err(std::io::Error::other))
+        .collect::<std::io::Result<_>>()?;
+    w.write_all(b"[")?;
+    let rows = Rows::new(track);
+    for i in 0..sampling.rows {
+        w.write_all(if i == 0 { b"\n  {" } else { b",\n  {" })?;
+        for (k, (key, v)) in keys.iter().zip(rows.row(sampling.time(i))).enumerate() {
+            if k > 0 {
+                w.write_all(b", ")?;
+            }
+            // JSON has no NaN or infinity; serde_json writes null for them.
+            let value = serde_json::to_string(&v).map_err(std::io::Error::other)?;
+            write!(w, "{key}: {value}")?;
+        }
+        w.write_all(b"}")?;
+    }
+    w.write_all(if sampling.rows == 0 { b"]\n" } else { b"\n]\n" })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cell_budget_grows_with_the_input() {
+        assert_eq!(max_cells(0), MIN_CELL_BUDGET);
+        assert_eq!(max_cells(1 << 30), (1u64 << 30) * CELLS_PER_INPUT_BYTE);
+        assert_eq!(max_cells(u64::MAX), u64::MAX);
+    }
+
+    #[test]
+    fn an_oversize_table_is_refused_saying_how_to_narrow_it() {
+        let e = check_size(Path::new("x.csv"), 4_000_000_000, 385, 219).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.starts_with("x.csv: 4000000000 rows × 385 columns"),
+            "{text}"
+        );
+        for hint in ["--fps", "--frames A..B", "--time"] {
+            assert!(text.contains(hint), "{text}");
+        }
+        assert!(check_size(Path::new("x.csv"), 1000, 385, 219).is_ok());
+    }
+}

@@ -1,0 +1,59 @@
+//! GPU layer (wgpu): adapter and device, MEMG deformation in a compute shader,
+//! normals, the shaded renderer shared by the window and `viewer render`, and
+//! offscreen capture to PNG.
+//!
+//! Typical headless use:
+//! ```no_run
+//! # fn demo(scene: &motion_viewer::formats::obj::ObjScene,
+//! #         motion: &motion_viewer::formats::memg::MemgMotion) -> motion_viewer::Result<()> {
+//! use motion_viewer::gpu::*;
+//! let ctx = GpuContext::new()?;
+//! let binding = motion_viewer::anim::memg::Binding::new(scene, motion)
+//!     .map_err(motion_viewer::Error::Gpu)?;
+//! let mut deformer = GpuDeformer::new(&ctx, scene, motion, &binding, DeformOptions::default())?;
+//! deformer.update(12.5);
+//! let mut capture = Capture::new(&ctx, [320, 240]);
+//! let mut renderer = Renderer::new(&ctx, Capture::FORMAT);
+//! let mut camera = OrbitCamera::default();
+//! camera.frame_bounds([-1.0; 3].into(), [1.0; 3].into());
+//! let frame = FrameScene { meshes: vec![deformer.mesh()], ..FrameScene::default() };
+//! let image = capture.render(&mut renderer, &camera, &frame)?;
+//! image.save("frame.png").map_err(|e| motion_viewer::Error::Gpu(e.to_string()))?;
+//! # Ok(()) }
+//! ```
+
+mod basis;
+pub mod capture;
+pub mod context;
+pub mod deform;
+pub mod mesh;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod readback;
+pub mod render;
+mod upload;
+mod util;
+mod windows;
+
+pub use crate::scene::camera::OrbitCamera;
+pub use basis::BasisFormat;
+pub use capture::Capture;
+pub use context::GpuContext;
+pub use deform::{DeformOptions, GpuDeformer};
+pub use mesh::{GpuMesh, MeshOptions};
+#[cfg(not(target_arch = "wasm32"))]
+pub use readback::deform_at;
+pub use render::{FrameScene, Renderer};
+
+/// The name people know a wgpu backend by: a browser's WebGPU, WebGL2 (wgpu's
+/// GL backend in a page), Vulkan, Metal…
+pub fn backend_name(backend: wgpu::Backend) -> &'static str {
+    match backend {
+        wgpu::Backend::BrowserWebGpu => "WebGPU",
+        wgpu::Backend::Gl if cfg!(target_arch = "wasm32") => "WebGL2",
+        wgpu::Backend::Gl => "GL",
+        wgpu::Backend::Vulkan => "Vulkan",
+        wgpu::Backend::Metal => "Metal",
+        wgpu::Backend::Dx12 => "DX12",
+        wgpu::Backend::Noop => "none",
+    }
+}

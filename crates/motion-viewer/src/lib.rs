@@ -1,0 +1,86 @@
+//! motion-viewer: decode MEMG, AIBO `.mtn` and MRTK input-animation motion
+//! files, evaluate them on one timeline, export them, and (with the `gpu` and
+//! `window` features) play them back on the GPU.
+//!
+//! # Quick start
+//!
+//! ```
+//! # std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).unwrap();
+//! use motion_viewer::state::{At, State};
+//!
+//! // Open a file through the front door: the format is told by its content.
+//! let loaded = motion_viewer::open("data/sony_stand_sit.mtn")?;
+//! let sit = &loaded.tracks[0];
+//! println!("{} lasts {} s", sit.name(), sit.duration_s());
+//! assert_eq!(sit.duration_s(), 4.88);
+//!
+//! // The pose at 1 s: body attitude, joint angles and the rig's points.
+//! let State::Mtn(pose) = motion_viewer::state::state_at(sit, At::Time(1.0))? else {
+//!     unreachable!("an AIBO motion");
+//! };
+//! let first = &pose.joints[0];
+//! println!("{} at 1 s: {:.2}°", first.name, first.deg);
+//!
+//! // Into Blender or three.js: an animated glTF scene.
+//! let dir = tempfile::tempdir()?;
+//! let out = dir.path().join("sit.glb");
+//! motion_viewer::export::export(&loaded.tracks, &out, &Default::default())?;
+//! assert!(std::fs::metadata(&out)?.len() > 0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Layers
+//!
+//! Each uses only the ones before it:
+//! - [`formats`]: bytes ↔ typed data (no GPU, no time), one module per
+//!   format, each with `decode(&[u8]) -> Result<T, DecodeError>`;
+//! - [`anim`]: time → pose, the CPU reference math, and the [`anim::timeline::Timeline`];
+//! - [`scene`]: the files given, loaded and paired into [`Track`]s; where each
+//!   stands, and the plain shapes that draw them (CPU);
+//! - [`open`], [`open_all`], [`open_bytes`]…: the front door over [`scene`];
+//! - [`summary`], [`state`]: what `viewer info` prints and `export --time` writes;
+//! - [`export`]: tracks → JSON, CSV, OBJ, glTF and PC2 files, through
+//!   [`output`], the one safe way this crate writes a file;
+//! - [`workbench`]: AIBO `.mtn` motions made from tables, mirrored, reversed,
+//!   retimed, joined, converted between models and checked;
+//! - [`session`]: what the viewer shows, as plain data, without a window;
+//! - `gpu` (feature `gpu`): buffers, compute deformation, rendering, offscreen capture;
+//! - `stage` (feature `gpu`): every track posed at one time, laid out side by side;
+//! - `app` (feature `window`): the interactive window, desktop and web;
+//! - `synthetic` (feature `synthetic`): MEMG scenes of any size for benchmarks.
+//!
+//! With its default features the crate has no GPU, window or command-line
+//! dependency. It never prints: what a caller should see comes back as a
+//! value (warnings in [`Loaded`], in decoded files and in reports).
+
+#![warn(missing_docs)]
+
+pub mod anim;
+pub mod error;
+pub mod export;
+pub mod formats;
+mod loaded;
+pub mod output;
+pub mod scene;
+pub mod session;
+pub mod state;
+pub mod summary;
+#[cfg(feature = "synthetic")]
+pub mod synthetic;
+pub mod text;
+pub mod workbench;
+
+#[cfg(feature = "gpu")]
+pub mod gpu;
+
+#[cfg(feature = "gpu")]
+pub mod stage;
+
+#[cfg(feature = "window")]
+pub mod app;
+
+pub use error::{DecodeError, Error, Result};
+pub use loaded::{Input, Loaded, open_bytes, open_bytes_all, open_bytes_entry};
+#[cfg(not(target_arch = "wasm32"))]
+pub use loaded::{open, open_all, open_entry};
+pub use scene::Track;

@@ -1,0 +1,83 @@
+//! Several output files that appear together or not at all.
+
+use super::Output;
+use crate::error::{Error, Result};
+use std::path::{Path, PathBuf};
+
+/// Several [`Output`]s committed as one: nothing is placed until every one
+/// is written, flushed and synced; if one then fails to be placed, the files
+/// this set has already created are removed again. A file the set replaced
+/// cannot be brought back, so the set checks every destination before
+/// writing anything, and never removes a file it did not create.
+///
+/// ```
+/// # let dir = tempfile::tempdir()?;
+/// use motion_viewer::output::OutputSet;
+/// use std::io::Write;
+///
+/// let mut set = OutputSet::new();
+/// set.add(&dir.path().join("a.csv"))?.writer().write_all(b"t,x\n")?;
+/// set.add(&dir.path().join("b.csv"))?.writer().write_all(b"t,y\n")?;
+/// // Neither file exists until the set is committed.
+/// assert!(!dir.path().join("a.csv").exists());
+/// let written = set.commit()?;
+/// assert_eq!(written.len(), 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct OutputSet {
+    outputs: Vec<Output>,
+}
+
+impl OutputSet {
+    /// An empty set.
+    pub fn new() -> OutputSet {
+        OutputSet::default()
+    }
+
+    /// Starts writing `path` as part of the set; the same path twice is refused.
+    pub fn add(&mut self, path: &Path) -> Result<&mut Output> {
+        if self.outputs.iter().any(|o| o.path() == path) {
+            return Err(Error::unsupported(path, "is named twice among the outputs"));
+        }
+        self.outputs.push(Output::create(path)?);
+        Ok(self.outputs.last_mut().expect("just pushed"))
+    }
+
+    /// How many outputs the set holds.
+    pub fn len(&self) -> usize {
+        self.outputs.len()
+    }
+
+    /// Whether the set holds no output.
+    pub fn is_empty(&self) -> bool {
+        self.outputs.is_empty()
+    }
+
+    /// Places every output, or none; returns their paths in order.
+    pub fn commit(mut self) -> Result<Vec<PathBuf>> {
+        let mut finished = Vec::with_capacity(self.outputs.len());
+        for out in &mut self.outputs {
+            // On an error here `self` drops, removing every temporary file.
+            finished.push(out.finish()?);
+        }
+        let mut created: Vec<PathBuf> = Vec::new();
+        let mut written = Vec::with_capacity(self.outputs.len());
+        for (out, temp) in self.outputs.iter().zip(finished) {
+            let existed = out.path().symlink_metadata().is_ok();
+            if let Some(temp) = temp
+                && let Err(e) = out.place(temp)
+            {
+                for path in &created {
+                    let _ = std::fs::remove_file(path);
+                }
+                return Err(e);
+            }
+            if !existed {
+                created.push(out.path().to_path_buf());
+            }
+            written.push(out.path().to_path_buf());
+        }
+        Ok(written)
+    }
+}

@@ -1,0 +1,124 @@
+//! The scene on the CPU: the files given, loaded and paired into [`Track`]s
+//! ([`load()`]), and what the viewer does with them before any GPU is involved:
+//! each track's box over its whole motion and where it stands ([`plan`],
+//! [`layout`]), the axes and units of each format ([`units`]), and the plain
+//! shapes that draw the tracks without a mesh ([`shapes`], [`rig`], [`hands`],
+//! [`unit_mesh`]). The GPU stage and the exporters both build on it.
+
+pub mod archive;
+pub mod camera;
+pub mod colour;
+pub mod hands;
+pub mod layout;
+pub mod load;
+pub mod plan;
+pub mod rig;
+pub mod shapes;
+pub mod unit_mesh;
+pub mod units;
+
+pub use archive::Archives;
+pub use layout::Layout;
+pub use load::{
+    DiskMaterials, Input, InputData, InputMaterials, Materials, load_inputs, load_inputs_with,
+};
+#[cfg(not(target_arch = "wasm32"))]
+pub use load::{load, load_with};
+pub use plan::{Placement, Plan, auto_layout};
+
+use crate::anim;
+use crate::formats::{input_animation, memg, mtn, obj};
+use std::path::{Path, PathBuf};
+
+/// One motion and what it needs to be shown.
+#[derive(Debug, Clone)]
+pub enum Track {
+    /// An AIBO motion.
+    Mtn {
+        /// The file it came from (`ARCHIVE.ODA:NAME` for an archive entry).
+        path: PathBuf,
+        /// The decoded motion.
+        motion: mtn::Mtn,
+        /// The archive entry's name, when it came out of an ODA archive.
+        entry: Option<String>,
+    },
+    /// A MEMG scene and its motion.
+    Memg {
+        /// The `.obj` scene file.
+        obj_path: PathBuf,
+        /// The binary motion file.
+        motion_path: PathBuf,
+        /// The triangulated scene.
+        scene: obj::ObjScene,
+        /// The decoded motion.
+        motion: memg::MemgMotion,
+    },
+    /// An MRTK input-animation recording.
+    InputAnimation {
+        /// The file it came from.
+        path: PathBuf,
+        /// The decoded recording (boxed: its curve table is large beside the other variants).
+        recording: Box<input_animation::InputAnimation>,
+    },
+}
+
+impl Track {
+    /// The file that names the track (the motion file for MEMG).
+    pub fn path(&self) -> &Path {
+        match self {
+            Track::Mtn { path, .. } | Track::InputAnimation { path, .. } => path,
+            Track::Memg { motion_path, .. } => motion_path,
+        }
+    }
+
+    /// How long the track plays, seconds: its [`Track::recorded_duration_s`],
+    /// at most [`anim::timeline::MAX_DURATION_S`].
+    pub fn duration_s(&self) -> f64 {
+        self.recorded_duration_s()
+            .min(anim::timeline::MAX_DURATION_S)
+    }
+
+    /// Time of the track's last sample in seconds, as the file says.
+    pub fn recorded_duration_s(&self) -> f64 {
+        match self {
+            Track::Mtn { motion, .. } => motion.duration_s(),
+            Track::Memg { motion, .. } => motion.duration_s(),
+            Track::InputAnimation { recording, .. } => anim::input_animation::duration_s(recording),
+        }
+    }
+
+    /// The track's own frame period in seconds: MEMG 1/fps, `.mtn` its frame
+    /// length (16 ms where the file says 0), MRTK 1/60.
+    pub fn frame_period_s(&self) -> f64 {
+        match self {
+            Track::Mtn { motion, .. } => f64::from(motion.frame_ms()) / 1000.0,
+            Track::Memg { motion, .. } => 1.0 / f64::from(motion.fps.max(1)),
+            Track::InputAnimation { .. } => anim::input_animation::FRAME_PERIOD_S,
+        }
+    }
+
+    /// The track's name for display: the file stem, or the entry's name for
+    /// a motion out of an archive.
+    pub fn name(&self) -> String {
+        if let Track::Mtn {
+            entry: Some(entry), ..
+        } = self
+        {
+            return entry.clone();
+        }
+        self.path()
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
+    /// What the decoder noticed about the file (recovered sizes, values
+    /// beyond a model's limits…), one line each.
+    pub fn warnings(&self) -> &[String] {
+        match self {
+            Track::Mtn { motion, .. } => &motion.warnings,
+            Track::Memg { motion, .. } => &motion.warnings,
+            Track::InputAnimation { recording, .. } => &recording.warnings,
+        }
+    }
+}

@@ -1,0 +1,19 @@
+//! What the viewer shows, as plain data, with no window: the tracks with
+//! their visibility, solo and focus ([`state`]), the clock and the loop range
+//! ([`playback`]), the entry list of an ODA archive opened whole ([`archive`]),
+//! the focused AIBO motion's joint values and `check`'s findings ([`mtn`]),
+//! what is under the cursor ([`pick`]) and the status that scripts and tests
+//! read ([`status`]).
+//!
+//! The window (`app`, feature `window`) and the web page drive a
+//! [`ViewerState`]; everything here builds and is tested without them.
+
+pub mod archive;
+pub mod mtn;
+pub mod pick;
+pub mod playback;
+pub mod state;
+pub mod status;
+
+pub use state::ViewerState;
+pub use status::Status;

@@ -1,0 +1,318 @@
+//! A motion's state at one time, as plain data: one type per format behind
+//! [`State`], built by [`state_at`]. `viewer export --time S --out s.json`
+//! writes it; the window's panels read it.
+//!
+//! The serialised field names are the keys `export` has always written.
+
+use crate::anim::aibo::pose_from_mtn;
+use crate::anim::input_animation::{
+    FRAME_PERIOD_S, HandState, InputState, JOINT_NAMES, Pose, state_at as input_state_at,
+};
+use crate::anim::memg::{self as deformer, Binding};
+use crate::anim::mtn::pose_at;
+use crate::error::{Error, Result};
+use crate::formats::input_animation::InputAnimation;
+use crate::formats::memg::MemgMotion;
+use crate::formats::mtn::Mtn;
+use crate::formats::obj::ObjScene;
+use crate::scene::Track;
+use serde::{Serialize, Serializer};
+use std::path::Path;
+
+/// A moment of a motion.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum At {
+    /// Seconds from the start.
+    Time(f64),
+    /// A frame index in the motion's own frame period (a MEMG timestep, a
+    /// `.mtn` frame, a 60 Hz MRTK frame).
+    Frame(u64),
+}
+
+/// One motion's state at one time, whatever its format.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum State {
+    /// An AIBO motion.
+    Mtn(MtnState),
+    /// A MEMG scene.
+    Memg(MemgState),
+    /// An MRTK recording.
+    InputAnimation(InputAnimationState),
+}
+
+/// The state of `track` at `at`. Fails only for a MEMG time outside the
+/// motion or a scene the motion does not fit.
+pub fn state_at(track: &Track, at: At) -> Result<State> {
+    Ok(match track {
+        Track::Mtn { motion, .. } => State::Mtn(MtnState::new(motion, at)),
+        Track::InputAnimation { recording, .. } => {
+            State::InputAnimation(InputAnimationState::new(recording, at))
+        }
+        Track::Memg {
+            scene,
+            motion,
+            motion_path,
+            ..
+        } => State::Memg(MemgState::new(scene, motion, at, motion_path)?),
+    })
+}
+
+/// Named points in the order given, serialised as one JSON object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedPoints(pub Vec<(&'static str, [f64; 3])>);
+
+impl Serialize for NamedPoints {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(name, p)| (name, p)))
+    }
+}
+
+/// An AIBO motion at one time: body attitude, joint angles and the rig.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MtnState {
+    /// Always `"mtn"`.
+    pub format: &'static str,
+    /// The time sampled, clamped to the motion, seconds.
+    pub time_s: f64,
+    /// Body roll, pitch and yaw.
+    pub body: BodyAttitude,
+    /// Every joint's angle, in file order.
+    pub joints: Vec<JointAngle>,
+    /// The rig's named points in the body frame, millimetres (x forward,
+    /// y left, z up, origin at the body centre).
+    pub points: NamedPoints,
+    /// The same points after the body's roll, pitch and yaw.
+    pub world: NamedPoints,
+    /// Angles beyond a joint limit, joints the model lacks…
+    pub rig_warnings: Vec<String>,
+}
+
+/// Body attitude in degrees.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct BodyAttitude {
+    /// + leans right.
+    pub roll_deg: f64,
+    /// + leans backward.
+    pub pitch_deg: f64,
+    /// + turns left.
+    pub yaw_deg: f64,
+}
+
+/// One joint's angle.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JointAngle {
+    /// Its PRM name.
+    pub name: String,
+    /// The body part it moves, if known.
+    pub part: Option<&'static str>,
+    /// The angle in degrees.
+    pub deg: f64,
+}
+
+impl MtnState {
+    /// `m` at `at` (a frame counts in the motion's own frame period).
+    pub fn new(m: &Mtn, at: At) -> Self {
+        let t = match at {
+            At::Time(t) => t,
+            At::Frame(n) => m.frame_s(n),
+        };
+        let pose = pose_at(m, t);
+        let (_, rig) = pose_from_mtn(m, t);
+        MtnState {
+            format: "mtn",
+            time_s: pose.time_s,
+            body: BodyAttitude {
+                roll_deg: pose.body_deg[0],
+                pitch_deg: pose.body_deg[1],
+                yaw_deg: pose.body_deg[2],
+            },
+            joints: pose
+                .joints_deg
+                .iter()
+                .enumerate()
+                .map(|(i, &deg)| JointAngle {
+                    name: m.joints[i].clone(),
+                    part: m.joint_part(i).map(|p| p.name()),
+                    deg,
+                })
+                .collect(),
+            points: NamedPoints(rig.body),
+            world: NamedPoints(rig.world),
+            rig_warnings: rig.warnings,
+        }
+    }
+}
+
+/// A MEMG scene at one timestep. Positions are large: the state holds their box.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MemgState {
+    /// Always `"memg"`.
+    pub format: &'static str,
+    /// The timestep's time, seconds.
+    pub time_s: f64,
+    /// The timestep sampled.
+    pub timestep: usize,
+    /// Lowest corner of the deformed scene.
+    pub bbox_min: [f32; 3],
+    /// Highest corner of the deformed scene.
+    pub bbox_max: [f32; 3],
+}
+
+impl MemgState {
+    /// The scene deformed at `at` (read from `file`, for errors).
+    pub fn new(s: &ObjScene, m: &MemgMotion, at: At, file: &Path) -> Result<Self> {
+        let t = timestep(m, at).map_err(|message| invalid(file, message))?;
+        let binding = Binding::new(s, m).map_err(|message| invalid(file, message))?;
+        let mut positions = Vec::new();
+        deformer::deform(s, m, &binding, t as f64, &mut positions);
+        let (lo, hi) = deformer::bounding_box(&positions).unwrap_or_default();
+        Ok(MemgState {
+            format: "memg",
+            time_s: t as f64 / f64::from(m.fps.max(1)),
+            timestep: t,
+            bbox_min: lo,
+            bbox_max: hi,
+        })
+    }
+}
+
+fn invalid(file: &Path, reason: String) -> Error {
+    Error::mismatch(file, reason)
+}
+
+/// The timestep `at` names: `Frame(N)` is timestep N, `Time(S)` is timestep
+/// ⌊S·fps⌋ (a hair of slack so 1/3 s at 30 fps lands on 10, not 9). Fails
+/// before the start or past the last timestep, saying the motion's range.
+pub fn timestep(m: &MemgMotion, at: At) -> std::result::Result<usize, String> {
+    let step = match at {
+        At::Frame(n) => n,
+        At::Time(s) => {
+            let x = (s * f64::from(m.fps) + 1e-9).floor();
+            // Also refuses NaN, which compares false with everything.
+            if x.is_nan() || x < 0.0 {
+                return Err(format!("time {s} s is before the start of the motion"));
+            }
+            x as u64
+        }
+    };
+    if step >= m.timesteps as u64 {
+        return Err(format!(
+            "timestep {step} is past the motion's end: it has {} timesteps (0..={}, {:.3} s at {} fps)",
+            m.timesteps,
+            m.timesteps.saturating_sub(1),
+            m.duration_s(),
+            m.fps
+        ));
+    }
+    Ok(step as usize)
+}
+
+/// An MRTK recording at one time.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InputAnimationState {
+    /// Always `"input-animation"`.
+    pub format: &'static str,
+    /// The time sampled, seconds.
+    pub time_s: f64,
+    /// The head pose, if recorded.
+    pub camera: Option<PoseState>,
+    /// Both hands, if recorded.
+    pub hands: Option<HandsState>,
+    /// The eye-gaze ray, if recorded.
+    pub eye_gaze: Option<RayState>,
+}
+
+/// A position and rotation (Unity: metres, left-handed, y up; quaternion x, y, z, w).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PoseState {
+    /// Position.
+    pub position: [f32; 3],
+    /// Unit quaternion x, y, z, w.
+    pub rotation: [f32; 4],
+}
+
+/// Both hands.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HandsState {
+    /// The left hand.
+    pub left: HandJoints,
+    /// The right hand.
+    pub right: HandJoints,
+}
+
+/// One hand: its states and every joint.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HandJoints {
+    /// The tracked curve is on.
+    pub tracked: bool,
+    /// The pinch curve is on.
+    pub pinching: bool,
+    /// The 27 joints in the toolkit's order.
+    pub joints: Vec<NamedPose>,
+}
+
+/// One named joint's pose.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NamedPose {
+    /// The toolkit's joint name.
+    pub name: &'static str,
+    /// Position.
+    pub position: [f32; 3],
+    /// Unit quaternion x, y, z, w.
+    pub rotation: [f32; 4],
+}
+
+/// A ray.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RayState {
+    /// Start point.
+    pub origin: [f32; 3],
+    /// Direction as recorded.
+    pub direction: [f32; 3],
+}
+
+impl InputAnimationState {
+    /// `r` at `at` (a frame counts at 60 Hz).
+    pub fn new(r: &InputAnimation, at: At) -> Self {
+        let t = match at {
+            At::Time(t) => t,
+            At::Frame(n) => n as f64 * FRAME_PERIOD_S,
+        };
+        Self::from_state(&input_state_at(r, t))
+    }
+
+    /// The same data as an evaluated [`InputState`].
+    pub fn from_state(s: &InputState) -> Self {
+        let pose = |p: &Pose| PoseState {
+            position: p.position,
+            rotation: p.rotation,
+        };
+        let hand = |h: &HandState| HandJoints {
+            tracked: h.tracked,
+            pinching: h.pinching,
+            joints: JOINT_NAMES
+                .iter()
+                .zip(&h.joints)
+                .map(|(&name, p)| NamedPose {
+                    name,
+                    position: p.position,
+                    rotation: p.rotation,
+                })
+                .collect(),
+        };
+        InputAnimationState {
+            format: "input-animation",
+            time_s: s.time_s,
+            camera: s.camera.as_ref().map(pose),
+            hands: s.hands.as_ref().map(|h| HandsState {
+                left: hand(&h.left),
+                right: hand(&h.right),
+            }),
+            eye_gaze: s.eye_gaze.map(|g| RayState {
+                origin: g.origin,
+                direction: g.direction,
+            }),
+        }
+    }
+}

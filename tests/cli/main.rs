@@ -1,0 +1,15 @@
+//! The `cli` test harness: one binary, a module per subject.
+
+#[path = "../common/app.rs"]
+mod app;
+#[path = "../common/mod.rs"]
+mod common;
+
+mod bench_cli;
+mod hostile;
+mod input_animation_cli;
+mod memg_cli;
+mod mtn_cli;
+mod oda_cli;
+mod readme;
+mod workbench_cli;

@@ -1,0 +1,9 @@
+//! The `readers` test harness: one binary, a module per subject.
+
+#[path = "../common/app.rs"]
+mod app;
+#[path = "../common/mod.rs"]
+mod common;
+
+mod gltf_blender;
+mod gltf_validator;

@@ -1,0 +1,254 @@
+//! The web page in headless Chromium (driven by `tests/js/web_test.js` with
+//! playwright-core): served by `viewer serve`'s server on a free port, given
+//! the three samples through its file input. With WebGPU: all three play,
+//! Space pauses, → steps one frame, the picture changes, MEMG positions
+//! read back from the compute shader in the page match the f64 CPU
+//! reference within the GPU tests' tolerance, and a truncated `.mtn`
+//! dropped on the canvas shows its one-line error while the rest plays on;
+//! the `.glb` the page offers passes Khronos' validator.
+//! Without WebGPU: the page says WebGL2 and plays.
+//!
+//! Needs the built page (`web/build.sh`, which `.ci/run` runs first),
+//! Chromium and `npm ci --prefix tests/js`. Where one is missing, or the
+//! page is older than its sources, the test prints a notice and passes,
+//! except on CI (`CI` set), where it fails.
+
+use crate::common;
+use crate::common::gltf as gltf_common;
+
+use common::{repo, tool_present};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant, SystemTime};
+
+/// One browser at a time: two software-rendering Chromiums on a small
+/// machine make each other's timeouts.
+static BROWSER: Mutex<()> = Mutex::new(());
+
+/// How long one browser run may take.
+const RUN_LIMIT: Duration = Duration::from_secs(300);
+
+/// Positions agree within this fraction of the bounding-box diagonal
+/// (`tests/gpu_pipeline.rs`'s tolerance).
+const POSITION_TOLERANCE: f64 = 1e-4;
+
+/// The newest modification time of the files under `dir`.
+fn newest(dir: &Path) -> SystemTime {
+    let mut latest = SystemTime::UNIX_EPOCH;
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        let time = if path.is_dir() {
+            newest(&path)
+        } else {
+            entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .unwrap_or(latest)
+        };
+        latest = latest.max(time);
+    }
+    latest
+}
+
+/// Everything the test needs, or `None` after a notice.
+fn ready() -> Option<PathBuf> {
+    let dist = repo("web/dist");
+    let wasm = dist.join("pkg/motion_viewer_web_bg.wasm");
+    if !tool_present(
+        "the built web page (web/dist)",
+        wasm.is_file(),
+        "run web/build.sh",
+    ) {
+        return None;
+    }
+    let built = wasm.metadata().and_then(|m| m.modified()).ok()?;
+    let sources = [repo("src"), repo("web/src"), repo("shaders")]
+        .iter()
+        .map(|d| newest(d))
+        .max()?;
+    let same_page = ["index.html", "index.js"]
+        .iter()
+        .all(|f| std::fs::read(repo("web").join(f)).ok() == std::fs::read(dist.join(f)).ok());
+    if !tool_present(
+        "an up-to-date web page (web/dist is older than its sources)",
+        built >= sources && same_page,
+        "run web/build.sh",
+    ) {
+        return None;
+    }
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    if !tool_present(
+        "Chromium",
+        Path::new(&chromium).is_file(),
+        "apt-get install chromium",
+    ) {
+        return None;
+    }
+    let node = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let playwright = repo("tests/js/node_modules/playwright-core").is_dir();
+    if !tool_present(
+        "node and playwright-core",
+        node && playwright,
+        "npm ci --prefix tests/js",
+    ) {
+        return None;
+    }
+    Some(dist)
+}
+
+/// Serves `dist`, runs the driver in `mode`, and returns its result object
+/// with the folder holding what the page downloaded.
+fn run_page(dist: &Path, mode: &str) -> (serde_json::Value, tempfile::TempDir) {
+    let _one = BROWSER.lock().unwrap_or_else(|p| p.into_inner());
+    let server = Served::start(dist);
+    let url = server.url.clone();
+    let out = tempfile::tempdir().unwrap();
+    let mut child = Command::new("node")
+        .arg(repo("tests/js/web_test.js"))
+        .args([url.as_str(), mode])
+        .arg(repo("data"))
+        .arg(out.path())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > RUN_LIMIT {
+            let _ = child.kill();
+            panic!("the {mode} browser run took over {RUN_LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let output = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{mode}:\n{text}");
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("RESULT "))
+        .unwrap_or_else(|| panic!("{mode}: no result\n{text}"));
+    eprintln!("{mode}: {line}");
+    (serde_json::from_str(line).unwrap(), out)
+}
+
+#[test]
+fn the_page_plays_the_samples_on_webgpu() {
+    let Some(dist) = ready() else { return };
+    let (result, downloads) = run_page(&dist, "webgpu");
+    // The driver checked the rest; the figures that matter most, again here.
+    let check = &result["memg_check"];
+    assert_eq!(check["backend"], "WebGPU");
+    assert_eq!(check["vertices"], 3116, "flags.obj's vertices");
+    let error = check["max_error"].as_f64().unwrap();
+    assert!(
+        error <= POSITION_TOLERANCE,
+        "GPU vs CPU: {error:e} of the diagonal"
+    );
+    assert!(check["moved"].as_f64().unwrap() > 0.01, "{check}");
+    assert_eq!(
+        result["stepped_frame"].as_u64().unwrap(),
+        result["paused_frame"].as_u64().unwrap() + 1
+    );
+    let message = result["error"].as_str().unwrap();
+    assert!(message.starts_with("cut.mtn: "), "{message}");
+    let glb = downloads
+        .path()
+        .join(result["gltf"]["name"].as_str().unwrap());
+    if let Some(reports) = gltf_common::validate(&[glb]) {
+        let report = &reports[0];
+        assert_eq!(report["errors"], 0, "{report}");
+        assert_eq!(report["warnings"], 0, "{report}");
+    }
+}
+
+#[test]
+fn without_webgpu_the_page_falls_back_to_webgl2() {
+    let Some(dist) = ready() else { return };
+    let (result, _) = run_page(&dist, "webgl2");
+    assert_eq!(result["mode"], "webgl2");
+    assert!(result["raf_frame_ms"].as_f64().unwrap() > 0.0);
+}
+
+/// `viewer serve --port 0` on a folder, stopped when dropped.
+struct Served {
+    child: std::process::Child,
+    /// Kept open until the server is stopped: it must not write to a closed pipe.
+    _stdout: std::io::BufReader<std::process::ChildStdout>,
+    url: String,
+}
+
+impl Served {
+    fn start(dir: &Path) -> Served {
+        use std::io::BufRead;
+        let mut child = crate::app::viewer()
+            .args(["serve", "--port", "0", "--dir"])
+            .arg(dir)
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        stdout.read_line(&mut first).unwrap();
+        let url = first
+            .split_whitespace()
+            .find(|w| w.starts_with("http://127.0.0.1:"))
+            .unwrap_or_else(|| panic!("no URL in {first:?}"))
+            .to_string();
+        Served {
+            child,
+            _stdout: stdout,
+            url,
+        }
+    }
+
+    /// `127.0.0.1:PORT`.
+    fn address(&self) -> &str {
+        self.url.trim_start_matches("http://").trim_end_matches('/')
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn viewer_serve_prints_its_url_and_serves_the_page() {
+    use std::io::{Read, Write};
+    let site = tempfile::tempdir().unwrap();
+    std::fs::write(site.path().join("index.html"), "<title>page</title>").unwrap();
+    let server = Served::start(site.path());
+    let mut stream = std::net::TcpStream::connect(server.address()).unwrap();
+    write!(
+        stream,
+        "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).unwrap();
+    drop(server);
+    assert!(reply.starts_with("HTTP/1.1 200 OK"), "{reply}");
+    assert!(
+        reply.contains("text/html") && reply.ends_with("<title>page</title>"),
+        "{reply}"
+    );
+}
+
+#[test]
+fn viewer_serve_without_a_page_says_how_to_build_it() {
+    let empty = tempfile::tempdir().unwrap();
+    let out = crate::app::viewer()
+        .args(["serve", "--dir"])
+        .arg(empty.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(message.contains("web/build.sh"), "{message}");
+    assert_eq!(message.lines().count(), 1, "{message}");
+}

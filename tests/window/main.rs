@@ -1,0 +1,9 @@
+//! The `window` test harness: one binary, a module per subject.
+
+#[path = "../common/app.rs"]
+mod app;
+#[path = "../common/mod.rs"]
+mod common;
+
+mod window_keys;
+mod window_xvfb;
