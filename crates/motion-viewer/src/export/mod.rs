@@ -7,6 +7,7 @@
 //! leaves no partial file behind.
 
 pub mod animated;
+pub mod finite;
 pub mod gltf;
 pub mod json;
 pub mod obj;
