@@ -13,7 +13,8 @@
 # once failed (tests/data/fuzz/TARGET/). A crash, a timeout (2 s per input)
 # or running out of memory (2 GiB) fails the script; libFuzzer leaves the
 # input in fuzz/artifacts/TARGET/. Keep it as a regression test:
-# tests/data/fuzz/TARGET/NAME, replayed by tests/fuzz_regressions.rs.
+# tests/data/fuzz/TARGET/NAME, replayed by
+# crates/motion-viewer/tests/formats/fuzz_regressions.rs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)

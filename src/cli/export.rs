@@ -1,6 +1,7 @@
 //! `viewer export`: the library's exporters, picked by the output's extension.
 
-use super::{ExportArgs, parse_range};
+use super::ExportArgs;
+use super::values;
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use motion_viewer::export::{self, Options};
@@ -8,8 +9,8 @@ use motion_viewer::scene;
 use std::time::Instant;
 
 pub fn run(args: &ExportArgs) -> Result<()> {
-    let tracks = scene::load_with(&args.files, scene::Archives::EveryMotion)?;
-    let frames = args.frames.as_deref().map(parse_range).transpose()?;
+    let tracks = super::load(&args.files, scene::Archives::EveryMotion)?;
+    let frames = args.frames.map(values::FrameRange::pair);
     let bar = progress_bar();
     let deform: Option<export::obj::Deform> = args.gpu.then_some(&motion_viewer::gpu::deform_at);
     let options = Options {

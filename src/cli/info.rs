@@ -5,7 +5,8 @@ use anyhow::Result;
 use motion_viewer::summary::{Summary, summarize_paths};
 
 pub fn run(args: &InfoArgs) -> Result<()> {
-    let summaries = summarize_paths(&args.files)?;
+    let (summaries, warnings) = summarize_paths(&args.files)?;
+    super::warn_all(&warnings);
     let text = if args.json {
         serde_json::to_string_pretty(&summaries)? + "\n"
     } else {

@@ -8,6 +8,7 @@ mod info;
 mod play;
 mod render;
 mod serve;
+pub mod values;
 mod workbench;
 
 use clap::{Args, Parser, Subcommand};
@@ -96,8 +97,8 @@ pub struct ExportArgs {
     pub fps: Option<f64>,
     /// Only frames `A..B` (B excluded, in the first motion's frame period) of an
     /// every-frame export.
-    #[arg(long, conflicts_with_all = ["time", "frame"])]
-    pub frames: Option<String>,
+    #[arg(long, value_name = "A..B", conflicts_with_all = ["time", "frame"])]
+    pub frames: Option<values::FrameRange>,
     /// Write over an input file if the output names one.
     #[arg(long)]
     pub force: bool,
@@ -133,29 +134,44 @@ impl AtArgs {
     }
 }
 
-/// `--layout`, when given: `fit` or `true-scale`.
-pub fn parse_layout(text: Option<&str>) -> anyhow::Result<Option<motion_viewer::scene::Layout>> {
-    text.map(|l| l.parse().map_err(|e| anyhow::anyhow!("--layout: {e}")))
-        .transpose()
-}
-
-/// A picture or window size `WxH` (or `WXH`), both sides in 1..=16384.
-pub fn parse_size(text: &str) -> anyhow::Result<[u32; 2]> {
-    text.split_once(['x', 'X'])
-        .and_then(|(w, h)| Some([w.trim().parse().ok()?, h.trim().parse().ok()?]))
-        .filter(|size: &[u32; 2]| size.iter().all(|n| (1..=16384).contains(n)))
-        .ok_or_else(|| anyhow::anyhow!("--size {text:?}: expected WxH, e.g. 1280x720"))
-}
-
-/// `A..B` with A < B (B excluded), for `--frames`.
-pub fn parse_range(s: &str) -> anyhow::Result<(u64, u64)> {
-    let parsed = s
-        .split_once("..")
-        .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
-    match parsed {
-        Some((a, b)) if a < b => Ok((a, b)),
-        _ => anyhow::bail!("--frames {s:?}: expected A..B with A < B, e.g. 0..120"),
+/// Prints each warning of the library as `viewer: warning: …` on stderr,
+/// with names from files escaped for the terminal.
+pub fn warn_all(warnings: &[String]) {
+    for w in warnings {
+        warn(w);
     }
+}
+
+/// Prints one warning on stderr, escaped for the terminal.
+pub fn warn(warning: &str) {
+    eprintln!("viewer: warning: {}", motion_viewer::text::escape(warning));
+}
+
+/// Loads `paths` (bare archives as `archives` says) and prints the
+/// warnings of loading.
+pub fn load(
+    paths: &[PathBuf],
+    archives: motion_viewer::scene::Archives,
+) -> anyhow::Result<Vec<motion_viewer::Track>> {
+    let (tracks, warnings) = motion_viewer::scene::load_with(paths, archives)?;
+    warn_all(&warnings);
+    Ok(tracks)
+}
+
+/// An error as the one line `viewer:` prints: its message, then each cause
+/// whose text the message does not already hold (the library's errors say
+/// everything in their own line and also give their cause through
+/// `source()`), escaped for the terminal.
+pub fn one_line(error: &anyhow::Error) -> String {
+    let mut line = error.to_string();
+    for cause in error.chain().skip(1) {
+        let text = cause.to_string();
+        if !line.contains(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+    }
+    motion_viewer::text::escape(&line).into_owned()
 }
 
 /// Writes `text` to standard output; a reader that went away (`viewer info … | head`)
@@ -175,7 +191,7 @@ pub fn main() -> ExitCode {
     if let Some(entry) = cli.entry.take()
         && let Err(e) = workbench::select_entry(cli.inputs(), &entry)
     {
-        eprintln!("viewer: {e:#}");
+        eprintln!("viewer: {}", one_line(&e));
         return ExitCode::FAILURE;
     }
     let result = match cli.command {
@@ -191,38 +207,8 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("viewer: {e:#}");
+            eprintln!("viewer: {}", one_line(&e));
             ExitCode::FAILURE
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_range;
-
-    #[test]
-    fn ranges() {
-        assert_eq!(parse_range("3..9").unwrap(), (3, 9));
-        assert!(parse_range("9..3").is_err());
-        assert!(parse_range("3..3").is_err());
-        assert!(parse_range("a..b").is_err());
-    }
-}
-
-#[cfg(test)]
-mod size_tests {
-    use super::parse_size;
-
-    #[test]
-    fn sizes() {
-        assert_eq!(parse_size("1280x720").unwrap(), [1280, 720]);
-        assert_eq!(parse_size("64X48").unwrap(), [64, 48]);
-        assert_eq!(parse_size("320x240").unwrap(), [320, 240]);
-        assert!(parse_size("0x10").is_err());
-        assert!(parse_size("16385x10").is_err());
-        assert!(parse_size("1280").is_err());
-        assert!(parse_size("320").is_err());
-        assert!(parse_size("ax b").is_err());
     }
 }

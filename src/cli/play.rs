@@ -1,5 +1,5 @@
 //! `viewer [FILE...]`: play in a window (no files: an empty window to drop them on).
-use motion_viewer::anim::timeline::LoopMode;
+use super::values::{BasisArg, LayoutArg, LoopArg, Size};
 use motion_viewer::app;
 use std::path::PathBuf;
 
@@ -15,19 +15,19 @@ pub struct PlayArgs {
     /// Start time in seconds.
     #[arg(long, default_value_t = 0.0)]
     pub start: f64,
-    /// Loop mode: once, loop or pingpong.
-    #[arg(long = "loop", default_value = "loop")]
-    pub loop_mode: String,
+    /// What happens at the ends of the timeline.
+    #[arg(long = "loop", value_enum, default_value_t = LoopArg::Loop)]
+    pub loop_mode: LoopArg,
     /// Window size, `WxH`.
-    #[arg(long, default_value = "1280x720")]
-    pub size: String,
-    /// How the GPU stores MEMG bases: `f32`, or `f16` (half the bytes per frame).
-    #[arg(long, default_value = "f32")]
-    pub basis: motion_viewer::gpu::BasisFormat,
-    /// `fit` (every track scaled to a common size; the default when formats
-    /// are mixed) or `true-scale`.
-    #[arg(long)]
-    pub layout: Option<String>,
+    #[arg(long, value_name = "WxH", default_value = "1280x720")]
+    pub size: Size,
+    /// How the GPU stores MEMG bases (`f16`: half the bytes per frame).
+    #[arg(long, value_enum, default_value_t = BasisArg::F32)]
+    pub basis: BasisArg,
+    /// How tracks stand beside each other (default: `fit` when formats are
+    /// mixed, else `true-scale`).
+    #[arg(long, value_enum)]
+    pub layout: Option<LayoutArg>,
     /// Reload a track when one of its files changes on disk (the time is
     /// kept; a file that no longer decodes leaves the last good version).
     #[arg(long)]
@@ -36,17 +36,14 @@ pub struct PlayArgs {
 
 /// Opens the window on `files` and plays until it is closed.
 pub fn run(files: &[PathBuf], args: &PlayArgs) -> anyhow::Result<()> {
-    let loop_mode: LoopMode = args.loop_mode.parse()?;
-    let [width, height] = super::parse_size(&args.size)?;
-    let layout = super::parse_layout(args.layout.as_deref())?;
     let options = app::Options {
         paused: args.paused,
         speed: args.speed,
         start_s: args.start,
-        loop_mode,
-        size: (width, height),
-        basis: args.basis,
-        layout,
+        loop_mode: args.loop_mode.into(),
+        size: (args.size.width, args.size.height),
+        basis: args.basis.into(),
+        layout: args.layout.map(Into::into),
         watch: args.watch,
     };
     run_window(files, &options)?;

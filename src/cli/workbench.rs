@@ -6,7 +6,7 @@ use clap::{Args, Subcommand};
 use motion_viewer::formats::aibo::Model;
 use motion_viewer::formats::mtn::{self, Mtn};
 use motion_viewer::output::{check_not_input, write_atomic};
-use motion_viewer::scene::{self, Archives, Track, archive};
+use motion_viewer::scene::{Archives, Track, archive};
 use motion_viewer::workbench::{self, Edit, FromTable, Report, Retime, Severity};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -200,7 +200,7 @@ pub fn run(args: &MtnArgs) -> Result<()> {
 
 /// Reads the one motion a path names.
 fn read_motion(path: &Path) -> Result<Mtn> {
-    match scene::load(&[path.to_path_buf()])?.pop() {
+    match super::load(&[path.to_path_buf()], Archives::Ask)?.pop() {
         Some(Track::Mtn { motion, .. }) => Ok(motion),
         _ => bail!("{}: not an AIBO .mtn motion", path.display()),
     }
@@ -268,7 +268,7 @@ struct Checked<'a> {
 }
 
 fn check(a: &CheckArgs) -> Result<()> {
-    let tracks = scene::load_with(&a.files, Archives::EveryMotion)?;
+    let tracks = super::load(&a.files, Archives::EveryMotion)?;
     let mut checked = Vec::new();
     for track in &tracks {
         match track {

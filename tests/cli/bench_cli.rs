@@ -115,7 +115,7 @@ fn write_scene_puts_an_obj_and_a_motion_on_disk_for_the_other_commands() {
     // per cell whose four corners exist.
     let (v, f) = obj_counts(&std::fs::read_to_string(&obj).unwrap());
     assert_eq!((v, f), (300, 2 * 17 * 15 + 2 * 11));
-    // Read back by the layout NOTES.md gives, not by our decoder: little-endian
+    // Read back by the layout docs/formats.md §3 gives, not by our decoder: little-endian
     // 1, 30 fps, 1 local frame, 5 timesteps, 5 transforms, then one group.
     let b = std::fs::read(&bin).unwrap();
     let int = |at: usize| i32::from_le_bytes(b[at..at + 4].try_into().unwrap());

@@ -11,5 +11,4 @@ mod input_animation_cli;
 mod memg_cli;
 mod mtn_cli;
 mod oda_cli;
-mod readme;
 mod workbench_cli;

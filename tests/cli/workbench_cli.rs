@@ -94,6 +94,7 @@ fn round_trip(input: &str, model: &str, ext: &str) -> (Mtn, Mtn) {
     let out = dir.path().join("back.mtn");
     let original = match motion_viewer::scene::load(&[PathBuf::from(input)])
         .unwrap()
+        .0
         .pop()
     {
         Some(motion_viewer::scene::Track::Mtn { motion, .. }) => motion,

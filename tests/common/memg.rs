@@ -31,7 +31,7 @@ pub struct RawFile {
 }
 
 impl RawFile {
-    /// The file's bytes, laid out as NOTES.md §3 describes.
+    /// The file's bytes, laid out as docs/formats.md §3 describes.
     pub fn bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         let be = self.big_endian;

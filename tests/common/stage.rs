@@ -18,7 +18,7 @@ pub fn sample_tracks() -> Vec<Track> {
         paths.push(data("flags.bin"));
     }
     paths.push(data("sony_stand_sit.mtn"));
-    scene::load(&paths).expect("samples load")
+    scene::load(&paths).expect("samples load").0
 }
 
 /// A curve from `a` at 0 s to `b` at `RECORDING_S`.

@@ -167,7 +167,7 @@ fn two_memg_scenes_stand_side_by_side() {
         return;
     }
     let paths = [data("flags.obj"), data("flags.bin")];
-    let tracks = scene::load(&[paths.clone(), paths].concat()).unwrap();
+    let (tracks, _) = scene::load(&[paths.clone(), paths].concat()).unwrap();
     let (drawn, stage) = draw_stage(&ctx, &tracks, 1.0, "two_memg_t1.png");
     assert!(drawn > 800 * 450 / 20, "{drawn} pixels drawn");
     let [a, b] = stage.placements() else {
@@ -223,7 +223,7 @@ fn posed_positions(ctx: &GpuContext, stage: &mut Stage, t: f64) -> Vec<[f32; 3]>
 #[test]
 fn cpu_and_gpu_deformation_pose_the_same_mesh() {
     let Some(ctx) = gpu() else { return };
-    let tracks = scene::load(&[data("flags.obj"), data("flags.bin")]).unwrap();
+    let (tracks, _) = scene::load(&[data("flags.obj"), data("flags.bin")]).unwrap();
     let Track::Memg { scene, motion, .. } = &tracks[0] else {
         panic!("a MEMG track")
     };

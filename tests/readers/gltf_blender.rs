@@ -43,7 +43,7 @@ struct Export {
 }
 
 fn export(files: &[PathBuf], out: PathBuf, baked: bool) -> Export {
-    let tracks = load(files).unwrap();
+    let (tracks, _) = load(files).unwrap();
     let plan = Plan::new(&tracks).unwrap();
     write(&tracks, &plan, &GltfOptions { baked }, &out, &mut |_| {}).unwrap();
     Export {
@@ -228,7 +228,7 @@ fn blender_plays_every_export_as_the_reference() {
     ]
     .concat();
     let mixed = export(&mixed_files, at("mixed.glb"), false);
-    let tracks = load(&flags).unwrap();
+    let (tracks, _) = load(&flags).unwrap();
     pc2::write(&tracks, &at("flags.pc2"), &mut |_| {}).unwrap();
 
     let steps = [0usize, 37, 120, 239];

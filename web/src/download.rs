@@ -12,7 +12,7 @@ pub fn offer(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
     options.set_type(mime);
     let blob = Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(js)?;
     let url = Url::create_object_url_with_blob(&blob).map_err(js)?;
-    let document = crate::page::document()?;
+    let document = crate::dom::document()?;
     let link: HtmlAnchorElement = document
         .create_element("a")
         .map_err(js)?

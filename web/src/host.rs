@@ -2,6 +2,7 @@
 //! [`crate::page`]), screenshots are downloaded, the status is kept as JSON
 //! in `#status` and in the page's title.
 
+use crate::dom::{CANVAS_ID, STATUS_ID};
 use crate::download;
 use motion_viewer::app::{Host, HostEvent, Status, Task};
 use motion_viewer::scene::{DiskMaterials, Input, Materials};
@@ -10,11 +11,6 @@ use web_sys::{HtmlCanvasElement, HtmlElement};
 use winit::event_loop::EventLoopProxy;
 use winit::platform::web::WindowAttributesExtWebSys;
 use winit::window::WindowAttributes;
-
-/// The id of the canvas the viewer draws into.
-pub const CANVAS_ID: &str = "viewer";
-/// The id of the element whose text is the [`Status`] as JSON.
-pub const STATUS_ID: &str = "status";
 
 /// The web host; see the module docs.
 pub struct WebHost {
@@ -30,11 +26,11 @@ impl WebHost {
     /// A host for the page's `#viewer` canvas and `#status` element, sending
     /// the results of its tasks through `proxy`.
     pub fn new(proxy: EventLoopProxy<HostEvent>) -> Result<WebHost, String> {
-        let document = crate::page::document()?;
+        let document = crate::dom::document()?;
         Ok(WebHost {
             proxy,
-            canvas: crate::page::element(&document, CANVAS_ID)?,
-            status: crate::page::element(&document, STATUS_ID)?,
+            canvas: crate::dom::element(&document, CANVAS_ID)?,
+            status: crate::dom::element(&document, STATUS_ID)?,
             document,
             last_json: String::new(),
             last_title: String::new(),

@@ -7,7 +7,9 @@
 //!   buttons) and the hooks tests call (`window.motionViewer`);
 //! - [`check`]: MEMG positions deformed by the compute shader in the page,
 //!   read back and compared with the CPU reference;
-//! - [`download`]: bytes made in the page handed to the user as a file.
+//! - [`download`]: bytes made in the page handed to the user as a file;
+//! - [`dom`]: the page's document and the ids of its elements (imports none
+//!   of the others: the modules form no cycle).
 //!
 //! Natively this crate is empty: it exists for `wasm32-unknown-unknown`
 //! (`web/build.sh`).
@@ -16,6 +18,8 @@
 
 #[cfg(target_arch = "wasm32")]
 pub mod check;
+#[cfg(target_arch = "wasm32")]
+pub mod dom;
 #[cfg(target_arch = "wasm32")]
 pub mod download;
 #[cfg(target_arch = "wasm32")]

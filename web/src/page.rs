@@ -2,17 +2,15 @@
 //! hand the files' bytes to the window; the hooks a page script or a test
 //! calls live on `window.motionViewer` (see `web/index.js`).
 
+use crate::dom::{CANVAS_ID, FILES_ID, STATUS_ID, document, element};
 use motion_viewer::app::HostEvent;
 use motion_viewer::scene::Input;
 use std::cell::RefCell;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Document, DragEvent, File, FileList, HtmlInputElement};
+use web_sys::{DragEvent, File, FileList, HtmlInputElement};
 use winit::event_loop::EventLoopProxy;
-
-/// The id of the `<input type=file multiple>`.
-pub const FILES_ID: &str = "files";
 
 /// Files handed over together: each one's name and bytes.
 type Batch = Vec<(String, Vec<u8>)>;
@@ -38,21 +36,6 @@ pub fn given() -> Vec<Vec<Input>> {
     })
 }
 
-/// The page's document.
-pub fn document() -> Result<Document, String> {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .ok_or_else(|| "no document: not in a web page".to_string())
-}
-
-/// The element `id` as a `T`, or an error naming what the page lacks.
-pub fn element<T: JsCast>(document: &Document, id: &str) -> Result<T, String> {
-    document
-        .get_element_by_id(id)
-        .and_then(|e| e.dyn_into().ok())
-        .ok_or_else(|| format!("the page has no suitable element #{id}"))
-}
-
 /// Writes panics to the console and into `#status` (as `{"panic": …}`):
 /// a panicked module draws nothing more, and a test should say why.
 pub fn report_panics() {
@@ -60,7 +43,7 @@ pub fn report_panics() {
         let message = info.to_string();
         web_sys::console::error_1(&message.clone().into());
         if let Ok(document) = document()
-            && let Some(status) = document.get_element_by_id(crate::host::STATUS_ID)
+            && let Some(status) = document.get_element_by_id(STATUS_ID)
         {
             let json = serde_json::json!({ "panic": message });
             status.set_text_content(Some(&json.to_string()));
@@ -72,7 +55,7 @@ pub fn report_panics() {
 pub fn connect(proxy: EventLoopProxy<HostEvent>) -> Result<(), JsValue> {
     let document = document()?;
     let input: HtmlInputElement = element(&document, FILES_ID)?;
-    let canvas: web_sys::HtmlCanvasElement = element(&document, crate::host::CANVAS_ID)?;
+    let canvas: web_sys::HtmlCanvasElement = element(&document, CANVAS_ID)?;
 
     let on_change = {
         let (proxy, input) = (proxy.clone(), input.clone());

@@ -20,7 +20,10 @@
 //! # Ok::<(), motion_viewer::Error>(())
 //! ```
 
-use crate::error::{Error, Result};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::error::Error;
+use crate::error::Result;
+#[cfg(not(target_arch = "wasm32"))]
 use crate::formats::{self, Kind};
 pub use crate::scene::Input;
 use crate::scene::{Archives, InputMaterials, Track, load_inputs_with};

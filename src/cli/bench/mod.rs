@@ -5,7 +5,6 @@ use crate::bench::{Bench, CurveRow, DecodeFrom, Detail, MemgRow, Progress, Row};
 use anyhow::Result;
 use clap::builder::TypedValueParser as _;
 use indicatif::{ProgressBar, ProgressStyle};
-use motion_viewer::scene;
 use motion_viewer::synthetic;
 use std::path::PathBuf;
 
@@ -28,9 +27,9 @@ pub struct BenchArgs {
     /// `.bin` (for `info`, `export`, `render`…) instead of measuring it.
     #[arg(long, value_name = "DIR", requires = "synthetic")]
     pub write_scene: Option<PathBuf>,
-    /// How the GPU stores the basis: `f32`, or `f16` (half the bytes per frame).
-    #[arg(long, default_value = "f32")]
-    pub basis: motion_viewer::gpu::BasisFormat,
+    /// How the GPU stores the basis (`f16`: half the bytes per frame).
+    #[arg(long, value_enum, default_value_t = crate::cli::values::BasisArg::F32)]
+    pub basis: crate::cli::values::BasisArg,
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
@@ -42,14 +41,14 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
     let bar = Bar::new();
     let mut bench = Bench::new(args.runs, &bar);
-    bench.set_gpu_basis(args.basis);
+    bench.set_gpu_basis(args.basis.into());
     let rows = match &args.synthetic {
         Some(spec) => {
             let spec = synthetic::Spec::parse(spec).map_err(anyhow::Error::msg)?;
             vec![bench.synthetic(spec)?]
         }
         None => {
-            let tracks = scene::load(&args.files)?;
+            let tracks = super::load(&args.files, motion_viewer::scene::Archives::Ask)?;
             let mut rows = Vec::with_capacity(tracks.len());
             for track in tracks {
                 rows.push(bench.track(track)?);

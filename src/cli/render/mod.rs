@@ -4,14 +4,15 @@
 
 mod movie;
 
-use super::{AtArgs, parse_range};
+use super::AtArgs;
+use super::values::{BasisArg, DeformArg, FrameRange, LayoutArg, Size, View};
 use anyhow::{Context, Result, bail};
 use motion_viewer::export::png;
-use motion_viewer::gpu::{BasisFormat, Capture, DeformOptions, GpuContext, OrbitCamera, Renderer};
+use motion_viewer::gpu::{Capture, DeformOptions, GpuContext, OrbitCamera, Renderer};
 use motion_viewer::output::check_not_input;
 use motion_viewer::scene;
 use motion_viewer::scene::camera::Preset;
-use motion_viewer::stage::{DeformOn, Stage, StageOptions};
+use motion_viewer::stage::{Stage, StageOptions};
 use motion_viewer::state::At;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -31,32 +32,32 @@ pub struct RenderArgs {
     pub at: AtArgs,
     /// A range of frames `A..B` (B excluded): a numbered PNG sequence, or
     /// the frames of a GIF or video.
-    #[arg(long, conflicts_with_all = ["time", "frame"])]
-    pub frames: Option<String>,
+    #[arg(long, value_name = "A..B", conflicts_with_all = ["time", "frame"])]
+    pub frames: Option<FrameRange>,
     /// Frames per second: frame N is drawn at N/F seconds, and a GIF or
     /// video plays at F (default: the first motion's own frame period).
     #[arg(long)]
     pub fps: Option<f64>,
     /// Picture size, `WxH`.
-    #[arg(long, default_value = "1280x720")]
-    pub size: String,
-    /// Viewpoint: `three-quarter`, `front`, `side` or `top`.
-    #[arg(long, default_value = "three-quarter")]
-    pub view: String,
-    /// `fit` (every track scaled to a common size; the default when formats
-    /// are mixed) or `true-scale`.
-    #[arg(long)]
-    pub layout: Option<String>,
+    #[arg(long, value_name = "WxH", default_value = "1280x720")]
+    pub size: Size,
+    /// Viewpoint.
+    #[arg(long, value_enum, default_value_t = View::ThreeQuarter)]
+    pub view: View,
+    /// How tracks stand beside each other (default: `fit` when formats are
+    /// mixed, else `true-scale`).
+    #[arg(long, value_enum)]
+    pub layout: Option<LayoutArg>,
     /// Draw mesh edges over the shading.
     #[arg(long)]
     pub wireframe: bool,
-    /// Where MEMG meshes are deformed: `auto` (the GPU, but the CPU on a
-    /// software adapter or where the GPU cannot hold the motion), `gpu` or `cpu`.
-    #[arg(long, default_value = "auto")]
-    pub deform: DeformOn,
-    /// How the GPU stores MEMG bases: `f32`, or `f16` (half the bytes per frame).
-    #[arg(long, default_value = "f32")]
-    pub basis: BasisFormat,
+    /// Where MEMG meshes are deformed (`auto`: the GPU, but the CPU on a
+    /// software adapter or where the GPU cannot hold the motion).
+    #[arg(long, value_enum, default_value_t = DeformArg::Auto)]
+    pub deform: DeformArg,
+    /// How the GPU stores MEMG bases (`f16`: half the bytes per frame).
+    #[arg(long, value_enum, default_value_t = BasisArg::F32)]
+    pub basis: BasisArg,
 }
 
 /// What `--out` asks for.
@@ -68,20 +69,14 @@ enum Output {
 }
 
 pub fn run(args: &RenderArgs) -> Result<()> {
-    let size = super::parse_size(&args.size)?;
-    let preset = match args.view.as_str() {
-        "three-quarter" => Preset::ThreeQuarter,
-        "front" => Preset::Front,
-        "side" => Preset::Side,
-        "top" => Preset::Top,
-        other => bail!("--view {other:?}: expected three-quarter, front, side or top"),
-    };
+    let size = args.size.pair();
+    let preset = Preset::from(args.view);
     if let Some(fps) = args.fps
         && !(fps.is_finite() && fps > 0.0 && fps <= 1000.0)
     {
         bail!("--fps {fps}: expected a rate above 0 and at most 1000");
     }
-    let layout = super::parse_layout(args.layout.as_deref())?;
+    let layout: Option<scene::Layout> = args.layout.map(Into::into);
     let is_gif = args
         .out
         .extension()
@@ -106,7 +101,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         check_not_input(&args.out, &args.files, false)?;
     }
 
-    let tracks = scene::load(&args.files)?;
+    let tracks = super::load(&args.files, scene::Archives::Ask)?;
     if tracks.is_empty() {
         bail!("no motion among the files given");
     }
@@ -120,10 +115,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         .map(scene::Track::duration_s)
         .fold(0.0, f64::max);
     let frames: Vec<u64> = match (&args.frames, animated) {
-        (Some(range), _) => {
-            let (a, b) = parse_range(range)?;
-            (a..b).collect()
-        }
+        (Some(range), _) => (range.start..range.end).collect(),
         (None, true) => (0..=(duration / period + 1e-9).floor() as u64).collect(),
         (None, false) => Vec::new(),
     };
@@ -141,9 +133,9 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let ctx = GpuContext::new()?;
     let options = StageOptions {
         layout,
-        deform_on: args.deform,
+        deform_on: args.deform.into(),
         deform: DeformOptions {
-            basis: args.basis,
+            basis: args.basis.into(),
             edges: args.wireframe,
             ..DeformOptions::default()
         },

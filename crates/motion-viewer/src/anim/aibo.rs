@@ -1,7 +1,7 @@
 //! AIBO kinematic rigs: the five robot models as data, and forward kinematics
 //! from joint angles to a named stick figure.
 //!
-//! Frames and signs follow `NOTES.md` §1. The **body frame** has x forward,
+//! Frames and signs follow `docs/formats.md` §1. The **body frame** has x forward,
 //! y left, z up, its origin at the body centre at shoulder height; all lengths
 //! are millimetres, all angles degrees.
 //!
@@ -19,7 +19,7 @@
 //! swings the leg (forward on a front leg, backward on a hind leg), y' points
 //! away from the body, z' up. One set of numbers then serves all four legs of
 //! a pair, and every joint turns the same way in that frame. In this frame the
-//! NOTES offsets put the four paws of Sony's ERS-7 stand and sit postures on
+//! docs/formats.md §1 offsets put the four paws of Sony's ERS-7 stand and sit postures on
 //! one horizontal plane within about 2 mm.
 
 mod links;

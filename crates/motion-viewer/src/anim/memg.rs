@@ -1,7 +1,7 @@
 //! MEMG deformation on the CPU: the reference the GPU path is checked against.
 //!
 //! Motion vertex i of group g at timestep t sits at
-//! `T[t][parent] · (p_i + Σ_j U[3i.., j] · Q[j, t])` (NOTES.md §3); `.obj`
+//! `T[t][parent] · (p_i + Σ_j U[3i.., j] · Q[j, t])` (docs/formats.md §3); `.obj`
 //! vertices no bound group maps keep their `.obj` position.
 
 mod bounds;

@@ -1,7 +1,7 @@
 //! AIBO `.mtn` playback: the pose of a motion at any time.
 //!
 //! Sony's player steps joint angles in whole frames; the viewer interpolates
-//! linearly in continuous time between keyframes (NOTES §1), so a pose exists
+//! linearly in continuous time between keyframes (docs/formats.md §1), so a pose exists
 //! at every instant and matches the player at every frame boundary.
 
 use crate::formats::mtn::{Keyframe, Mtn, URAD_TO_DEG};

@@ -20,6 +20,8 @@ pub struct Surface {
     view_format: wgpu::TextureFormat,
     /// Set when the last frame came back suboptimal: reconfigure before the next.
     stale: bool,
+    /// What went wrong with the surface since last asked, for the host to show.
+    problem: Option<String>,
 }
 
 /// The GPU and the surface opened for a window.
@@ -81,6 +83,7 @@ pub async fn open(display: OwnedDisplayHandle, window: Arc<Window>) -> Result<Op
         config,
         view_format,
         stale: false,
+        problem: None,
     };
     surface.configure(&gpu);
     Ok(Opened { gpu, surface })
@@ -161,7 +164,14 @@ impl Surface {
     /// The texture to draw this frame into, or `None` when there is nothing to
     /// draw to now (minimised, occluded, timed out); the caller simply skips
     /// the frame. Outdated and lost surfaces are rebuilt here and retried once.
+    /// What went wrong with the surface since the last call (the window's
+    /// host shows it; the library never prints).
+    pub fn take_problem(&mut self) -> Option<String> {
+        self.problem.take()
+    }
+
     pub fn acquire(&mut self, gpu: &GpuContext) -> Option<wgpu::SurfaceTexture> {
+        // (A surface that cannot be rebuilt leaves a message in `problem`.)
         if self.config.width == 0 || self.config.height == 0 {
             return None;
         }
@@ -181,7 +191,7 @@ impl Surface {
                     match gpu.instance.create_surface(Arc::clone(&self.window)) {
                         Ok(surface) => self.surface = surface,
                         Err(e) => {
-                            eprintln!("viewer: cannot recreate the window surface: {e}");
+                            self.problem = Some(format!("cannot recreate the window surface: {e}"));
                             return None;
                         }
                     }

@@ -276,6 +276,9 @@ impl<H: Host> App<H> {
         if let Some(split) = view.draw(time_s, &egui_frame, egui_ms, measure) {
             view.times.add_split(split);
         }
+        if let Some(problem) = view.surface.take_problem() {
+            self.host.log(&problem);
+        }
         if let Some(overlay) = self.screenshot.take() {
             let first = self
                 .state

@@ -71,6 +71,7 @@ enum Destination {
     /// A regular file, or nothing yet: written beside, then renamed over.
     Replace,
     /// A character device or a named pipe: written in place.
+    #[cfg_attr(not(unix), allow(dead_code))]
     Stream,
 }
 

@@ -301,23 +301,20 @@ impl Materials for InputMaterials<'_> {
 /// Reads `paths` from disk and loads them with [`load_inputs`]; material
 /// libraries come from disk under [`DiskMaterials`]' rules. An archive given
 /// without an entry is refused with a list of its entries ([`Archives::Ask`]).
+/// Returns the tracks and the warnings of loading, each naming its file.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn load(paths: &[PathBuf]) -> Result<Vec<Track>> {
+pub fn load(paths: &[PathBuf]) -> Result<(Vec<Track>, Vec<String>)> {
     load_with(paths, Archives::Ask)
 }
 
 /// [`load`], with bare archives handled as `archives` says.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn load_with(paths: &[PathBuf], archives: Archives) -> Result<Vec<Track>> {
+pub fn load_with(paths: &[PathBuf], archives: Archives) -> Result<(Vec<Track>, Vec<String>)> {
     let inputs = paths
         .iter()
         .map(|p| Input::read(p))
         .collect::<Result<Vec<_>>>()?;
-    let (tracks, warnings) = load_inputs_with(&inputs, &DiskMaterials, archives)?;
-    for w in warnings {
-        eprintln!("viewer: warning: {w}");
-    }
-    Ok(tracks)
+    load_inputs_with(&inputs, &DiskMaterials, archives)
 }
 
 /// The bytes `path` names: the file, or the one entry of `ARCHIVE:ENTRY`.

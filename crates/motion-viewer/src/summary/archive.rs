@@ -80,14 +80,18 @@ pub fn summarize_archive(path: &Path, bytes: &[u8]) -> Result<Vec<EntrySummary>,
 /// Summaries of the files `paths` name: a bare ODA archive as its entries,
 /// everything else as its loaded tracks. Files between two archives load
 /// together (so a MEMG motion still finds its `.obj` among them), and the
-/// order of the command line is kept.
+/// order of the command line is kept. Returns the summaries and the
+/// warnings of loading (each naming its file).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn summarize_paths(paths: &[std::path::PathBuf]) -> crate::Result<Vec<super::Summary>> {
+pub fn summarize_paths(
+    paths: &[std::path::PathBuf],
+) -> crate::Result<(Vec<super::Summary>, Vec<String>)> {
     use super::{Summary, summarize};
     use crate::formats::{Kind, probe_file};
     use crate::scene::{self, Input};
     let bare_archive = |p: &Path| p.is_file() && probe_file(p).ok() == Some(Kind::Oda);
     let mut out = Vec::new();
+    let mut warnings = Vec::new();
     for run in paths.chunk_by(|a, b| !bare_archive(a) && !bare_archive(b)) {
         if let [one] = run
             && bare_archive(one)
@@ -97,10 +101,12 @@ pub fn summarize_paths(paths: &[std::path::PathBuf]) -> crate::Result<Vec<super:
                 summarize_archive(one, &input.data).map_err(|e| crate::Error::decode(&one, e))?;
             out.extend(entries.into_iter().map(Summary::OdaEntry));
         } else {
-            out.extend(scene::load(run)?.iter().map(summarize));
+            let (tracks, loaded) = scene::load(run)?;
+            out.extend(tracks.iter().map(summarize));
+            warnings.extend(loaded);
         }
     }
-    Ok(out)
+    Ok((out, warnings))
 }
 
 #[cfg(test)]

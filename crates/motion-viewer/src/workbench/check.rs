@@ -116,11 +116,11 @@ impl Report {
 pub fn limits_provenance(model: Model) -> Provenance {
     match model {
         Model::Ers7 => Provenance {
-            source: "Tekkotsu's ERS7Info.h outputRanges (NOTES §1)",
+            source: "Tekkotsu's ERS7Info.h outputRanges (docs/formats.md §1)",
             estimated: false,
         },
         Model::Ers210 => Provenance {
-            source: "Tekkotsu's ERS210Info.h outputRanges (NOTES §1)",
+            source: "Tekkotsu's ERS210Info.h outputRanges (docs/formats.md §1)",
             estimated: false,
         },
         Model::Ers220 => Provenance {

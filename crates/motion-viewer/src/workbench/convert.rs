@@ -6,7 +6,7 @@
 //! for the tail, in a different order) on each model and map one to one. The
 //! third head servo maps only between models where it does the same thing
 //! (the ERS-210's roll is not the ERS-7's nod). Angles are carried over as
-//! they are: every model counts them the same way (NOTES §1 signs), but the
+//! they are: every model counts them the same way (docs/formats.md §1 signs), but the
 //! limits differ, so the result is worth a `check`.
 
 use super::check::RESOLUTION_DEG;

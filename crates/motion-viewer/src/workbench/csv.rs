@@ -131,7 +131,7 @@ fn scope(model: Model, joints: &[Joint], header: usize) -> Result<Scope, CsvErro
             .filter(|&j| match scope {
                 Scope::Full => true,
                 Scope::Legs => matches!(j, Joint::Leg(..)),
-                // The ERS-110 head group holds the mouth (NOTES §1).
+                // The ERS-110 head group holds the mouth (docs/formats.md §1).
                 Scope::Head => {
                     matches!(j, Joint::HeadTilt | Joint::HeadPan | Joint::HeadRoll)
                         || (model == Model::Ers110 && j == Joint::Mouth)

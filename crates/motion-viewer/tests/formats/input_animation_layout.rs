@@ -1,4 +1,4 @@
-//! Hand-made byte layouts pinning every ruling of NOTES.md §2 on the file layout.
+//! Hand-made byte layouts pinning every ruling of docs/formats.md §2 on the file layout.
 
 use motion_viewer::formats::input_animation::{
     Curve, EncodeError, InputAnimation, Key, Marker, WeightedMode, WrapMode, decode, encode,

@@ -1,5 +1,5 @@
 //! The two spec examples decode to the values in their hex dumps, and every
-//! NOTES.md §1 ruling that they show is pinned here.
+//! docs/formats.md §1 ruling that they show is pinned here.
 
 use motion_viewer::formats::aibo::{Joint, Model};
 use motion_viewer::formats::mtn::{self, Keyframe, Mtn, ServoGroup};

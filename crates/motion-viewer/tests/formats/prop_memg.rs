@@ -1,7 +1,7 @@
 //! Property round trips of MEMG motions (issue 15): random motions in both
 //! byte orders (local frames, timesteps, groups of any size and basis, any
 //! parent, names in UTF-8), written by the test's own writer in the layout of
-//! NOTES.md §3, decode to exactly what was written, encode back to the same
+//! docs/formats.md §3, decode to exactly what was written, encode back to the same
 //! bytes in either order, and decode again to the same motion.
 
 use crate::common::memg as memg_common;

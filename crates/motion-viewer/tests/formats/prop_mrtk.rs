@@ -1,7 +1,7 @@
 //! Property round trips of MRTK input animations (issue 15): random
 //! recordings of version 1.0 and 1.1, with and without each part (camera,
 //! hands, eye gaze) and markers, written by this test's own writer in the
-//! layout of NOTES.md §2, decode to exactly what was written, encode back to
+//! layout of docs/formats.md §2, decode to exactly what was written, encode back to
 //! the same bytes, and decode again to the same recording.
 
 use motion_viewer::formats::INPUT_ANIMATION_MAGIC;
@@ -97,7 +97,7 @@ impl RawRecording {
         out
     }
 
-    /// The recording the bytes stand for, per NOTES §2.
+    /// The recording the bytes stand for, per docs/formats.md §2.
     fn expected(&self) -> InputAnimation {
         let curve = |c: &RawCurve| Curve {
             pre_wrap: WrapMode::from_i32(c.wrap.0),

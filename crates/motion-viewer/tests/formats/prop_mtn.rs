@@ -1,6 +1,6 @@
 //! Property round trips of `.mtn` motions (issue 15): random motions of
 //! every AIBO model and partial-body scope, any joint set and keyframe
-//! count, written here in the canonical layout of NOTES.md §1 by a writer
+//! count, written here in the canonical layout of docs/formats.md §1 by a writer
 //! independent of the library's, then decoded to exactly what was written,
 //! encoded back to the same bytes, and decoded again to the same motion.
 
@@ -22,7 +22,7 @@ struct RawMtn {
 }
 
 impl RawMtn {
-    /// NOTES §1: the design label's part before any `_` names the model;
+    /// docs/formats.md §1: the design label's part before any `_` names the model;
     /// `DRX-700` is the ERS-110, whose section 3 size is a u16.
     fn ers110(&self) -> bool {
         self.design.split(|&b| b == b'_').next() == Some(b"DRX-700".as_slice())

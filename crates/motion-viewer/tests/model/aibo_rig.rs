@@ -1,4 +1,4 @@
-//! AIBO forward kinematics: zero-angle geometry against the NOTES offsets,
+//! AIBO forward kinematics: zero-angle geometry against the offsets of docs/formats.md §1,
 //! sign conventions, limits, neutral fill, body attitude and real motions.
 
 use motion_viewer::anim::aibo::{

@@ -15,7 +15,7 @@ use motion_viewer::formats::memg::{self, MemgGroup, MemgMotion};
 use motion_viewer::scene::{Plan, load};
 
 fn try_export(files: &[PathBuf], out: &Path, baked: bool) -> motion_viewer::Result<()> {
-    let tracks = load(files).unwrap();
+    let (tracks, _) = load(files).unwrap();
     let plan = Plan::new(&tracks).unwrap();
     write(&tracks, &plan, &GltfOptions { baked }, out, &mut |_| {}).map(|_| ())
 }
@@ -154,7 +154,7 @@ fn an_unwritable_output_is_named_and_leaves_nothing() {
             .to_string();
         assert!(e.contains(&out.display().to_string()), "{e}");
     }
-    let tracks = load(&[data("flags.obj"), data("flags.bin")]).unwrap();
+    let (tracks, _) = load(&[data("flags.obj"), data("flags.bin")]).unwrap();
     let out = blocker.join("x.pc2");
     let e = pc2::write(&tracks, &out, &mut |_| {})
         .unwrap_err()
@@ -184,7 +184,7 @@ fn other_extensions_and_track_counts_are_refused() {
     let dir = out_dir();
     let e = try_export(&[data("hands.mrtk")], &dir.path().join("x.obj"), false).unwrap_err();
     assert!(e.to_string().contains(".glb or .gltf"), "{e}");
-    let tracks = load(&[data("hands.mrtk")]).unwrap();
+    let (tracks, _) = load(&[data("hands.mrtk")]).unwrap();
     let e = pc2::write(&tracks, &dir.path().join("x.pc2"), &mut |_| {}).unwrap_err();
     assert!(e.to_string().contains("one MEMG scene"), "{e}");
     assert!(listing(dir.path()).is_empty());

@@ -28,7 +28,7 @@ const AIBO_TOLERANCE_M: f64 = 1e-5;
 const MRTK_TOLERANCE_M: f64 = 1e-5;
 
 fn export(files: &[PathBuf], out: &Path, baked: bool) -> (Vec<Track>, Plan, GltfReport) {
-    let tracks = load(files).unwrap();
+    let (tracks, _) = load(files).unwrap();
     let plan = Plan::new(&tracks).unwrap();
     let mut last = 0.0;
     let report = write(&tracks, &plan, &GltfOptions { baked }, out, &mut |f| {

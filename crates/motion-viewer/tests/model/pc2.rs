@@ -53,7 +53,7 @@ fn read(path: &Path) -> Cache {
 }
 
 fn check(files: &[PathBuf], out: &Path) {
-    let tracks = load(files).unwrap();
+    let (tracks, _) = load(files).unwrap();
     let mut last = 0.0;
     let report = pc2::write(&tracks, out, &mut |f| last = f).unwrap();
     assert_eq!(last, 1.0);
@@ -107,10 +107,10 @@ fn pc2_holds_every_vertex_at_every_timestep() {
 fn pc2_needs_exactly_one_memg_scene() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("x.pc2");
-    let none = load(&[data("sony_stand_sit.mtn")]).unwrap();
+    let (none, _) = load(&[data("sony_stand_sit.mtn")]).unwrap();
     let e = pc2::write(&none, &out, &mut |_| {}).unwrap_err();
     assert!(e.to_string().contains("0 MEMG motions"), "{e}");
-    let two = load(&[
+    let (two, _) = load(&[
         data("flags.obj"),
         data("flags.bin"),
         data("flags.obj"),

@@ -93,7 +93,7 @@ const fn concat<T: Copy, const A: usize, const B: usize, const N: usize>(
     out
 }
 
-/// ERS-7 (NOTES §1, from Tekkotsu's model): knee 9 mm toward J1 + of the
+/// ERS-7 (docs/formats.md §1, from Tekkotsu's model): knee 9 mm toward J1 + of the
 /// shoulder and 69.5 mm below; the foot (-5.0, 4.7, -65.2) from the knee in
 /// front, and on the hind leg the same direction with the ≈ 67.8 mm length.
 /// These put the four paws of Sony's stand and sit postures on one horizontal
@@ -156,7 +156,7 @@ const ERS7_NEUTRAL: [(Joint, f64); 20] = concat(
     ],
 );
 
-/// ERS-210 (NOTES §1, Tekkotsu): knee 12.8 mm toward J1 + and 0.5 mm out,
+/// ERS-210 (docs/formats.md §1, Tekkotsu): knee 12.8 mm toward J1 + and 0.5 mm out,
 /// 64 mm below the shoulder; lower leg front (-18.88, 0, -66) and hind
 /// (29.36, 0, -70.88) in the body frame, i.e. -29.36 toward the hind J1 +
 /// (backward) direction of the leg frame.
@@ -222,14 +222,14 @@ const ERS210_NEUTRAL: [(Joint, f64); 20] = concat(
     ],
 );
 
-/// ERS-220: the NOTES give it the ERS-210's legs; its head and tail are taken
+/// ERS-220: docs/formats.md §1 gives it the ERS-210's legs; its head and tail are taken
 /// from the ERS-210 as well (no published numbers), as are all limits.
 const ERS220: RigModel = RigModel {
     model: Model::Ers220,
     ..ERS210
 };
 
-/// ERS-110 (NOTES §1, "rough"): shoulders (±44.85, ±26.5, 0); upper leg
+/// ERS-110 (docs/formats.md §1, "rough"): shoulders (±44.85, ±26.5, 0); upper leg
 /// (13, 5.5, -61) in the leg frame; lower leg front (-9.5, 1.06, -58) and
 /// hind (19, 1.06, -69) in the body frame (-19 in the hind leg frame).
 ///

@@ -1,7 +1,7 @@
 //! MRTK input animations (int64 magic `0x6a8faf6e0f9e42c6`), versions 1.0 and 1.1.
 //!
 //! The layout follows the toolkit's writer (`InputAnimation.ToStream`), which
-//! differs from the published page; `shared/specs/NOTES.md` §2 is the ruling:
+//! differs from the published page; `docs/formats.md` §2 is the ruling:
 //! - 1.0: camera pose curves, four hand boolean curves, 2 × 27 joint pose curves;
 //!   float keys are 28 bytes (time, value, in/out tangent, in/out weight, mode).
 //! - 1.1: three flag bytes (camera, hands, eye gaze), then the parts present, the

@@ -1,5 +1,5 @@
 //! MEMG motion files: per-group reduced bases driven by animated local frames
-//! (CMU "Mesh Ensemble Motion Graphs"). See NOTES.md §3.
+//! (CMU "Mesh Ensemble Motion Graphs"). See docs/formats.md §3.
 //!
 //! The decoder makes one pass over the bytes: every `f64` array is byte-swapped
 //! (when the file is big-endian) and narrowed to `f32` in the same loop, straight

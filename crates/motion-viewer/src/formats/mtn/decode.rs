@@ -1,5 +1,5 @@
 //! The `.mtn` reader: sections walked by their declared sizes, with the
-//! recoveries `NOTES.md` §1 rules on (lying sizes, ERS-110 u16 section 3).
+//! recoveries `docs/formats.md` §1 rules on (lying sizes, ERS-110 u16 section 3).
 
 use super::{Keyframe, MAGIC, Mtn, SECTION0_SIZE, design_model};
 use crate::error::DecodeError;
@@ -276,7 +276,7 @@ pub fn decode(bytes: &[u8]) -> Result<Mtn, DecodeError> {
         ));
     }
     let ers110 = design_model(&names.design) == Some(Model::Ers110);
-    // ERS-110 files store section 3's size in 16 bits (NOTES §1).
+    // ERS-110 files store section 3's size in 16 bits (docs/formats.md §1).
     let s3_size = if ers110 {
         u32::from(r.u16("section 3 size")?)
     } else {

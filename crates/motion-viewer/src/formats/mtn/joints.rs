@@ -1,6 +1,6 @@
 //! Design labels, robot models and the role of each joint of a motion.
 //!
-//! Joint order and naming follow Dogsbody's tables and `NOTES.md` §1. ERS-110
+//! Joint order and naming follow Dogsbody's tables and `docs/formats.md` §1. ERS-110
 //! joints are mapped by position, because some Sony ERS-110 files carry
 //! garbled names (`cd#14`, `cd#319`, `dt#49`); every other model by PRM name.
 

@@ -1,7 +1,7 @@
 //! AIBO `.mtn` motions (magic `OMTN`): decoder and byte-exact encoder.
 //!
 //! The layout reconciles Sony's libMTN document with Dogsbody's page under the
-//! rulings of `NOTES.md` §1:
+//! rulings of `docs/formats.md` §1:
 //!
 //! - `OMTN`, then section 0 (24 bytes: number 0, size, section count, u16
 //!   major and minor version, u16 keyframe count, u16 frame rate in ms, u32

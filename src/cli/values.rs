@@ -1,0 +1,233 @@
+//! The command line's values, parsed by clap: sizes and frame ranges by
+//! their `FromStr`, choices as [`ValueEnum`]s that clap lists in `--help` and
+//! in its error for a value it does not know. Each choice maps onto the
+//! library's own type, which knows nothing of clap.
+
+use clap::ValueEnum;
+use motion_viewer::anim::timeline::LoopMode;
+use motion_viewer::gpu::BasisFormat;
+use motion_viewer::scene::Layout;
+use motion_viewer::scene::camera::Preset;
+use motion_viewer::stage::DeformOn;
+use std::str::FromStr;
+
+/// The largest side of a picture or window.
+pub const MAX_SIDE: u32 = 16384;
+
+/// A picture or window size, `WxH` (or `WXH`), each side in 1..=16384.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Size {
+    /// Pixels across.
+    pub width: u32,
+    /// Pixels down.
+    pub height: u32,
+}
+
+impl Size {
+    /// `[width, height]`.
+    pub fn pair(self) -> [u32; 2] {
+        [self.width, self.height]
+    }
+}
+
+impl FromStr for Size {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Size, String> {
+        text.split_once(['x', 'X'])
+            .and_then(|(w, h)| Some((w.trim().parse().ok()?, h.trim().parse().ok()?)))
+            .filter(|&(w, h): &(u32, u32)| {
+                (1..=MAX_SIDE).contains(&w) && (1..=MAX_SIDE).contains(&h)
+            })
+            .map(|(width, height)| Size { width, height })
+            .ok_or_else(|| format!("expected WxH with sides 1 to {MAX_SIDE}, e.g. 1280x720"))
+    }
+}
+
+/// A range of frames `A..B`, B excluded, A < B.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FrameRange {
+    /// The first frame.
+    pub start: u64,
+    /// One past the last frame.
+    pub end: u64,
+}
+
+impl FrameRange {
+    /// `(start, end)`.
+    pub fn pair(self) -> (u64, u64) {
+        (self.start, self.end)
+    }
+}
+
+impl FromStr for FrameRange {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<FrameRange, String> {
+        let parsed = text
+            .split_once("..")
+            .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
+        match parsed {
+            Some((start, end)) if start < end => Ok(FrameRange { start, end }),
+            _ => Err("expected A..B with A < B, e.g. 0..120".into()),
+        }
+    }
+}
+
+/// `--view`: where the camera looks from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum View {
+    /// From the front, right and above.
+    #[default]
+    ThreeQuarter,
+    /// From the front.
+    Front,
+    /// From the side.
+    Side,
+    /// From above.
+    Top,
+}
+
+impl From<View> for Preset {
+    fn from(view: View) -> Preset {
+        match view {
+            View::ThreeQuarter => Preset::ThreeQuarter,
+            View::Front => Preset::Front,
+            View::Side => Preset::Side,
+            View::Top => Preset::Top,
+        }
+    }
+}
+
+/// `--layout`: how tracks stand beside each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LayoutArg {
+    /// Every track scaled to a common size (the default when formats are mixed).
+    Fit,
+    /// Every track at its own size in metres.
+    TrueScale,
+}
+
+impl From<LayoutArg> for Layout {
+    fn from(layout: LayoutArg) -> Layout {
+        match layout {
+            LayoutArg::Fit => Layout::Fit,
+            LayoutArg::TrueScale => Layout::TrueScale,
+        }
+    }
+}
+
+/// `--deform`: where MEMG meshes are deformed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum DeformArg {
+    /// The GPU, but the CPU on a software adapter or where the GPU cannot hold the motion.
+    #[default]
+    Auto,
+    /// The GPU's compute shader.
+    Gpu,
+    /// The CPU.
+    Cpu,
+}
+
+impl From<DeformArg> for DeformOn {
+    fn from(deform: DeformArg) -> DeformOn {
+        match deform {
+            DeformArg::Auto => DeformOn::Auto,
+            DeformArg::Gpu => DeformOn::Gpu,
+            DeformArg::Cpu => DeformOn::Cpu,
+        }
+    }
+}
+
+/// `--basis`: how the GPU stores MEMG bases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum BasisArg {
+    /// 32-bit floats, as decoded.
+    #[default]
+    F32,
+    /// 16-bit floats: half the bytes read per frame.
+    F16,
+}
+
+impl From<BasisArg> for BasisFormat {
+    fn from(basis: BasisArg) -> BasisFormat {
+        match basis {
+            BasisArg::F32 => BasisFormat::F32,
+            BasisArg::F16 => BasisFormat::F16,
+        }
+    }
+}
+
+/// `--loop`: what happens at the ends of the timeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum LoopArg {
+    /// Stop at the end.
+    Once,
+    /// Start over.
+    #[default]
+    Loop,
+    /// Play back and forth.
+    Pingpong,
+}
+
+impl From<LoopArg> for LoopMode {
+    fn from(mode: LoopArg) -> LoopMode {
+        match mode {
+            LoopArg::Once => LoopMode::Once,
+            LoopArg::Loop => LoopMode::Loop,
+            LoopArg::Pingpong => LoopMode::PingPong,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        let size = |s: &str| s.parse::<Size>().map(Size::pair);
+        assert_eq!(size("1280x720").unwrap(), [1280, 720]);
+        assert_eq!(size("64X48").unwrap(), [64, 48]);
+        assert_eq!(size("16384x1").unwrap(), [16384, 1]);
+        for bad in ["0x10", "16385x10", "1280", "320", "ax b", "-1x5", ""] {
+            assert!(size(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn ranges() {
+        let range = |s: &str| s.parse::<FrameRange>().map(FrameRange::pair);
+        assert_eq!(range("3..9").unwrap(), (3, 9));
+        assert_eq!(range(" 0 .. 1 ").unwrap(), (0, 1));
+        for bad in ["9..3", "3..3", "a..b", "3", "..4", "-1..2"] {
+            assert!(range(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn choices_are_named_as_the_help_says() {
+        let names = |v: &[clap::builder::PossibleValue]| {
+            v.iter()
+                .map(|p| p.get_name().to_string())
+                .collect::<Vec<_>>()
+        };
+        let views: Vec<_> = View::value_variants()
+            .iter()
+            .filter_map(ValueEnum::to_possible_value)
+            .collect();
+        assert_eq!(names(&views), ["three-quarter", "front", "side", "top"]);
+        assert_eq!(
+            Layout::from(LayoutArg::from_str("true-scale", false).unwrap()),
+            Layout::TrueScale
+        );
+        assert_eq!(
+            LoopMode::from(LoopArg::from_str("pingpong", false).unwrap()),
+            LoopMode::PingPong
+        );
+        assert_eq!(
+            BasisFormat::from(BasisArg::from_str("f16", false).unwrap()),
+            BasisFormat::F16
+        );
+    }
+}

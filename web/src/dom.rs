@@ -1,0 +1,28 @@
+//! The page's elements, as the other modules find them: the document, an
+//! element by id, and the ids `web/index.html` gives them. The lowest module
+//! of the crate: it imports none of the others.
+
+use wasm_bindgen::JsCast;
+use web_sys::Document;
+
+/// The id of the canvas the viewer draws into.
+pub const CANVAS_ID: &str = "viewer";
+/// The id of the element whose text is the window's status as JSON.
+pub const STATUS_ID: &str = "status";
+/// The id of the `<input type=file multiple>`.
+pub const FILES_ID: &str = "files";
+
+/// The page's document.
+pub fn document() -> Result<Document, String> {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or_else(|| "no document: not in a web page".to_string())
+}
+
+/// The element `id` as a `T`, or an error naming what the page lacks.
+pub fn element<T: JsCast>(document: &Document, id: &str) -> Result<T, String> {
+    document
+        .get_element_by_id(id)
+        .and_then(|e| e.dyn_into().ok())
+        .ok_or_else(|| format!("the page has no suitable element #{id}"))
+}
