@@ -102,7 +102,7 @@ pub fn read_owned(path: &Path) -> Result<Input> {
     if let Some((archive, entry)) = split_entry(path) {
         return Ok(read_owned(&archive)?.with_entry(entry));
     }
-    let io = |e| Error::io(&path, e);
+    let io = |e| Error::io(path, e);
     let meta = std::fs::metadata(path).map_err(io)?;
     if !meta.is_file() {
         return Err(Error::NotRegularFile {

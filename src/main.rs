@@ -1,6 +1,6 @@
 //! The `viewer` command: see `viewer --help`. The application around the
 //! `motion-viewer` library: argument parsing ([`cli`]), the desktop's side of
-//! the window ([`desktop`]), the throughput measurements ([`bench`]) and the
+//! the window ([`desktop`]), the throughput measurements ([`mod@bench`]) and the
 //! web page's file server ([`serve`]).
 
 mod bench;

@@ -29,8 +29,8 @@ pub(super) fn bench(
 ) -> Result<Row> {
     let timer = &bench.timer;
     timer.plan(6);
-    let file_error = |e| Error::io(&path, e);
-    let decode_error = |e| Error::decode(&path, e);
+    let file_error = |e| Error::io(path, e);
+    let decode_error = |e| Error::decode(path, e);
     let file_bytes = std::fs::metadata(path).map_err(file_error)?.len();
     // Fresh decodes each hold one motion at a time, then drop it; they all
     // come before the reused motion exists, so no two are ever held at once.

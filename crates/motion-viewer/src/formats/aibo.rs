@@ -1,5 +1,14 @@
 //! AIBO robot models and joint roles: the vocabulary the `.mtn` codec maps
 //! joints onto and the kinematic rig reads.
+//!
+//! ```
+//! use motion_viewer::formats::aibo::{Joint, Leg, LegJoint, Model, max_speed_rad_s};
+//!
+//! // Tekkotsu's servo speed for the ERS-210's knees: 4.10° per 16 ms frame at most.
+//! let knee = Joint::Leg(Leg::LeftFront, LegJoint::Knee);
+//! let per_frame_deg = max_speed_rad_s(Model::Ers210, knee).unwrap().to_degrees() * 0.016;
+//! assert!(per_frame_deg <= 4.10 + 1e-9 && per_frame_deg > 1.9);
+//! ```
 
 use serde::Serialize;
 

@@ -2,6 +2,15 @@
 //!
 //! [`probe`] tells a file's kind from its content (magic bytes, endian
 //! indicator, text), never from its extension.
+//!
+//! ```
+//! use motion_viewer::formats::{Kind, probe};
+//!
+//! assert_eq!(probe(b"OMTN\0\0\0\0"), Some(Kind::Mtn));
+//! assert_eq!(probe(b"ODAR\0\0\x03\0"), Some(Kind::Oda));
+//! assert_eq!(probe(b"v 0 0 0\nf 1 1 1\n"), Some(Kind::Obj));
+//! assert_eq!(probe(&[0xde, 0xad, 0xbe, 0xef]), None);
+//! ```
 
 pub mod aibo;
 pub mod bytes;
@@ -113,7 +122,7 @@ fn looks_like_obj(bytes: &[u8]) -> bool {
 #[cfg(not(target_arch = "wasm32"))]
 pub fn read_file(path: &std::path::Path) -> crate::Result<Vec<u8>> {
     use crate::error::Error;
-    std::fs::read(path).map_err(|e| Error::io(&path, e))
+    std::fs::read(path).map_err(|e| Error::io(path, e))
 }
 
 /// Reads a file and tells its kind, or fails naming the file.
@@ -124,7 +133,7 @@ pub fn probe_file(path: &std::path::Path) -> crate::Result<Kind> {
     let mut head = Vec::with_capacity(4096);
     std::fs::File::open(path)
         .and_then(|f| f.take(4096).read_to_end(&mut head))
-        .map_err(|e| Error::io(&path, e))?;
+        .map_err(|e| Error::io(path, e))?;
     probe(&head).ok_or_else(|| Error::UnknownFormat {
         path: path.to_path_buf(),
         head: head

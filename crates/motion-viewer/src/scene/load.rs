@@ -101,7 +101,7 @@ impl Input {
             return Ok(Input::read(&archive)?.with_entry(entry));
         }
         const MAP_FROM_BYTES: u64 = 1 << 20;
-        let io = |e| Error::io(&path, e);
+        let io = |e| Error::io(path, e);
         let (file, len) = open_regular(path).map_err(|e| match e {
             Opened::Io(e) => io(e),
             Opened::NotRegular(what) => Error::NotRegularFile {

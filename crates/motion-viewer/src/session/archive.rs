@@ -29,7 +29,7 @@ impl ArchiveList {
     /// The list of the archive `bytes` named `path`, playing its first
     /// motion (the one [`Archives::FirstMotion`] loads).
     pub fn new(path: &Path, bytes: Vec<u8>) -> Result<ArchiveList> {
-        let entries = summarize_archive(path, &bytes).map_err(|e| Error::decode(&path, e))?;
+        let entries = summarize_archive(path, &bytes).map_err(|e| Error::decode(path, e))?;
         let playing = entries.iter().position(|e| e.mtn.is_some()).unwrap_or(0);
         Ok(ArchiveList {
             path: path.to_path_buf(),

@@ -98,7 +98,7 @@ pub fn summarize_paths(
         {
             let input = Input::read(one)?;
             let entries =
-                summarize_archive(one, &input.data).map_err(|e| crate::Error::decode(&one, e))?;
+                summarize_archive(one, &input.data).map_err(|e| crate::Error::decode(one, e))?;
             out.extend(entries.into_iter().map(Summary::OdaEntry));
         } else {
             let (tracks, loaded) = scene::load(run)?;

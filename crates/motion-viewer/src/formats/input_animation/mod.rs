@@ -10,6 +10,18 @@
 //!
 //! This module holds the data; [`decode`] and [`encode`] the two directions,
 //! and `anim::curve` evaluates it.
+//!
+//! ```
+//! use motion_viewer::formats::input_animation;
+//!
+//! let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/hands.mrtk"))?;
+//! let recording = input_animation::decode(&bytes)?;
+//! assert_eq!(recording.version, (1, 1));
+//! assert!(recording.camera.is_some() && recording.hands.is_some());
+//! // Encoded again in the same version, the bytes come back as they were.
+//! assert_eq!(input_animation::encode(&recording, (1, 1))?, bytes);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod decode;
 mod encode;

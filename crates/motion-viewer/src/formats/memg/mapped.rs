@@ -39,7 +39,7 @@ impl MappedMemg {
         let mut skeleton = MemgMotion::default();
         let mut offsets = Vec::new();
         parse(bytes, &mut skeleton, Arrays::Index(&mut offsets))
-            .map_err(|e| Error::decode(&path, e))?;
+            .map_err(|e| Error::decode(path, e))?;
         if let Some(map) = &map {
             release(map, 0..map.len());
         }
@@ -120,15 +120,15 @@ impl ArraySource for MappedMemg {
 /// Maps `path` read-only; `None` for an empty file (mapping one fails on some
 /// systems, and there is nothing to map).
 pub fn map_file(path: &Path) -> crate::Result<Option<Mmap>> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(&path, e))?;
-    let len = file.metadata().map_err(|e| Error::io(&path, e))?.len();
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
     if len == 0 {
         return Ok(None);
     }
     // SAFETY: the map is read-only. Another process truncating the file while
     // it is mapped could fault a read; that is the accepted cost of
     // memory-mapped input, as with any tool reading data files this way.
-    let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(&path, e))?;
+    let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
     Ok(Some(map))
 }
 
@@ -157,7 +157,7 @@ pub fn load(path: &Path) -> crate::Result<MemgMotion> {
         Some(map) => decode_mmap(&map),
         None => super::decode(&[]),
     }
-    .map_err(|e| Error::decode(&path, e))
+    .map_err(|e| Error::decode(path, e))
 }
 
 /// Drops the whole pages of `range` from this process's view of `map`; the

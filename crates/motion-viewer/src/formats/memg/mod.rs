@@ -14,6 +14,37 @@
 //! no faults at all. [`load`] and [`decode_mmap`] read through a memory map and
 //! [`MappedMemg`] converts the large arrays straight into a caller's buffer
 //! (see `mapped.rs`).
+//!
+//! ```
+//! use motion_viewer::formats::bytes::ByteOrder;
+//! use motion_viewer::formats::memg::{self, MemgGroup, MemgMotion};
+//!
+//! // One vertex moved along y by one basis vector, over two timesteps.
+//! let identity = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+//! let motion = MemgMotion {
+//!     fps: 30,
+//!     local_frames: 1,
+//!     timesteps: 2,
+//!     frames: vec![identity; 2],
+//!     groups: vec![MemgGroup {
+//!         name: "flag".into(),
+//!         mapping: vec![1],          // .obj vertex 1
+//!         mean: vec![0.0, 0.0, 0.0],
+//!         parent: 0,
+//!         basis_len: 1,
+//!         basis: vec![0.0, 1.0, 0.0], // U: 3 × 1
+//!         coeffs: vec![0.0, 0.5],     // Q: 1 × 2
+//!     }],
+//!     ..MemgMotion::default()
+//! };
+//! // Written big-endian (endian indicator 16777216 when read the other way).
+//! let bytes = memg::encode(&motion, ByteOrder::Big);
+//! let back = memg::decode(&bytes)?;
+//! assert_eq!(back.byte_order, ByteOrder::Big);
+//! assert_eq!(back.groups[0].coeffs, [0.0, 0.5]);
+//! assert_eq!(back.duration_s(), 1.0 / 30.0);
+//! # Ok::<(), motion_viewer::DecodeError>(())
+//! ```
 
 mod decode;
 mod fresh;

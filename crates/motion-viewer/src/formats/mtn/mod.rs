@@ -17,6 +17,20 @@
 //! Sections 1 and 2 are padded to a multiple of 4 bytes, except in ERS-110
 //! version 1.0 files, which are not padded. The decoder keeps the padding bytes
 //! it finds, so [`encode`] of a decoded well-formed file gives back its bytes.
+//!
+//! ```
+//! use motion_viewer::formats::{aibo::Model, mtn};
+//!
+//! // The hex example of Sony's libMTN document, rebuilt byte for byte.
+//! let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/sony_stand_sit.mtn"))?;
+//! let motion = mtn::decode(&bytes)?;
+//! assert_eq!(motion.name, "a_stand#sit_S");
+//! assert_eq!(motion.model(), Some(Model::Ers210));
+//! assert_eq!((motion.keyframes.len(), motion.joints.len()), (6, 20));
+//! assert_eq!(motion.total_frames(), 305); // 4.880 s of 16 ms frames
+//! assert_eq!(mtn::encode(&motion), bytes);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod decode;
 mod encode;

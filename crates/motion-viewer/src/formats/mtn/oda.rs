@@ -5,6 +5,19 @@
 //! reserved), then one table element per file: u32 type (`OMTN`, `WAVE`, …),
 //! a 128-byte NUL-padded name, u32 offset from the start of the archive,
 //! u32 size, u32 reserved. The data of each file lies where its entry says.
+//!
+//! ```
+//! use motion_viewer::formats::mtn::{self, read_oda};
+//!
+//! // An ERS-7 archive from Sony's samples (provenance in tests/data/oda/SOURCES.txt).
+//! let archive = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/oda/ers7_MOTION7.ODA"))?;
+//! let entries = read_oda(&archive)?;
+//! assert_eq!(entries.len(), 12);
+//! let first = entries.iter().find(|e| e.is_motion()).unwrap();
+//! let motion = mtn::decode(&archive[first.data.clone()])?;
+//! assert_eq!(motion.design, "DRX-1000");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use crate::error::DecodeError;
 use crate::formats::bytes::Reader;

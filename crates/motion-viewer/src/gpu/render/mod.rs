@@ -8,7 +8,7 @@
 //! hands) and overlays (rays, camera frusta) fill in.
 //!
 //! Colours are **linear** RGBA; the sRGB target encodes them. World space is
-//! y-up (see [`super::camera`]).
+//! y-up (see [`crate::scene::camera`]).
 
 mod pipeline;
 mod streams;
