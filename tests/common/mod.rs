@@ -10,6 +10,7 @@
 
 pub mod gltf;
 pub mod memg;
+pub mod python;
 pub mod stage;
 pub mod workbench;
 
