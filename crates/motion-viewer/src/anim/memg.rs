@@ -202,15 +202,33 @@ impl Deformer {
         out: &mut Vec<[f32; 3]>,
     ) {
         let count = scene.positions.len();
-        let Some(s) = sample(motion, t) else {
-            out.clear();
-            out.extend_from_slice(&scene.positions);
-            return;
-        };
         if out.len() != count {
             out.clear();
             out.resize(count, [0.0; 3]);
         }
+        self.deform_into(scene, motion, binding, t, out);
+    }
+
+    /// [`Deformer::deform`] into a slice the caller owns (a numpy array's
+    /// buffer, one frame of a larger block), which must hold exactly one
+    /// entry per `.obj` vertex.
+    ///
+    /// # Panics
+    /// When `out.len()` is not the scene's vertex count.
+    pub fn deform_into(
+        &mut self,
+        scene: &ObjScene,
+        motion: &MemgMotion,
+        binding: &Binding,
+        t: f64,
+        out: &mut [[f32; 3]],
+    ) {
+        let count = scene.positions.len();
+        assert_eq!(out.len(), count, "one output entry per .obj vertex");
+        let Some(s) = sample(motion, t) else {
+            out.copy_from_slice(&scene.positions);
+            return;
+        };
         // Which bound groups write a contiguous run of `out` directly; every
         // other `.obj` vertex starts from its rest position.
         self.direct.clear();

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""The `motion_viewer` Python package against the numpy reader of
+`benches/memg_numpy.py`, in one process, on the same files:
+
+- open + positions: the flags sample (data/flags.obj + data/flags.bin), every
+  timestep's vertex positions. numpy: read both files, `memg_numpy.decode`,
+  the `.obj`'s `v` lines, then every frame at once as mean + U·Q (BLAS) in
+  the parent frame; motion_viewer: `open` then `positions()`.
+- decode: a synthetic MEMG file (VERTICES×BASIS×FRAMES, default 1M×32×100)
+  already in the page cache. numpy: `memg_numpy.decode` of its bytes, read
+  into memory first (not timed); motion_viewer: `open` of the file, which
+  also reads and parses its `.obj` (a million `v` lines) and maps the motion.
+
+Prints one JSON object (medians of --runs after a warm-up). Run from the
+repository root with the package installed (`pip install ./python`):
+
+    python benches/python_vs_numpy.py --scene /tmp/py-bench
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import statistics
+import sys
+import time
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "python" / "tests"))
+
+import memg_numpy  # noqa: E402  (the reader compared with)
+import motion_viewer as mv  # noqa: E402
+from conftest import write_memg  # noqa: E402  (the same writer the tests use)
+
+
+def median_s(f, runs):
+    f()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def obj_vertices(path):
+    """The `v` lines of an `.obj` as an n × 3 float32 array."""
+    with open(path, "rb") as f:
+        lines = [line[2:] for line in f.read().splitlines() if line.startswith(b"v ")]
+    return np.array(b" ".join(lines).split(), dtype=np.float32).reshape(-1, 3)
+
+
+def numpy_positions(obj, motion):
+    """Every timestep's positions from the numpy reader's arrays."""
+    rest = obj_vertices(obj)
+    with open(motion, "rb") as f:
+        fps, frames, groups = memg_numpy.decode(f.read())
+    n, k = frames.shape[0], frames.shape[1]
+    out = np.repeat(rest[None], n, axis=0)
+    for _, mapping, mean, parent, r, basis, coeffs in groups:
+        v = len(mapping)
+        u = basis.reshape(r, 3 * v).T
+        q = coeffs.reshape(n, r).T
+        local = (mean[:, None] + u @ q).T.reshape(n, v, 3)
+        if 0 <= parent < k:
+            m = frames[:, parent].reshape(n, 3, 4)
+            local = np.einsum("nij,nvj->nvi", m[:, :, :3], local) + m[:, None, :, 3]
+        out[:, mapping - 1] = local
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scene", default="/tmp/py-bench", help="folder for the synthetic scene")
+    parser.add_argument("--size", default="1000000x32x100", help="VERTICESxBASISxFRAMES")
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    root = HERE.parent
+    flags_obj, flags_bin = root / "data" / "flags.obj", root / "data" / "flags.bin"
+
+    mine = mv.open(flags_bin).positions()
+    theirs = numpy_positions(flags_obj, flags_bin)
+    assert mine.shape == theirs.shape
+    assert np.abs(mine - theirs).max() <= 1e-4 * np.abs(theirs).max()
+    np_flags = median_s(lambda: numpy_positions(flags_obj, flags_bin), args.runs)
+    mv_flags = median_s(lambda: mv.open(flags_bin).positions(), args.runs)
+
+    v, r, n = (int(x) for x in args.size.split("x"))
+    scene = pathlib.Path(args.scene)
+    scene.mkdir(parents=True, exist_ok=True)
+    motion = scene / f"synthetic-{args.size}.bin"
+    if not motion.exists():
+        write_memg(motion, vertices=v, basis=r, timesteps=n)
+    data = motion.read_bytes()
+    np_decode = median_s(lambda: memg_numpy.decode(data), args.runs)
+    del data
+    mv_decode = median_s(lambda: mv.open(motion), args.runs)
+    mb = motion.stat().st_size / 1e6
+    print(
+        json.dumps(
+            {
+                "numpy": np.__version__,
+                "cpus": os.cpu_count(),
+                "flags_timesteps": int(mine.shape[0]),
+                "flags_vertices": int(mine.shape[1]),
+                "flags_numpy_s": np_flags,
+                "flags_motion_viewer_s": mv_flags,
+                "flags_speedup": np_flags / mv_flags,
+                "synthetic": args.size,
+                "synthetic_mb": mb,
+                "decode_numpy_s": np_decode,
+                "decode_motion_viewer_s": mv_decode,
+                "decode_numpy_mb_s": mb / np_decode,
+                "decode_motion_viewer_mb_s": mb / mv_decode,
+                "decode_speedup": np_decode / mv_decode,
+            },
+            indent=2,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+//! The library's errors as the Python exceptions of `motion_viewer._errors`.
+
+use motion_viewer::Error;
+use motion_viewer::workbench::EditError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// The exception class called `name` in `motion_viewer._errors`.
+fn class<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("motion_viewer._errors")?.getattr(name)
+}
+
+/// Builds `name(message, path, **details)`; a failure to build it (the
+/// Python half of the package missing) is raised instead.
+fn raise(
+    py: Python<'_>,
+    name: &str,
+    message: String,
+    path: Option<String>,
+    details: &[(&str, Bound<'_, PyAny>)],
+) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let kwargs = PyDict::new(py);
+        for (key, value) in details {
+            kwargs.set_item(key, value)?;
+        }
+        let value = class(py, name)?.call((message, path), Some(&kwargs))?;
+        Ok(PyErr::from_value(value))
+    };
+    build().unwrap_or_else(|e| e)
+}
+
+/// The Python exception for a library error: its class by variant, its
+/// message the error's one line, `.path` the file it names.
+pub fn to_py(py: Python<'_>, e: Error) -> PyErr {
+    let message = e.to_string();
+    let path = e.path().map(|p| p.to_string_lossy().into_owned());
+    let s = |v: &str| v.into_pyobject(py).map(|v| v.into_any()).unwrap();
+    match &e {
+        Error::Decode { source, .. } => raise(
+            py,
+            "DecodeError",
+            message,
+            path,
+            &[
+                ("field", s(&source.field)),
+                ("offset", source.offset.into_pyobject(py).unwrap().into_any()),
+                ("expected", s(&source.expected)),
+                ("found", s(&source.found)),
+            ],
+        ),
+        Error::Io { source, .. } => {
+            let errno = source.raw_os_error().into_pyobject(py).unwrap().into_any();
+            raise(py, "FileError", message, path, &[("errno", errno)])
+        }
+        Error::NotRegularFile { .. } | Error::OutputIsInput { .. } => {
+            raise(py, "FileError", message, path, &[])
+        }
+        Error::UnknownFormat { head, .. } => {
+            raise(py, "UnknownFormatError", message, path, &[("head", s(head))])
+        }
+        Error::Entry { .. } => raise(py, "EntryError", message, path, &[]),
+        Error::Mismatch { .. } => raise(py, "MismatchError", message, path, &[]),
+        Error::Unsupported { .. } => raise(py, "UnsupportedError", message, path, &[]),
+        Error::TooLarge { .. } => raise(py, "TooLargeError", message, path, &[]),
+        Error::NonFinite { .. } => raise(py, "NonFiniteError", message, path, &[]),
+        _ => raise(py, "MotionViewerError", message, path, &[]),
+    }
+}
+
+/// A workbench edit that could not be made, naming the motion's file.
+pub fn edit_to_py(py: Python<'_>, path: &str, e: EditError) -> PyErr {
+    raise(
+        py,
+        "EditError",
+        format!("{}: {e}", motion_viewer::text::escape(path)),
+        Some(path.to_owned()),
+        &[],
+    )
+}
+
+/// Converts a library result, raising its error as a Python exception.
+pub trait OrRaise<T> {
+    /// The value, or the error raised in Python.
+    fn or_raise(self, py: Python<'_>) -> PyResult<T>;
+}
+
+impl<T> OrRaise<T> for motion_viewer::Result<T> {
+    fn or_raise(self, py: Python<'_>) -> PyResult<T> {
+        self.map_err(|e| to_py(py, e))
+    }
+}

@@ -1,0 +1,102 @@
+//! `motion_viewer._core`: the Python extension over the motion-viewer
+//! library. Files open through the library's front door; each track becomes
+//! a [`track::Track`] whose samplers fill numpy arrays with the GIL released.
+//! The exceptions, the `mtn` workbench's Python face and the type stubs live
+//! beside it in `motion_viewer/`.
+
+mod errors;
+mod export;
+mod mtn;
+mod sample;
+mod track;
+
+use errors::OrRaise;
+use pyo3::prelude::*;
+use std::path::PathBuf;
+use track::Track;
+
+/// The tracks of one load, each carrying the load's warnings first.
+fn tracks(loaded: motion_viewer::Loaded) -> PyResult<Vec<Track>> {
+    loaded
+        .tracks
+        .into_iter()
+        .map(|t| Track::new(t, loaded.warnings.clone()))
+        .collect()
+}
+
+/// Opens one motion file (an AIBO `.mtn`, an MRTK recording, a MEMG motion
+/// with its `.obj` beside it, or an ODA archive's `entry`) and returns its
+/// first track. The format is told by the content, never the extension.
+#[pyfunction]
+#[pyo3(signature = (path, entry=None))]
+fn open(py: Python<'_>, path: PathBuf, entry: Option<String>) -> PyResult<Track> {
+    let loaded = py
+        .detach(|| match &entry {
+            Some(entry) => motion_viewer::open_entry(&path, entry),
+            None => motion_viewer::open(&path),
+        })
+        .or_raise(py)?;
+    first(py, &path, tracks(loaded)?)
+}
+
+/// The first track, or an error naming `path` when the file held none.
+fn first(py: Python<'_>, path: &std::path::Path, tracks: Vec<Track>) -> PyResult<Track> {
+    tracks.into_iter().next().ok_or_else(|| {
+        errors::to_py(
+            py,
+            motion_viewer::Error::mismatch(path, "holds no motion"),
+        )
+    })
+}
+
+/// Opens several files as one set: each MEMG motion takes the `.obj` of the
+/// same stem among them (else the nearest before it); an ODA archive gives
+/// every motion entry. Returns every track, in the order given.
+#[pyfunction]
+fn open_all(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<Vec<Track>> {
+    let loaded = py.detach(|| motion_viewer::open_all(&paths)).or_raise(py)?;
+    tracks(loaded)
+}
+
+/// Opens a file held in memory; `name` is what errors and the track call
+/// it. A MEMG motion needs its `.obj`: give both to `open_bytes_all`.
+#[pyfunction]
+#[pyo3(signature = (name, data, entry=None))]
+fn open_bytes(
+    py: Python<'_>,
+    name: PathBuf,
+    data: Vec<u8>,
+    entry: Option<String>,
+) -> PyResult<Track> {
+    let loaded = py
+        .detach(|| match &entry {
+            Some(entry) => motion_viewer::open_bytes_entry(name.clone(), data, entry),
+            None => motion_viewer::open_bytes(name.clone(), data),
+        })
+        .or_raise(py)?;
+    first(py, &name, tracks(loaded)?)
+}
+
+/// Opens several files held in memory as one set, paired as `open_all`
+/// pairs files on disk (a MEMG motion with its `.obj`, an `.obj` with its
+/// `.mtl`). Returns every track.
+#[pyfunction]
+fn open_bytes_all(py: Python<'_>, files: Vec<(PathBuf, Vec<u8>)>) -> PyResult<Vec<Track>> {
+    let loaded = py
+        .detach(|| motion_viewer::open_bytes_all(files))
+        .or_raise(py)?;
+    tracks(loaded)
+}
+
+/// The extension module.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Track>()?;
+    m.add_function(wrap_pyfunction!(open, m)?)?;
+    m.add_function(wrap_pyfunction!(open_all, m)?)?;
+    m.add_function(wrap_pyfunction!(open_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(open_bytes_all, m)?)?;
+    m.add_function(wrap_pyfunction!(export::export, m)?)?;
+    mtn::register(m)?;
+    Ok(())
+}

@@ -1,0 +1,206 @@
+//! The samplers behind `Track`'s methods: each fills a numpy array's buffer,
+//! allocated with the GIL held, then runs with the GIL released.
+
+use motion_viewer::anim::aibo::MtnRig;
+use motion_viewer::anim::curve::evaluate_bool;
+use motion_viewer::anim::input_animation::{Pose, pose_at, ray_at};
+use motion_viewer::anim::memg::{Binding, Deformer};
+use motion_viewer::anim::mtn::MtnSampler;
+use motion_viewer::formats::input_animation::{Hands, JOINT_COUNT, PoseCurves, RayCurves};
+use motion_viewer::formats::memg::MemgMotion;
+use motion_viewer::formats::mtn::Mtn;
+use motion_viewer::formats::obj::ObjScene;
+use numpy::ndarray::IntoDimension;
+use numpy::{AllowTypeChange, Element, PyArray, PyArray1, PyArray2, PyArrayLike1, PyArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// Times in seconds as a caller gives them: a numpy array, a list, a range…
+pub type Times<'py> = PyArrayLike1<'py, f64, AllowTypeChange>;
+
+/// The most samples one call makes from a rate alone: a typo in a rate
+/// (1e9 for 1e3) is refused rather than filling the memory.
+const MAX_GRID: f64 = 1e8;
+
+/// 0, `step`, 2·`step`… up to `duration` (within a nanosecond), where
+/// `step` is 1/`rate` or else `period`.
+pub fn grid(duration: f64, period: f64, rate: Option<f64>) -> PyResult<Vec<f64>> {
+    let step = match rate {
+        Some(r) if r.is_finite() && r > 0.0 => 1.0 / r,
+        Some(r) => return Err(PyValueError::new_err(format!("rate {r}: expected a positive number of samples per second"))),
+        None => period,
+    };
+    let count = (duration / step + 1e-9).floor() + 1.0;
+    if !(count.is_finite() && count <= MAX_GRID) {
+        return Err(PyValueError::new_err(format!(
+            "{count} samples at {step} s over {duration} s: more than the {MAX_GRID} one call makes; pass times"
+        )));
+    }
+    Ok((0..count as usize).map(|i| i as f64 * step).collect())
+}
+
+/// A new C-ordered array of `shape`, filled by `f` with the GIL released.
+pub fn fill<'py, T, ID>(
+    py: Python<'py>,
+    shape: ID,
+    f: impl FnOnce(&mut [T]) + Send,
+) -> PyResult<Bound<'py, PyArray<T, ID::Dim>>>
+where
+    T: Element + Send,
+    ID: IntoDimension,
+{
+    let array = PyArray::<T, ID::Dim>::zeros(py, shape, false);
+    // SAFETY: the array was just made here and no other reference to it
+    // exists until it is returned.
+    let data = unsafe { array.as_slice_mut() }.map_err(|e| PyValueError::new_err(e.to_string()))?;
+    py.detach(|| f(data));
+    Ok(array)
+}
+
+/// Microradians (as stored) to radians.
+const URAD: f64 = 1e-6;
+
+/// Joint angles at each time, radians, row by row.
+pub fn joint_angles(m: &Mtn, times: &[f64], out: &mut [f64]) {
+    let sampler = MtnSampler::new(m);
+    let joints = m.joints.len().max(1);
+    for (&t, row) in times.iter().zip(out.chunks_exact_mut(joints)) {
+        let pose = sampler.pose_at(t);
+        for (o, deg) in row.iter_mut().zip(pose.joints_deg) {
+            *o = deg.to_radians();
+        }
+    }
+}
+
+/// Body roll, pitch, yaw at each time, radians.
+pub fn body_attitude(m: &Mtn, times: &[f64], out: &mut [f64]) {
+    let sampler = MtnSampler::new(m);
+    for (&t, row) in times.iter().zip(out.chunks_exact_mut(3)) {
+        let pose = sampler.pose_at(t);
+        for (o, deg) in row.iter_mut().zip(pose.body_deg) {
+            *o = deg.to_radians();
+        }
+    }
+}
+
+/// The names of the rig's points, in the order `rig_points` gives them.
+pub fn point_names(m: &Mtn) -> Vec<&'static str> {
+    let (_, pose) = MtnRig::new(m).pose(0.0);
+    pose.body.iter().map(|(name, _)| *name).collect()
+}
+
+/// The rig's points at each time in metres, body or world frame.
+pub fn rig_points(m: &Mtn, times: &[f64], world: bool, out: &mut [f64]) {
+    let rig = MtnRig::new(m);
+    let per_time = 3 * point_names(m).len();
+    if per_time == 0 {
+        return;
+    }
+    for (&t, row) in times.iter().zip(out.chunks_exact_mut(per_time)) {
+        let (_, pose) = rig.pose(t);
+        let points = if world { &pose.world } else { &pose.body };
+        for (o, (_, p)) in row.chunks_exact_mut(3).zip(points) {
+            for (x, mm) in o.iter_mut().zip(p) {
+                *x = mm / 1000.0;
+            }
+        }
+    }
+}
+
+/// The keyframes as a dict of arrays.
+pub fn keyframes<'py>(py: Python<'py>, m: &Mtn) -> PyResult<Bound<'py, PyDict>> {
+    let joints = m.joints.len();
+    let angles: Vec<Vec<f64>> = m
+        .keyframes
+        .iter()
+        .map(|k| (0..joints).map(|j| f64::from(k.joints.get(j).copied().unwrap_or(0)) * URAD).collect())
+        .collect();
+    let body: Vec<Vec<f64>> = m
+        .keyframes
+        .iter()
+        .map(|k| [k.roll, k.pitch, k.yaw].map(|v| f64::from(v) * URAD).to_vec())
+        .collect();
+    let dict = PyDict::new(py);
+    dict.set_item("time", PyArray1::from_vec(py, m.keyframe_times_s()))?;
+    dict.set_item("frame", PyArray1::from_vec(py, m.keyframe_frames()))?;
+    let table = |rows: &[Vec<f64>], width: usize| -> PyResult<Bound<'py, PyArray2<f64>>> {
+        if rows.is_empty() {
+            return Ok(PyArray2::zeros(py, [0, width], false));
+        }
+        PyArray2::from_vec2(py, rows).map_err(|e| PyValueError::new_err(e.to_string()))
+    };
+    dict.set_item("joint_angles", table(&angles, joints)?)?;
+    dict.set_item("body_attitude", table(&body, 3)?)?;
+    Ok(dict)
+}
+
+/// A pose as x, y, z, qx, qy, qz, qw.
+fn put_pose(out: &mut [f32], p: &Pose) {
+    out[..3].copy_from_slice(&p.position);
+    out[3..7].copy_from_slice(&p.rotation);
+}
+
+/// The camera pose at each time.
+pub fn camera(curves: &PoseCurves, times: &[f64], out: &mut [f32]) {
+    for (&t, row) in times.iter().zip(out.chunks_exact_mut(7)) {
+        put_pose(row, &pose_at(curves, t));
+    }
+}
+
+/// Both hands' 27 joint poses at each time; a joint the file lacks is at
+/// the origin with no rotation, as the viewer draws it.
+pub fn hand_joints(hands: &Hands, times: &[f64], out: &mut [f32]) {
+    let per_hand = JOINT_COUNT * 7;
+    for (&t, row) in times.iter().zip(out.chunks_exact_mut(2 * per_hand)) {
+        for (side, curves) in row.chunks_exact_mut(per_hand).zip([&hands.left, &hands.right]) {
+            for (j, o) in side.chunks_exact_mut(7).enumerate() {
+                let pose = curves.get(j).map(|c| pose_at(c, t)).unwrap_or_default();
+                put_pose(o, &pose);
+            }
+        }
+    }
+}
+
+/// Tracked (or, with `pinch`, pinching) flags of the left and right hands.
+pub fn hand_flags(hands: &Hands, times: &[f64], pinch: bool, out: &mut [bool]) {
+    let (left, right) = if pinch {
+        (&hands.pinch_left, &hands.pinch_right)
+    } else {
+        (&hands.tracked_left, &hands.tracked_right)
+    };
+    for (&t, row) in times.iter().zip(out.chunks_exact_mut(2)) {
+        row[0] = evaluate_bool(left, t);
+        row[1] = evaluate_bool(right, t);
+    }
+}
+
+/// The gaze ray at each time: origin, then direction.
+pub fn gaze(curves: &RayCurves, times: &[f64], out: &mut [f32]) {
+    for (&t, row) in times.iter().zip(out.chunks_exact_mut(6)) {
+        let ray = ray_at(curves, t);
+        row[..3].copy_from_slice(&ray.origin);
+        row[3..].copy_from_slice(&ray.direction);
+    }
+}
+
+/// Every `.obj` vertex at each time (seconds × `fps` = timesteps), one
+/// deformer kept across frames, each frame written in place.
+pub fn positions(
+    scene: &ObjScene,
+    motion: &MemgMotion,
+    binding: &Binding,
+    times: &[f64],
+    fps: f64,
+    out: &mut [f32],
+) {
+    let vertices = scene.positions.len();
+    if vertices == 0 {
+        return;
+    }
+    let (points, _) = out.as_chunks_mut::<3>();
+    let mut deformer = Deformer::new();
+    for (&t, frame) in times.iter().zip(points.chunks_exact_mut(vertices)) {
+        deformer.deform_into(scene, motion, binding, t * fps, frame);
+    }
+}

@@ -1,0 +1,516 @@
+//! `motion_viewer.Track`: one motion, its facts, and its samplers.
+
+use crate::errors::OrRaise;
+use crate::sample::{self, Times};
+use motion_viewer::Track as Inner;
+use motion_viewer::anim::memg::Binding;
+use motion_viewer::formats::input_animation::InputAnimation;
+use motion_viewer::formats::memg::{MemgGroup, MemgMotion};
+use motion_viewer::formats::mtn::Mtn;
+use motion_viewer::formats::obj::ObjScene;
+use numpy::ndarray::{ArrayView, Dimension, IntoDimension, ShapeBuilder};
+use numpy::{Element, PyArray, PyArray1, PyArray2, PyArray3, PyArray4};
+use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// One motion: an AIBO `.mtn` (kind `"mtn"`), a MEMG scene and motion
+/// (`"memg"`) or an MRTK input animation (`"input-animation"`). Immutable;
+/// the samplers take times in seconds and return numpy arrays.
+#[pyclass(frozen, module = "motion_viewer")]
+pub struct Track {
+    /// The library's track.
+    pub inner: Inner,
+    /// Which `.obj` group each MEMG group moves (MEMG only).
+    binding: Option<Binding>,
+    /// Loading warnings, edit warnings, then the decoder's.
+    warnings: Vec<String>,
+}
+
+impl Track {
+    /// Wraps a loaded track; a MEMG motion is bound to its scene now, so a
+    /// motion that does not fit raises here rather than when sampled.
+    pub fn new(inner: Inner, mut warnings: Vec<String>) -> PyResult<Track> {
+        let binding = match &inner {
+            Inner::Memg { scene, motion, .. } => Some(
+                Binding::new(scene, motion)
+                    .map_err(|reason| PyValueError::new_err(format!("{}: {reason}", inner.path().display())))?,
+            ),
+            _ => None,
+        };
+        if let Some(b) = &binding {
+            warnings.extend(b.warnings.iter().cloned());
+        }
+        warnings.extend(inner.warnings().iter().cloned());
+        Ok(Track {
+            inner,
+            binding,
+            warnings,
+        })
+    }
+
+    /// The AIBO motion, or a `TypeError` naming what was asked.
+    pub fn mtn(&self, what: &str) -> PyResult<&Mtn> {
+        match &self.inner {
+            Inner::Mtn { motion, .. } => Ok(motion),
+            _ => Err(self.wrong_kind(what, "mtn")),
+        }
+    }
+
+    /// The MRTK recording, or a `TypeError`.
+    fn recording(&self, what: &str) -> PyResult<&InputAnimation> {
+        match &self.inner {
+            Inner::InputAnimation { recording, .. } => Ok(recording),
+            _ => Err(self.wrong_kind(what, "input-animation")),
+        }
+    }
+
+    /// The MEMG scene, motion and binding, or a `TypeError`.
+    fn memg(&self, what: &str) -> PyResult<(&ObjScene, &MemgMotion, &Binding)> {
+        match (&self.inner, &self.binding) {
+            (Inner::Memg { scene, motion, .. }, Some(b)) => Ok((scene, motion, b)),
+            _ => Err(self.wrong_kind(what, "memg")),
+        }
+    }
+
+    fn wrong_kind(&self, what: &str, needs: &str) -> PyErr {
+        PyTypeError::new_err(format!(
+            "{}: {what} is for {needs} tracks; this one is {}",
+            self.inner.path().display(),
+            kind(&self.inner)
+        ))
+    }
+
+    /// The MEMG group `group` names: an index, or a group's name.
+    fn group(&self, group: &Bound<'_, PyAny>) -> PyResult<&MemgGroup> {
+        let (_, motion, _) = self.memg("a MEMG group")?;
+        if let Ok(i) = group.extract::<isize>() {
+            let n = motion.groups.len() as isize;
+            let at = if i < 0 { i + n } else { i };
+            return usize::try_from(at)
+                .ok()
+                .and_then(|i| motion.groups.get(i))
+                .ok_or_else(|| PyIndexError::new_err(format!("group {i} of {n}")));
+        }
+        let name: String = group.extract()?;
+        motion
+            .groups
+            .iter()
+            .find(|g| g.name == name)
+            .ok_or_else(|| PyKeyError::new_err(format!("no group {name:?}")))
+    }
+
+    /// The kind's times: `times` as given, or every frame period (or every
+    /// 1/`rate` s) from 0 to the duration.
+    fn times(&self, times: Option<Times<'_>>, rate: Option<f64>) -> PyResult<Vec<f64>> {
+        match (times, rate) {
+            (Some(_), Some(_)) => Err(PyValueError::new_err("give times or rate, not both")),
+            (Some(t), None) => Ok(t.to_vec()),
+            (None, rate) => sample::grid(self.inner.duration_s(), self.inner.frame_period_s(), rate),
+        }
+    }
+}
+
+/// The kind name `info --json` uses as `format`.
+pub fn kind(track: &Inner) -> &'static str {
+    match track {
+        Inner::Mtn { .. } => "mtn",
+        Inner::Memg { .. } => "memg",
+        Inner::InputAnimation { .. } => "input-animation",
+        _ => "unknown",
+    }
+}
+
+/// A read-only numpy view of `view`'s memory, kept alive by `owner` (its
+/// `base`): no copy. Sound because a `Track` is frozen: nothing moves or
+/// frees its arrays while it lives.
+fn borrowed<'py, T: Element, D: Dimension>(
+    owner: &Bound<'py, Track>,
+    view: ArrayView<'_, T, D>,
+) -> PyResult<Bound<'py, PyArray<T, D>>> {
+    // SAFETY: the data belongs to `owner`'s frozen track, which the array
+    // holds as its base; it is never mutated or reallocated.
+    let array = unsafe { PyArray::borrow_from_array(&view, owner.clone().into_any()) };
+    array.getattr("flags")?.setattr("writeable", false)?;
+    Ok(array)
+}
+
+/// `ArrayView::from_shape` whose shape was checked by the decoder.
+fn shaped<'a, T, D: Dimension>(
+    shape: impl ShapeBuilder<Dim = D>,
+    data: &'a [T],
+) -> PyResult<ArrayView<'a, T, D>> {
+    ArrayView::from_shape(shape, data).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+#[pymethods]
+impl Track {
+    /// `"mtn"`, `"memg"` or `"input-animation"` (as `info()["format"]`).
+    #[getter]
+    fn kind(&self) -> &'static str {
+        kind(&self.inner)
+    }
+
+    /// The file stem, or the archive entry's name.
+    #[getter]
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+
+    /// The file the track came from (the motion file for MEMG).
+    #[getter]
+    fn path(&self) -> String {
+        self.inner.path().to_string_lossy().into_owned()
+    }
+
+    /// How long the track plays, seconds.
+    #[getter]
+    fn duration(&self) -> f64 {
+        self.inner.duration_s()
+    }
+
+    /// The track's own frame period, seconds (MEMG 1/fps, `.mtn` its frame
+    /// length, MRTK 1/60).
+    #[getter]
+    fn frame_period(&self) -> f64 {
+        self.inner.frame_period_s()
+    }
+
+    /// What went less well: loading warnings (each naming its file), then
+    /// what the decoder noticed about the file.
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
+
+    /// The summary `viewer info --json` prints for this track, as a dict.
+    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let summary = motion_viewer::summary::summarize(&self.inner);
+        let text = serde_json::to_string(&summary).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        py.import("json")?.call_method1("loads", (text,))
+    }
+
+    /// The times every sampler takes when given none: 0, one frame period
+    /// (or 1/`rate` s), … up to the duration.
+    #[pyo3(signature = (rate=None))]
+    fn sample_times<'py>(&self, py: Python<'py>, rate: Option<f64>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(PyArray1::from_vec(py, self.times(None, rate)?))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<motion_viewer.Track {} {:?} {:.3} s>",
+            kind(&self.inner),
+            self.inner.name(),
+            self.inner.duration_s()
+        )
+    }
+
+    /// Writes the track to `path` through the library's one export entry
+    /// point (the format by extension: .json, .csv, .obj, .glb, .gltf,
+    /// .pc2). Returns the paths written.
+    #[pyo3(signature = (path, *, time=None, frame=None, fps=None, frames=None, force=false, baked=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn export(
+        slf: &Bound<'_, Self>,
+        path: std::path::PathBuf,
+        time: Option<f64>,
+        frame: Option<u64>,
+        fps: Option<f64>,
+        frames: Option<(u64, u64)>,
+        force: bool,
+        baked: bool,
+    ) -> PyResult<Vec<String>> {
+        let options = crate::export::Choices { time, frame, fps, frames, force, baked };
+        let py = slf.py();
+        let track = slf.get();
+        crate::export::run(py, std::slice::from_ref(&track.inner), &path, &options)
+    }
+
+    // --- AIBO .mtn ---
+
+    /// The joints' PRM names, in file order (AIBO).
+    #[getter]
+    fn joint_names(&self) -> PyResult<Vec<String>> {
+        Ok(self.mtn("joint_names")?.joints.clone())
+    }
+
+    /// Joint angles in radians, n × joints, linear between keyframes (AIBO).
+    /// `times` in seconds; without them, every frame (or 1/`rate` s).
+    #[pyo3(signature = (times=None, *, rate=None))]
+    fn joint_angles<'py>(
+        &self,
+        py: Python<'py>,
+        times: Option<Times<'py>>,
+        rate: Option<f64>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let m = self.mtn("joint_angles")?;
+        let times = self.times(times, rate)?;
+        sample::fill(py, [times.len(), m.joints.len()], |out| {
+            sample::joint_angles(m, &times, out)
+        })
+    }
+
+    /// Body roll, pitch and yaw in radians, n × 3 (AIBO; + leans right,
+    /// leans backward, turns left).
+    #[pyo3(signature = (times=None, *, rate=None))]
+    fn body_attitude<'py>(
+        &self,
+        py: Python<'py>,
+        times: Option<Times<'py>>,
+        rate: Option<f64>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let m = self.mtn("body_attitude")?;
+        let times = self.times(times, rate)?;
+        sample::fill(py, [times.len(), 3], |out| sample::body_attitude(m, &times, out))
+    }
+
+    /// The rig's named points (`point_names`) in metres, n × points × 3:
+    /// `frame="body"` (x forward, y left, z up, origin at the body centre)
+    /// or `"world"` (after the body's roll, pitch and yaw) (AIBO).
+    #[pyo3(signature = (times=None, frame="body", *, rate=None))]
+    fn rig_points<'py>(
+        &self,
+        py: Python<'py>,
+        times: Option<Times<'py>>,
+        frame: &str,
+        rate: Option<f64>,
+    ) -> PyResult<Bound<'py, PyArray3<f64>>> {
+        let m = self.mtn("rig_points")?;
+        let world = match frame {
+            "body" => false,
+            "world" => true,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "frame {other:?}: expected \"body\" or \"world\""
+                )));
+            }
+        };
+        let times = self.times(times, rate)?;
+        let points = sample::point_names(m).len();
+        sample::fill(py, [times.len(), points, 3], |out| {
+            sample::rig_points(m, &times, world, out)
+        })
+    }
+
+    /// The names of `rig_points`' points, in order (AIBO).
+    #[getter]
+    fn point_names(&self) -> PyResult<Vec<&'static str>> {
+        Ok(sample::point_names(self.mtn("point_names")?))
+    }
+
+    /// The keyframes as arrays (AIBO): `time` (s), `frame` (index),
+    /// `joint_angles` (keyframes × joints, radians), `body_attitude`
+    /// (keyframes × 3, radians).
+    fn keyframes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        sample::keyframes(py, self.mtn("keyframes")?)
+    }
+
+    // --- MRTK input animation ---
+
+    /// Head (camera) poses, n × 7: x, y, z (metres), then the rotation
+    /// quaternion x, y, z, w (MRTK).
+    #[pyo3(signature = (times=None, *, rate=None))]
+    fn camera_poses<'py>(
+        &self,
+        py: Python<'py>,
+        times: Option<Times<'py>>,
+        rate: Option<f64>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let rec = self.recording("camera_poses")?;
+        let camera = rec.camera.as_ref().ok_or_else(|| self.absent("a camera pose"))?;
+        let times = self.times(times, rate)?;
+        sample::fill(py, [times.len(), 7], |out| sample::camera(camera, &times, out))
+    }
+
+    /// Hand joints, n × 2 (left, right) × 27 (`hand_joint_names`) × 7
+    /// (x, y, z, qx, qy, qz, qw) (MRTK).
+    #[pyo3(signature = (times=None, *, rate=None))]
+    fn hand_joints<'py>(
+        &self,
+        py: Python<'py>,
+        times: Option<Times<'py>>,
+        rate: Option<f64>,
+    ) -> PyResult<Bound<'py, PyArray4<f32>>> {
+        let rec = self.recording("hand_joints")?;
+        let hands = rec.hands.as_ref().ok_or_else(|| self.absent("hands"))?;
+        let times = self.times(times, rate)?;
+        sample::fill(py, [times.len(), 2, 27, 7], |out| sample::hand_joints(hands, &times, out))
+    }
+
+    /// Whether each hand (left, right) is tracked, n × 2 (MRTK).
+    #[pyo3(signature = (times=None, *, rate=None))]
+    fn tracked<'py>(
+        &self,
+        py: Python<'py>,
+        times: Option<Times<'py>>,
+        rate: Option<f64>,
+    ) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        let rec = self.recording("tracked")?;
+        let hands = rec.hands.as_ref().ok_or_else(|| self.absent("hands"))?;
+        let times = self.times(times, rate)?;
+        sample::fill(py, [times.len(), 2], |out| sample::hand_flags(hands, &times, false, out))
+    }
+
+    /// Whether each hand (left, right) is pinching, n × 2 (MRTK).
+    #[pyo3(signature = (times=None, *, rate=None))]
+    fn pinching<'py>(
+        &self,
+        py: Python<'py>,
+        times: Option<Times<'py>>,
+        rate: Option<f64>,
+    ) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        let rec = self.recording("pinching")?;
+        let hands = rec.hands.as_ref().ok_or_else(|| self.absent("hands"))?;
+        let times = self.times(times, rate)?;
+        sample::fill(py, [times.len(), 2], |out| sample::hand_flags(hands, &times, true, out))
+    }
+
+    /// The eye-gaze ray, n × 6: origin x, y, z, then direction x, y, z (MRTK).
+    #[pyo3(signature = (times=None, *, rate=None))]
+    fn gaze<'py>(
+        &self,
+        py: Python<'py>,
+        times: Option<Times<'py>>,
+        rate: Option<f64>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let rec = self.recording("gaze")?;
+        let gaze = rec.eye_gaze.as_ref().ok_or_else(|| self.absent("eye gaze"))?;
+        let times = self.times(times, rate)?;
+        sample::fill(py, [times.len(), 6], |out| sample::gaze(gaze, &times, out))
+    }
+
+    /// The recording's markers as (time in seconds, name) (MRTK).
+    #[getter]
+    fn markers(&self) -> PyResult<Vec<(f64, String)>> {
+        let rec = self.recording("markers")?;
+        Ok(rec.markers.iter().map(|m| (f64::from(m.time), m.name.clone())).collect())
+    }
+
+    /// The 27 hand joints' names, in the toolkit's order (MRTK).
+    #[getter]
+    fn hand_joint_names(&self) -> PyResult<Vec<&'static str>> {
+        self.recording("hand_joint_names")?;
+        Ok(motion_viewer::anim::input_animation::JOINT_NAMES.to_vec())
+    }
+
+    // --- MEMG ---
+
+    /// Every `.obj` vertex's position at each time, n × vertices × 3,
+    /// float32 (MEMG; the library's CPU deformer). Times in seconds: a time
+    /// between timesteps blends their coefficients, as the viewer plays it.
+    #[pyo3(signature = (times=None, *, rate=None))]
+    fn positions<'py>(
+        &self,
+        py: Python<'py>,
+        times: Option<Times<'py>>,
+        rate: Option<f64>,
+    ) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let (scene, motion, binding) = self.memg("positions")?;
+        let times = self.times(times, rate)?;
+        let fps = f64::from(motion.fps.max(1));
+        sample::fill(py, [times.len(), scene.positions.len(), 3], |out| {
+            sample::positions(scene, motion, binding, &times, fps, out)
+        })
+    }
+
+    /// Frames per second (MEMG).
+    #[getter]
+    fn fps(&self) -> PyResult<i32> {
+        Ok(self.memg("fps")?.1.fps)
+    }
+
+    /// The MEMG groups' names, in file order.
+    #[getter]
+    fn group_names(&self) -> PyResult<Vec<String>> {
+        Ok(self.memg("group_names")?.1.groups.iter().map(|g| g.name.clone()).collect())
+    }
+
+    /// The `.obj` rest positions, vertices × 3 float32, a view (MEMG).
+    #[getter]
+    fn rest_positions<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let (scene, _, _) = slf.get().memg("rest_positions")?;
+        let view = shaped((scene.positions.len(), 3), scene.positions.as_flattened())?;
+        borrowed(slf, view)
+    }
+
+    /// The `.obj` triangles, triangles × 3 uint32 (0-based), a view (MEMG).
+    #[getter]
+    fn triangles<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<u32>>> {
+        let (scene, _, _) = slf.get().memg("triangles")?;
+        let view = shaped((scene.triangles.len(), 3), scene.triangles.as_flattened())?;
+        borrowed(slf, view)
+    }
+
+    /// The local frames' 3×4 transforms, timesteps × frames × 3 × 4 float64,
+    /// a view of the decoded data (MEMG).
+    #[getter]
+    fn frames<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArray4<f64>>> {
+        let (_, m, _) = slf.get().memg("frames")?;
+        let view = shaped((m.timesteps, m.local_frames, 3, 4), m.frames.as_flattened())?;
+        borrowed(slf, view)
+    }
+
+    /// A group's mean pose, vertices × 3 float32, a view (MEMG; `group`: index or name).
+    #[pyo3(signature = (group=None))]
+    fn mean<'py>(slf: &Bound<'py, Self>, group: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let g = group_of(slf, group)?;
+        borrowed(slf, shaped((g.vertex_count(), 3), &g.mean)?)
+    }
+
+    /// A group's basis U, 3·vertices × r float32 (row 3i + axis), a
+    /// Fortran-ordered view (MEMG).
+    #[pyo3(name = "U", signature = (group=None))]
+    fn basis<'py>(slf: &Bound<'py, Self>, group: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let g = group_of(slf, group)?;
+        borrowed(slf, shaped((3 * g.vertex_count(), g.basis_len).f(), &g.basis)?)
+    }
+
+    /// A group's coefficients Q, r × timesteps float32, a Fortran-ordered view (MEMG).
+    #[pyo3(name = "Q", signature = (group=None))]
+    fn coeffs<'py>(slf: &Bound<'py, Self>, group: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let g = group_of(slf, group)?;
+        let n = g.coeffs.len().checked_div(g.basis_len).unwrap_or(0);
+        borrowed(slf, shaped((g.basis_len, n).f(), &g.coeffs)?)
+    }
+
+    /// Which `.obj` vertex (1-based, as stored) each of a group's vertices
+    /// moves, a view (MEMG).
+    #[pyo3(signature = (group=None))]
+    fn mapping<'py>(slf: &Bound<'py, Self>, group: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        let g = group_of(slf, group)?;
+        borrowed(slf, shaped(g.mapping.len(), &g.mapping)?)
+    }
+
+    /// The local frame a group lives in (outside 0..frames: world space) (MEMG).
+    #[pyo3(signature = (group=None))]
+    fn parent(slf: &Bound<'_, Self>, group: Option<&Bound<'_, PyAny>>) -> PyResult<i32> {
+        Ok(group_of(slf, group)?.parent)
+    }
+}
+
+/// The group `group` names (the first when `None`).
+fn group_of<'a>(slf: &'a Bound<'_, Track>, group: Option<&Bound<'_, PyAny>>) -> PyResult<&'a MemgGroup> {
+    let track = slf.get();
+    match group {
+        Some(g) => track.group(g),
+        None => {
+            let zero = 0i64.into_pyobject(slf.py())?;
+            track.group(zero.as_any())
+        }
+    }
+}
+
+impl Track {
+    fn absent(&self, what: &str) -> PyErr {
+        PyValueError::new_err(format!(
+            "{}: the recording holds no {what}",
+            self.inner.path().display()
+        ))
+    }
+}
+
+#[allow(dead_code)]
+fn _assert_dims() {
+    let _ = [1usize, 2].into_dimension();
+}

@@ -1,0 +1,119 @@
+"""Errors as Python exceptions: typed, one line, naming the file."""
+
+import errno
+
+import numpy as np
+import pytest
+
+import motion_viewer as mv
+from conftest import write_memg
+
+
+def one_line(e):
+    text = str(e)
+    assert "\n" not in text and text
+    return text
+
+
+@pytest.mark.parametrize("name", ["sony_stand_sit.mtn", "hands.mrtk"])
+def test_a_truncated_file_is_a_decode_error(data, tmp_path, name):
+    raw = (data / name).read_bytes()
+    cut = tmp_path / name
+    cut.write_bytes(raw[: len(raw) // 2])
+    with pytest.raises(mv.DecodeError) as info:
+        mv.open(cut)
+    e = info.value
+    assert isinstance(e, ValueError) and isinstance(e, mv.MotionViewerError)
+    assert e.path == str(cut)
+    assert isinstance(e.field, str) and e.field
+    assert 0 <= e.offset <= len(raw) // 2
+    assert e.expected and e.found
+    text = one_line(e)
+    assert text.startswith(str(cut) + ": ")
+    assert f"{e.field} at byte {e.offset} (0x{e.offset:x}): expected {e.expected}, found {e.found}" in text
+    # The same from memory, named as given.
+    with pytest.raises(mv.DecodeError) as again:
+        mv.open_bytes("cut-" + name, raw[: len(raw) // 2])
+    assert again.value.path == "cut-" + name
+    assert (again.value.field, again.value.offset) == (e.field, e.offset)
+
+
+def test_a_truncated_memg_motion_is_a_decode_error(data, tmp_path):
+    raw = (data / "flags.bin").read_bytes()
+    (tmp_path / "flags.obj").write_bytes((data / "flags.obj").read_bytes())
+    (tmp_path / "flags.bin").write_bytes(raw[:100_000])
+    with pytest.raises(mv.DecodeError) as info:
+        mv.open(tmp_path / "flags.bin")
+    e = info.value
+    assert e.path == str(tmp_path / "flags.bin")
+    assert 16 <= e.offset <= 100_000
+    one_line(e)
+
+
+def test_a_truncated_obj_does_not_fit_its_motion(data, tmp_path):
+    obj = (data / "flags.obj").read_bytes()
+    (tmp_path / "flags.obj").write_bytes(obj[: len(obj) // 3])
+    (tmp_path / "flags.bin").write_bytes((data / "flags.bin").read_bytes())
+    with pytest.raises(mv.MismatchError) as info:
+        mv.open(tmp_path / "flags.bin")
+    assert "maps its vertex" in one_line(info.value)
+
+
+def test_every_other_error_type(data, tmp_path):
+    with pytest.raises(mv.FileError) as info:
+        mv.open(tmp_path / "absent.mtn")
+    assert isinstance(info.value, OSError) and info.value.errno == errno.ENOENT
+    assert info.value.path == str(tmp_path / "absent.mtn")
+    with pytest.raises(mv.FileError, match="folder"):
+        mv.open(tmp_path)
+
+    junk = tmp_path / "junk.mtn"
+    junk.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
+    with pytest.raises(mv.UnknownFormatError) as unknown:
+        mv.open(junk)
+    assert unknown.value.head.startswith("89 50 4e 47") or "89504e47" in unknown.value.head.replace(" ", "")
+
+    with pytest.raises(mv.MismatchError, match="needs its .obj"):
+        mv.open_bytes("flags.bin", (data / "flags.bin").read_bytes())
+    with pytest.raises(mv.EntryError, match="not an ODA archive"):
+        mv.open(data / "sony_stand_sit.mtn", entry="SIT")
+
+    sit = mv.open(data / "sony_stand_sit.mtn")
+    with pytest.raises(mv.UnsupportedError, match="unknown output type"):
+        sit.export(tmp_path / "sit.xyz")
+
+
+def test_output_is_input(data, tmp_path):
+    copy = tmp_path / "sit.json"
+    copy.write_bytes((data / "sony_stand_sit.mtn").read_bytes())
+    track = mv.open_bytes(copy, copy.read_bytes())
+    with pytest.raises(mv.FileError, match="is one of the input files"):
+        track.export(copy, time=0.0)
+
+
+def test_too_large_and_non_finite(data, tmp_path):
+    sit = mv.open(data / "sony_stand_sit.mtn")
+    with pytest.raises(mv.TooLargeError):
+        sit.export(tmp_path / "huge.csv", fps=1e9)
+    mean = write_memg(tmp_path / "nan.bin", vertices=9, basis=1, timesteps=2)
+    raw = bytearray((tmp_path / "nan.bin").read_bytes())
+    # The first mean value (after the 16-byte header, name, count and mapping).
+    at = 16 + 4 + len(b"cloud") + 4 + 4 * 9
+    assert np.frombuffer(bytes(raw[at : at + 8]), "<f8")[0] == mean[0]
+    raw[at : at + 8] = np.array([np.nan], "<f8").tobytes()
+    (tmp_path / "nan.bin").write_bytes(bytes(raw))
+    cloud = mv.open(tmp_path / "nan.bin")
+    with pytest.raises(mv.NonFiniteError) as info:
+        cloud.export(tmp_path / "nan.pc2")
+    assert "NaN" in one_line(info.value)
+
+
+def test_edit_error(data):
+    sit = mv.open(data / "sony_stand_sit.mtn")
+    skitter = mv.open(data / "skitter_sleep_to_sit.mtn")
+    with pytest.raises(mv.EditError) as info:
+        mv.mtn.concat([sit, skitter])
+    assert info.value.path == str(data / "sony_stand_sit.mtn")
+    one_line(info.value)
+    with pytest.raises(ValueError, match="not an AIBO model"):
+        mv.mtn.convert(sit, "ERS-999")
