@@ -27,7 +27,7 @@ def describe(track: mv.Track) -> List[str]:
         widest = int(swing.argmax())
         lines.append(f"  joint angles {angles.shape}; {track.joint_names[widest]} swings {swing[widest]:.1f}°")
         feet = track.rig_points(frame="world")[:, :, 2].min(axis=1)
-        lines.append(f"  lowest point {feet.min() * 1000:.0f} mm below the body centre")
+        lines.append(f"  lowest point {-feet.min() * 1000:.0f} mm below the body centre")
     elif track.kind == "input-animation":
         pinching = track.pinching()
         times = track.sample_times()

@@ -5,11 +5,29 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import final
+
+__all__ = [
+    "Track",
+    "export",
+    "mtn_check",
+    "mtn_concat",
+    "mtn_convert",
+    "mtn_mirror",
+    "mtn_retime",
+    "mtn_reverse",
+    "mtn_save",
+    "open",
+    "open_all",
+    "open_bytes",
+    "open_bytes_all",
+]
 
 
 _Path = Union[str, "os.PathLike[str]"]
 _Times = Optional[npt.ArrayLike]
 
+@final
 class Track:
     """One motion: an AIBO ``.mtn`` (kind ``"mtn"``), a MEMG scene and motion
     (``"memg"``) or an MRTK input animation (``"input-animation"``).

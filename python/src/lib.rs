@@ -16,11 +16,11 @@ use std::path::PathBuf;
 use track::Track;
 
 /// The tracks of one load, each carrying the load's warnings first.
-fn tracks(loaded: motion_viewer::Loaded) -> PyResult<Vec<Track>> {
+fn tracks(py: Python<'_>, loaded: motion_viewer::Loaded) -> PyResult<Vec<Track>> {
     loaded
         .tracks
         .into_iter()
-        .map(|t| Track::new(t, loaded.warnings.clone()))
+        .map(|t| Track::new(py, t, loaded.warnings.clone()))
         .collect()
 }
 
@@ -36,7 +36,7 @@ fn open(py: Python<'_>, path: PathBuf, entry: Option<String>) -> PyResult<Track>
             None => motion_viewer::open(&path),
         })
         .or_raise(py)?;
-    first(py, &path, tracks(loaded)?)
+    first(py, &path, tracks(py, loaded)?)
 }
 
 /// The first track, or an error naming `path` when the file held none.
@@ -55,7 +55,7 @@ fn first(py: Python<'_>, path: &std::path::Path, tracks: Vec<Track>) -> PyResult
 #[pyfunction]
 fn open_all(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<Vec<Track>> {
     let loaded = py.detach(|| motion_viewer::open_all(&paths)).or_raise(py)?;
-    tracks(loaded)
+    tracks(py, loaded)
 }
 
 /// Opens a file held in memory; `name` is what errors and the track call
@@ -74,7 +74,7 @@ fn open_bytes(
             None => motion_viewer::open_bytes(name.clone(), data),
         })
         .or_raise(py)?;
-    first(py, &name, tracks(loaded)?)
+    first(py, &name, tracks(py, loaded)?)
 }
 
 /// Opens several files held in memory as one set, paired as `open_all`
@@ -85,7 +85,7 @@ fn open_bytes_all(py: Python<'_>, files: Vec<(PathBuf, Vec<u8>)>) -> PyResult<Ve
     let loaded = py
         .detach(|| motion_viewer::open_bytes_all(files))
         .or_raise(py)?;
-    tracks(loaded)
+    tracks(py, loaded)
 }
 
 /// The extension module.

@@ -7,7 +7,6 @@ use motion_viewer::formats::mtn::Mtn;
 use motion_viewer::workbench::{self, Edit, EditError, Retime};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use std::io::Write;
 use std::path::PathBuf;
 
 /// A new track for an edit's motion: the source's path (and entry), the
@@ -20,6 +19,7 @@ fn made(py: Python<'_>, source: &Track, edit: Result<Edit, EditError>) -> PyResu
         _ => None,
     };
     Track::new(
+        py,
         motion_viewer::Track::Mtn {
             path,
             motion: edit.motion,

@@ -1,6 +1,5 @@
 //! `motion_viewer.Track`: one motion, its facts, and its samplers.
 
-use crate::errors::OrRaise;
 use crate::sample::{self, Times};
 use motion_viewer::Track as Inner;
 use motion_viewer::anim::memg::Binding;
@@ -8,7 +7,7 @@ use motion_viewer::formats::input_animation::InputAnimation;
 use motion_viewer::formats::memg::{MemgGroup, MemgMotion};
 use motion_viewer::formats::mtn::Mtn;
 use motion_viewer::formats::obj::ObjScene;
-use numpy::ndarray::{ArrayView, Dimension, IntoDimension, ShapeBuilder};
+use numpy::ndarray::{ArrayView, Dimension, ShapeBuilder};
 use numpy::{Element, PyArray, PyArray1, PyArray2, PyArray3, PyArray4};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -30,12 +29,11 @@ pub struct Track {
 impl Track {
     /// Wraps a loaded track; a MEMG motion is bound to its scene now, so a
     /// motion that does not fit raises here rather than when sampled.
-    pub fn new(inner: Inner, mut warnings: Vec<String>) -> PyResult<Track> {
+    pub fn new(py: Python<'_>, inner: Inner, mut warnings: Vec<String>) -> PyResult<Track> {
         let binding = match &inner {
-            Inner::Memg { scene, motion, .. } => Some(
-                Binding::new(scene, motion)
-                    .map_err(|reason| PyValueError::new_err(format!("{}: {reason}", inner.path().display())))?,
-            ),
+            Inner::Memg { scene, motion, .. } => Some(Binding::new(scene, motion).map_err(|reason| {
+                crate::errors::to_py(py, motion_viewer::Error::mismatch(inner.path(), reason))
+            })?),
             _ => None,
         };
         if let Some(b) = &binding {
@@ -105,7 +103,7 @@ impl Track {
     fn times(&self, times: Option<Times<'_>>, rate: Option<f64>) -> PyResult<Vec<f64>> {
         match (times, rate) {
             (Some(_), Some(_)) => Err(PyValueError::new_err("give times or rate, not both")),
-            (Some(t), None) => Ok(t.to_vec()),
+            (Some(t), None) => Ok(t.as_array().iter().copied().collect()),
             (None, rate) => sample::grid(self.inner.duration_s(), self.inner.frame_period_s(), rate),
         }
     }
@@ -117,7 +115,6 @@ pub fn kind(track: &Inner) -> &'static str {
         Inner::Mtn { .. } => "mtn",
         Inner::Memg { .. } => "memg",
         Inner::InputAnimation { .. } => "input-animation",
-        _ => "unknown",
     }
 }
 
@@ -508,9 +505,4 @@ impl Track {
             self.inner.path().display()
         ))
     }
-}
-
-#[allow(dead_code)]
-fn _assert_dims() {
-    let _ = [1usize, 2].into_dimension();
 }

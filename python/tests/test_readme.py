@@ -1,0 +1,21 @@
+"""The README's Python example runs and prints what it says it prints."""
+
+import re
+import subprocess
+import sys
+
+from conftest import DATA, ROOT
+
+
+def test_the_readme_example(tmp_path):
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Python") :]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    assert len(code.strip().splitlines()) <= 12
+    (tmp_path / "data").symlink_to(DATA)
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
+    lines = out.stdout.splitlines()
+    # The seed motion: 305 frames of 16 ms; frames 0..=305 × 20 joints.
+    assert lines[0] == "sony_stand_sit mtn 4.88"
+    assert lines[1] == "(306, 20)"
+    assert (tmp_path / "flags.glb").read_bytes()[:4] == b"glTF"
