@@ -44,7 +44,10 @@ pub fn to_py(py: Python<'_>, e: Error) -> PyErr {
             path,
             &[
                 ("field", s(&source.field)),
-                ("offset", source.offset.into_pyobject(py).unwrap().into_any()),
+                (
+                    "offset",
+                    source.offset.into_pyobject(py).unwrap().into_any(),
+                ),
                 ("expected", s(&source.expected)),
                 ("found", s(&source.found)),
             ],
@@ -56,9 +59,13 @@ pub fn to_py(py: Python<'_>, e: Error) -> PyErr {
         Error::NotRegularFile { .. } | Error::OutputIsInput { .. } => {
             raise(py, "FileError", message, path, &[])
         }
-        Error::UnknownFormat { head, .. } => {
-            raise(py, "UnknownFormatError", message, path, &[("head", s(head))])
-        }
+        Error::UnknownFormat { head, .. } => raise(
+            py,
+            "UnknownFormatError",
+            message,
+            path,
+            &[("head", s(head))],
+        ),
         Error::Entry { .. } => raise(py, "EntryError", message, path, &[]),
         Error::Mismatch { .. } => raise(py, "MismatchError", message, path, &[]),
         Error::Unsupported { .. } => raise(py, "UnsupportedError", message, path, &[]),

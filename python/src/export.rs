@@ -26,7 +26,12 @@ pub struct Choices {
 }
 
 /// Exports `tracks` to `out`; returns the paths written.
-pub fn run(py: Python<'_>, tracks: &[motion_viewer::Track], out: &Path, c: &Choices) -> PyResult<Vec<String>> {
+pub fn run(
+    py: Python<'_>,
+    tracks: &[motion_viewer::Track],
+    out: &Path,
+    c: &Choices,
+) -> PyResult<Vec<String>> {
     let at = match (c.time, c.frame) {
         (Some(_), Some(_)) => return Err(PyValueError::new_err("give time or frame, not both")),
         (Some(t), None) => Some(At::Time(t)),
@@ -38,7 +43,11 @@ pub fn run(py: Python<'_>, tracks: &[motion_viewer::Track], out: &Path, c: &Choi
     let inputs: Vec<PathBuf> = tracks
         .iter()
         .flat_map(|t| match t {
-            motion_viewer::Track::Memg { obj_path, motion_path, .. } => vec![obj_path.clone(), motion_path.clone()],
+            motion_viewer::Track::Memg {
+                obj_path,
+                motion_path,
+                ..
+            } => vec![obj_path.clone(), motion_path.clone()],
             other => vec![other.path().to_path_buf()],
         })
         .collect();
@@ -84,11 +93,19 @@ pub fn export(
 ) -> PyResult<Vec<String>> {
     // The library takes a slice of tracks: several are copied into one
     // (one track needs no copy).
-    let choices = Choices { time, frame, fps, frames, force, baked };
+    let choices = Choices {
+        time,
+        frame,
+        fps,
+        frames,
+        force,
+        baked,
+    };
     match tracks.as_slice() {
         [one] => run(py, std::slice::from_ref(&one.get().inner), &path, &choices),
         many => {
-            let owned: Vec<motion_viewer::Track> = many.iter().map(|t| t.get().inner.clone()).collect();
+            let owned: Vec<motion_viewer::Track> =
+                many.iter().map(|t| t.get().inner.clone()).collect();
             run(py, &owned, &path, &choices)
         }
     }

@@ -12,6 +12,7 @@ mod track;
 
 use errors::OrRaise;
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
 use std::path::PathBuf;
 use track::Track;
 
@@ -41,12 +42,10 @@ fn open(py: Python<'_>, path: PathBuf, entry: Option<String>) -> PyResult<Track>
 
 /// The first track, or an error naming `path` when the file held none.
 fn first(py: Python<'_>, path: &std::path::Path, tracks: Vec<Track>) -> PyResult<Track> {
-    tracks.into_iter().next().ok_or_else(|| {
-        errors::to_py(
-            py,
-            motion_viewer::Error::mismatch(path, "holds no motion"),
-        )
-    })
+    tracks
+        .into_iter()
+        .next()
+        .ok_or_else(|| errors::to_py(py, motion_viewer::Error::mismatch(path, "holds no motion")))
 }
 
 /// Opens several files as one set: each MEMG motion takes the `.obj` of the
@@ -65,13 +64,15 @@ fn open_all(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<Vec<Track>> {
 fn open_bytes(
     py: Python<'_>,
     name: PathBuf,
-    data: Vec<u8>,
+    data: PyBackedBytes,
     entry: Option<String>,
 ) -> PyResult<Track> {
+    // One copy of the bytes (the library owns what it decodes), made with
+    // the GIL released.
     let loaded = py
         .detach(|| match &entry {
-            Some(entry) => motion_viewer::open_bytes_entry(name.clone(), data, entry),
-            None => motion_viewer::open_bytes(name.clone(), data),
+            Some(entry) => motion_viewer::open_bytes_entry(name.clone(), data.to_vec(), entry),
+            None => motion_viewer::open_bytes(name.clone(), data.to_vec()),
         })
         .or_raise(py)?;
     first(py, &name, tracks(py, loaded)?)
@@ -81,9 +82,15 @@ fn open_bytes(
 /// pairs files on disk (a MEMG motion with its `.obj`, an `.obj` with its
 /// `.mtl`). Returns every track.
 #[pyfunction]
-fn open_bytes_all(py: Python<'_>, files: Vec<(PathBuf, Vec<u8>)>) -> PyResult<Vec<Track>> {
+fn open_bytes_all(py: Python<'_>, files: Vec<(PathBuf, PyBackedBytes)>) -> PyResult<Vec<Track>> {
     let loaded = py
-        .detach(|| motion_viewer::open_bytes_all(files))
+        .detach(|| {
+            motion_viewer::open_bytes_all(
+                files
+                    .iter()
+                    .map(|(name, data)| (name.clone(), data.to_vec())),
+            )
+        })
         .or_raise(py)?;
     tracks(py, loaded)
 }

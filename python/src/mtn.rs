@@ -69,7 +69,11 @@ fn retime(
     let how = match (speed, frame_ms) {
         (Some(s), None) => Retime::Speed(s),
         (None, Some(ms)) => Retime::FrameMs(ms),
-        _ => return Err(PyValueError::new_err("give speed or frame_ms (one of them)")),
+        _ => {
+            return Err(PyValueError::new_err(
+                "give speed or frame_ms (one of them)",
+            ));
+        }
     };
     edit(py, &track, "retime", |m| workbench::retime(m, how))
 }

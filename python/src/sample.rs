@@ -28,7 +28,11 @@ const MAX_GRID: f64 = 1e8;
 pub fn grid(duration: f64, period: f64, rate: Option<f64>) -> PyResult<Vec<f64>> {
     let step = match rate {
         Some(r) if r.is_finite() && r > 0.0 => 1.0 / r,
-        Some(r) => return Err(PyValueError::new_err(format!("rate {r}: expected a positive number of samples per second"))),
+        Some(r) => {
+            return Err(PyValueError::new_err(format!(
+                "rate {r}: expected a positive number of samples per second"
+            )));
+        }
         None => period,
     };
     let count = (duration / step + 1e-9).floor() + 1.0;
@@ -114,12 +118,20 @@ pub fn keyframes<'py>(py: Python<'py>, m: &Mtn) -> PyResult<Bound<'py, PyDict>> 
     let angles: Vec<Vec<f64>> = m
         .keyframes
         .iter()
-        .map(|k| (0..joints).map(|j| f64::from(k.joints.get(j).copied().unwrap_or(0)) * URAD).collect())
+        .map(|k| {
+            (0..joints)
+                .map(|j| f64::from(k.joints.get(j).copied().unwrap_or(0)) * URAD)
+                .collect()
+        })
         .collect();
     let body: Vec<Vec<f64>> = m
         .keyframes
         .iter()
-        .map(|k| [k.roll, k.pitch, k.yaw].map(|v| f64::from(v) * URAD).to_vec())
+        .map(|k| {
+            [k.roll, k.pitch, k.yaw]
+                .map(|v| f64::from(v) * URAD)
+                .to_vec()
+        })
         .collect();
     let dict = PyDict::new(py);
     dict.set_item("time", PyArray1::from_vec(py, m.keyframe_times_s()))?;
@@ -153,7 +165,10 @@ pub fn camera(curves: &PoseCurves, times: &[f64], out: &mut [f32]) {
 pub fn hand_joints(hands: &Hands, times: &[f64], out: &mut [f32]) {
     let per_hand = JOINT_COUNT * 7;
     for (&t, row) in times.iter().zip(out.chunks_exact_mut(2 * per_hand)) {
-        for (side, curves) in row.chunks_exact_mut(per_hand).zip([&hands.left, &hands.right]) {
+        for (side, curves) in row
+            .chunks_exact_mut(per_hand)
+            .zip([&hands.left, &hands.right])
+        {
             for (j, o) in side.chunks_exact_mut(7).enumerate() {
                 let pose = curves.get(j).map(|c| pose_at(c, t)).unwrap_or_default();
                 put_pose(o, &pose);

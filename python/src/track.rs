@@ -31,9 +31,11 @@ impl Track {
     /// motion that does not fit raises here rather than when sampled.
     pub fn new(py: Python<'_>, inner: Inner, mut warnings: Vec<String>) -> PyResult<Track> {
         let binding = match &inner {
-            Inner::Memg { scene, motion, .. } => Some(Binding::new(scene, motion).map_err(|reason| {
-                crate::errors::to_py(py, motion_viewer::Error::mismatch(inner.path(), reason))
-            })?),
+            Inner::Memg { scene, motion, .. } => {
+                Some(Binding::new(scene, motion).map_err(|reason| {
+                    crate::errors::to_py(py, motion_viewer::Error::mismatch(inner.path(), reason))
+                })?)
+            }
             _ => None,
         };
         if let Some(b) = &binding {
@@ -104,7 +106,9 @@ impl Track {
         match (times, rate) {
             (Some(_), Some(_)) => Err(PyValueError::new_err("give times or rate, not both")),
             (Some(t), None) => Ok(t.as_array().iter().copied().collect()),
-            (None, rate) => sample::grid(self.inner.duration_s(), self.inner.frame_period_s(), rate),
+            (None, rate) => {
+                sample::grid(self.inner.duration_s(), self.inner.frame_period_s(), rate)
+            }
         }
     }
 }
@@ -183,14 +187,19 @@ impl Track {
     /// The summary `viewer info --json` prints for this track, as a dict.
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let summary = motion_viewer::summary::summarize(&self.inner);
-        let text = serde_json::to_string(&summary).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let text =
+            serde_json::to_string(&summary).map_err(|e| PyValueError::new_err(e.to_string()))?;
         py.import("json")?.call_method1("loads", (text,))
     }
 
     /// The times every sampler takes when given none: 0, one frame period
     /// (or 1/`rate` s), … up to the duration.
     #[pyo3(signature = (rate=None))]
-    fn sample_times<'py>(&self, py: Python<'py>, rate: Option<f64>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    fn sample_times<'py>(
+        &self,
+        py: Python<'py>,
+        rate: Option<f64>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
         Ok(PyArray1::from_vec(py, self.times(None, rate)?))
     }
 
@@ -218,7 +227,14 @@ impl Track {
         force: bool,
         baked: bool,
     ) -> PyResult<Vec<String>> {
-        let options = crate::export::Choices { time, frame, fps, frames, force, baked };
+        let options = crate::export::Choices {
+            time,
+            frame,
+            fps,
+            frames,
+            force,
+            baked,
+        };
         let py = slf.py();
         let track = slf.get();
         crate::export::run(py, std::slice::from_ref(&track.inner), &path, &options)
@@ -259,7 +275,9 @@ impl Track {
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let m = self.mtn("body_attitude")?;
         let times = self.times(times, rate)?;
-        sample::fill(py, [times.len(), 3], |out| sample::body_attitude(m, &times, out))
+        sample::fill(py, [times.len(), 3], |out| {
+            sample::body_attitude(m, &times, out)
+        })
     }
 
     /// The rig's named points (`point_names`) in metres, n × points × 3:
@@ -315,9 +333,14 @@ impl Track {
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let rec = self.recording("camera_poses")?;
-        let camera = rec.camera.as_ref().ok_or_else(|| self.absent("a camera pose"))?;
+        let camera = rec
+            .camera
+            .as_ref()
+            .ok_or_else(|| self.absent("a camera pose"))?;
         let times = self.times(times, rate)?;
-        sample::fill(py, [times.len(), 7], |out| sample::camera(camera, &times, out))
+        sample::fill(py, [times.len(), 7], |out| {
+            sample::camera(camera, &times, out)
+        })
     }
 
     /// Hand joints, n × 2 (left, right) × 27 (`hand_joint_names`) × 7
@@ -332,7 +355,9 @@ impl Track {
         let rec = self.recording("hand_joints")?;
         let hands = rec.hands.as_ref().ok_or_else(|| self.absent("hands"))?;
         let times = self.times(times, rate)?;
-        sample::fill(py, [times.len(), 2, 27, 7], |out| sample::hand_joints(hands, &times, out))
+        sample::fill(py, [times.len(), 2, 27, 7], |out| {
+            sample::hand_joints(hands, &times, out)
+        })
     }
 
     /// Whether each hand (left, right) is tracked, n × 2 (MRTK).
@@ -346,7 +371,9 @@ impl Track {
         let rec = self.recording("tracked")?;
         let hands = rec.hands.as_ref().ok_or_else(|| self.absent("hands"))?;
         let times = self.times(times, rate)?;
-        sample::fill(py, [times.len(), 2], |out| sample::hand_flags(hands, &times, false, out))
+        sample::fill(py, [times.len(), 2], |out| {
+            sample::hand_flags(hands, &times, false, out)
+        })
     }
 
     /// Whether each hand (left, right) is pinching, n × 2 (MRTK).
@@ -360,7 +387,9 @@ impl Track {
         let rec = self.recording("pinching")?;
         let hands = rec.hands.as_ref().ok_or_else(|| self.absent("hands"))?;
         let times = self.times(times, rate)?;
-        sample::fill(py, [times.len(), 2], |out| sample::hand_flags(hands, &times, true, out))
+        sample::fill(py, [times.len(), 2], |out| {
+            sample::hand_flags(hands, &times, true, out)
+        })
     }
 
     /// The eye-gaze ray, n × 6: origin x, y, z, then direction x, y, z (MRTK).
@@ -372,7 +401,10 @@ impl Track {
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let rec = self.recording("gaze")?;
-        let gaze = rec.eye_gaze.as_ref().ok_or_else(|| self.absent("eye gaze"))?;
+        let gaze = rec
+            .eye_gaze
+            .as_ref()
+            .ok_or_else(|| self.absent("eye gaze"))?;
         let times = self.times(times, rate)?;
         sample::fill(py, [times.len(), 6], |out| sample::gaze(gaze, &times, out))
     }
@@ -381,7 +413,11 @@ impl Track {
     #[getter]
     fn markers(&self) -> PyResult<Vec<(f64, String)>> {
         let rec = self.recording("markers")?;
-        Ok(rec.markers.iter().map(|m| (f64::from(m.time), m.name.clone())).collect())
+        Ok(rec
+            .markers
+            .iter()
+            .map(|m| (f64::from(m.time), m.name.clone()))
+            .collect())
     }
 
     /// The 27 hand joints' names, in the toolkit's order (MRTK).
@@ -420,7 +456,13 @@ impl Track {
     /// The MEMG groups' names, in file order.
     #[getter]
     fn group_names(&self) -> PyResult<Vec<String>> {
-        Ok(self.memg("group_names")?.1.groups.iter().map(|g| g.name.clone()).collect())
+        Ok(self
+            .memg("group_names")?
+            .1
+            .groups
+            .iter()
+            .map(|g| g.name.clone())
+            .collect())
     }
 
     /// The `.obj` rest positions, vertices × 3 float32, a view (MEMG).
@@ -450,7 +492,10 @@ impl Track {
 
     /// A group's mean pose, vertices × 3 float32, a view (MEMG; `group`: index or name).
     #[pyo3(signature = (group=None))]
-    fn mean<'py>(slf: &Bound<'py, Self>, group: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    fn mean<'py>(
+        slf: &Bound<'py, Self>,
+        group: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let g = group_of(slf, group)?;
         borrowed(slf, shaped((g.vertex_count(), 3), &g.mean)?)
     }
@@ -458,14 +503,23 @@ impl Track {
     /// A group's basis U, 3·vertices × r float32 (row 3i + axis), a
     /// Fortran-ordered view (MEMG).
     #[pyo3(name = "U", signature = (group=None))]
-    fn basis<'py>(slf: &Bound<'py, Self>, group: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    fn basis<'py>(
+        slf: &Bound<'py, Self>,
+        group: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let g = group_of(slf, group)?;
-        borrowed(slf, shaped((3 * g.vertex_count(), g.basis_len).f(), &g.basis)?)
+        borrowed(
+            slf,
+            shaped((3 * g.vertex_count(), g.basis_len).f(), &g.basis)?,
+        )
     }
 
     /// A group's coefficients Q, r × timesteps float32, a Fortran-ordered view (MEMG).
     #[pyo3(name = "Q", signature = (group=None))]
-    fn coeffs<'py>(slf: &Bound<'py, Self>, group: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    fn coeffs<'py>(
+        slf: &Bound<'py, Self>,
+        group: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let g = group_of(slf, group)?;
         let n = g.coeffs.len().checked_div(g.basis_len).unwrap_or(0);
         borrowed(slf, shaped((g.basis_len, n).f(), &g.coeffs)?)
@@ -474,7 +528,10 @@ impl Track {
     /// Which `.obj` vertex (1-based, as stored) each of a group's vertices
     /// moves, a view (MEMG).
     #[pyo3(signature = (group=None))]
-    fn mapping<'py>(slf: &Bound<'py, Self>, group: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    fn mapping<'py>(
+        slf: &Bound<'py, Self>,
+        group: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<u32>>> {
         let g = group_of(slf, group)?;
         borrowed(slf, shaped(g.mapping.len(), &g.mapping)?)
     }
@@ -487,7 +544,10 @@ impl Track {
 }
 
 /// The group `group` names (the first when `None`).
-fn group_of<'a>(slf: &'a Bound<'_, Track>, group: Option<&Bound<'_, PyAny>>) -> PyResult<&'a MemgGroup> {
+fn group_of<'a>(
+    slf: &'a Bound<'_, Track>,
+    group: Option<&Bound<'_, PyAny>>,
+) -> PyResult<&'a MemgGroup> {
     let track = slf.get();
     match group {
         Some(g) => track.group(g),

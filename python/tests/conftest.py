@@ -101,6 +101,6 @@ def write_obj(path: os.PathLike, points: np.ndarray) -> None:
     """An `.obj` of `points` in one group `cloud`, each three a triangle."""
     with open(path, "w") as f:
         f.write("g cloud\n")
-        np.savetxt(f, points, fmt="v %.17g %.17g %.17g")
+        np.savetxt(f, points, fmt="v %.9g %.9g %.9g")
         faces = np.arange(1, len(points) - len(points) % 3 + 1).reshape(-1, 3)
         np.savetxt(f, faces, fmt="f %d %d %d")
