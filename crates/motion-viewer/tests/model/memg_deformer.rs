@@ -166,3 +166,26 @@ fn one_deformer_serves_other_scenes_and_motions() {
     deformer.deform(&big, &still, &sb, 1.0, &mut out);
     assert_eq!(out, big.positions);
 }
+
+#[test]
+fn deform_into_a_caller_slice_matches_the_per_column_sum() {
+    let (s, m) = (scene(10_000), motion());
+    let b = Binding::new(&s, &m).unwrap();
+    let mut deformer = Deformer::new();
+    // Two frames of one block, as the Python package fills a numpy array;
+    // the slice starts dirty, so every entry must be written.
+    let mut block = vec![[f32::NAN; 3]; 2 * s.positions.len()];
+    let (first, second) = block.split_at_mut(s.positions.len());
+    deformer.deform_into(&s, &m, &b, 1.25, first);
+    deformer.deform_into(&s, &m, &b, 3.0, second);
+    assert!(first == per_column(&s, &m, &b, 1.25).as_slice());
+    assert!(second == per_column(&s, &m, &b, 3.0).as_slice());
+}
+
+#[test]
+#[should_panic(expected = "one output entry per .obj vertex")]
+fn deform_into_a_slice_of_the_wrong_length_panics() {
+    let (s, m) = (scene(10_000), motion());
+    let b = Binding::new(&s, &m).unwrap();
+    Deformer::new().deform_into(&s, &m, &b, 0.0, &mut vec![[0.0; 3]; 3]);
+}
