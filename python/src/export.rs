@@ -2,7 +2,6 @@
 //! entry point, with the GIL released while it writes.
 
 use crate::errors::OrRaise;
-use crate::track::Track;
 use motion_viewer::export::Options;
 use motion_viewer::state::At;
 use pyo3::exceptions::PyValueError;
@@ -71,42 +70,4 @@ pub fn run(
         .iter()
         .map(|p| p.to_string_lossy().into_owned())
         .collect())
-}
-
-/// Writes `tracks` to `path` in the format its extension names (.json,
-/// .csv, .obj, .glb, .gltf, .pc2): with `time` or `frame`, the state at that
-/// moment; otherwise each track's table, or every track animated in one
-/// glTF scene. Returns the paths written.
-#[pyfunction]
-#[pyo3(signature = (tracks, path, *, time=None, frame=None, fps=None, frames=None, force=false, baked=false))]
-#[allow(clippy::too_many_arguments)]
-pub fn export(
-    py: Python<'_>,
-    tracks: Vec<Py<Track>>,
-    path: PathBuf,
-    time: Option<f64>,
-    frame: Option<u64>,
-    fps: Option<f64>,
-    frames: Option<(u64, u64)>,
-    force: bool,
-    baked: bool,
-) -> PyResult<Vec<String>> {
-    // The library takes a slice of tracks: several are copied into one
-    // (one track needs no copy).
-    let choices = Choices {
-        time,
-        frame,
-        fps,
-        frames,
-        force,
-        baked,
-    };
-    match tracks.as_slice() {
-        [one] => run(py, std::slice::from_ref(&one.get().inner), &path, &choices),
-        many => {
-            let owned: Vec<motion_viewer::Track> =
-                many.iter().map(|t| t.get().inner.clone()).collect();
-            run(py, &owned, &path, &choices)
-        }
-    }
 }

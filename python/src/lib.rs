@@ -95,6 +95,44 @@ fn open_bytes_all(py: Python<'_>, files: Vec<(PathBuf, PyBackedBytes)>) -> PyRes
     tracks(py, loaded)
 }
 
+/// Writes `tracks` to `path` in the format its extension names (.json,
+/// .csv, .obj, .glb, .gltf, .pc2): with `time` or `frame`, the state at that
+/// moment; otherwise each track's table, or every track animated in one
+/// glTF scene. Returns the paths written.
+#[pyfunction]
+#[pyo3(name = "export", signature = (tracks, path, *, time=None, frame=None, fps=None, frames=None, force=false, baked=false))]
+#[allow(clippy::too_many_arguments)]
+fn export_tracks(
+    py: Python<'_>,
+    tracks: Vec<Py<Track>>,
+    path: PathBuf,
+    time: Option<f64>,
+    frame: Option<u64>,
+    fps: Option<f64>,
+    frames: Option<(u64, u64)>,
+    force: bool,
+    baked: bool,
+) -> PyResult<Vec<String>> {
+    // The library takes a slice of tracks: several are copied into one
+    // (one track needs no copy).
+    let choices = export::Choices {
+        time,
+        frame,
+        fps,
+        frames,
+        force,
+        baked,
+    };
+    match tracks.as_slice() {
+        [one] => export::run(py, std::slice::from_ref(&one.get().inner), &path, &choices),
+        many => {
+            let owned: Vec<motion_viewer::Track> =
+                many.iter().map(|t| t.get().inner.clone()).collect();
+            export::run(py, &owned, &path, &choices)
+        }
+    }
+}
+
 /// The extension module.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -103,7 +141,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(open_all, m)?)?;
     m.add_function(wrap_pyfunction!(open_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(open_bytes_all, m)?)?;
-    m.add_function(wrap_pyfunction!(export::export, m)?)?;
+    m.add_function(wrap_pyfunction!(export_tracks, m)?)?;
     mtn::register(m)?;
     Ok(())
 }
