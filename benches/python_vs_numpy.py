@@ -9,8 +9,9 @@
 - open: a synthetic MEMG scene (VERTICES×BASIS×FRAMES, default 1M×32×100:
   a 796 MB motion and its `.obj` of a million `v` lines), in the page cache.
   numpy: the `.obj`'s vertices, then the motion read and `memg_numpy.decode`d;
-  motion_viewer: `open` (the same two files). Also numpy's decode alone, of
-  bytes already in memory (as memg_numpy.py times it), beside `open`.
+  motion_viewer: `open` (the same two files). Also numpy's decode of the
+  motion alone, read from the file and (as memg_numpy.py times it) of bytes
+  already in memory, beside `open`.
 
 Prints one JSON object (medians of --runs after a warm-up). Run from the
 repository root with the package installed (`pip install ./python`):
@@ -104,6 +105,11 @@ def main():
         with open(motion, "rb") as f:
             return rest, memg_numpy.decode(f.read())
 
+    def numpy_read_decode():
+        with open(motion, "rb") as f:
+            return memg_numpy.decode(f.read())
+
+    np_read_decode = median_s(numpy_read_decode, args.runs)
     np_open = median_s(numpy_open, args.runs)
     mv_open = median_s(lambda: mv.open(motion), args.runs)
     mb = motion.stat().st_size / 1e6
@@ -120,11 +126,13 @@ def main():
                 "synthetic": args.size,
                 "synthetic_mb": mb,
                 "decode_numpy_s": np_decode,
+                "read_decode_numpy_s": np_read_decode,
                 "open_numpy_s": np_open,
                 "open_motion_viewer_s": mv_open,
                 "decode_numpy_mb_s": mb / np_decode,
                 "open_motion_viewer_mb_s": mb / mv_open,
                 "open_speedup": np_open / mv_open,
+                "open_vs_numpy_read_decode": np_read_decode / mv_open,
                 "open_vs_numpy_decode_from_memory": np_decode / mv_open,
             },
             indent=2,
