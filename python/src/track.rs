@@ -102,10 +102,17 @@ impl Track {
 
     /// The kind's times: `times` as given, or every frame period (or every
     /// 1/`rate` s) from 0 to the duration.
-    fn times(&self, times: Option<Times<'_>>, rate: Option<f64>) -> PyResult<Vec<f64>> {
+    fn times(&self, times: Option<Bound<'_, PyAny>>, rate: Option<f64>) -> PyResult<Vec<f64>> {
         match (times, rate) {
             (Some(_), Some(_)) => Err(PyValueError::new_err("give times or rate, not both")),
-            (Some(t), None) => Ok(t.as_array().iter().copied().collect()),
+            (Some(t), None) => {
+                let t: Times<'_> = t.extract().map_err(|e| {
+                    PyTypeError::new_err(format!(
+                        "times: expected a 1-D array or sequence of seconds ([t] for one time): {e}"
+                    ))
+                })?;
+                Ok(t.as_array().iter().copied().collect())
+            }
             (None, rate) => {
                 sample::grid(self.inner.duration_s(), self.inner.frame_period_s(), rate)
             }
@@ -254,7 +261,7 @@ impl Track {
     fn joint_angles<'py>(
         &self,
         py: Python<'py>,
-        times: Option<Times<'py>>,
+        times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let m = self.mtn("joint_angles")?;
@@ -270,7 +277,7 @@ impl Track {
     fn body_attitude<'py>(
         &self,
         py: Python<'py>,
-        times: Option<Times<'py>>,
+        times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let m = self.mtn("body_attitude")?;
@@ -287,7 +294,7 @@ impl Track {
     fn rig_points<'py>(
         &self,
         py: Python<'py>,
-        times: Option<Times<'py>>,
+        times: Option<Bound<'py, PyAny>>,
         frame: &str,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray3<f64>>> {
@@ -329,7 +336,7 @@ impl Track {
     fn camera_poses<'py>(
         &self,
         py: Python<'py>,
-        times: Option<Times<'py>>,
+        times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let rec = self.recording("camera_poses")?;
@@ -349,7 +356,7 @@ impl Track {
     fn hand_joints<'py>(
         &self,
         py: Python<'py>,
-        times: Option<Times<'py>>,
+        times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray4<f32>>> {
         let rec = self.recording("hand_joints")?;
@@ -365,7 +372,7 @@ impl Track {
     fn tracked<'py>(
         &self,
         py: Python<'py>,
-        times: Option<Times<'py>>,
+        times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let rec = self.recording("tracked")?;
@@ -381,7 +388,7 @@ impl Track {
     fn pinching<'py>(
         &self,
         py: Python<'py>,
-        times: Option<Times<'py>>,
+        times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let rec = self.recording("pinching")?;
@@ -397,7 +404,7 @@ impl Track {
     fn gaze<'py>(
         &self,
         py: Python<'py>,
-        times: Option<Times<'py>>,
+        times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let rec = self.recording("gaze")?;
@@ -436,7 +443,7 @@ impl Track {
     fn positions<'py>(
         &self,
         py: Python<'py>,
-        times: Option<Times<'py>>,
+        times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray3<f32>>> {
         let (scene, motion, binding) = self.memg("positions")?;

@@ -52,6 +52,10 @@ def test_every_frame_and_a_rate(sit):
         sit.joint_angles([0.0], rate=10)
     with pytest.raises(ValueError):
         sit.joint_angles(rate=-1)
+    with pytest.raises(TypeError, match=r"\[t\] for one time"):
+        sit.joint_angles(1.0)
+    assert sit.joint_angles([]).shape == (0, 20)
+    assert sit.joint_angles(range(3)).shape == (3, 20)
 
 
 def test_keyframes(sit):
