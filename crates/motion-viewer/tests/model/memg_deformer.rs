@@ -187,5 +187,5 @@ fn deform_into_a_caller_slice_matches_the_per_column_sum() {
 fn deform_into_a_slice_of_the_wrong_length_panics() {
     let (s, m) = (scene(10_000), motion());
     let b = Binding::new(&s, &m).unwrap();
-    Deformer::new().deform_into(&s, &m, &b, 0.0, &mut vec![[0.0; 3]; 3]);
+    Deformer::new().deform_into(&s, &m, &b, 0.0, &mut [[0.0; 3]; 3]);
 }
