@@ -16,7 +16,9 @@ def test_facts(hands):
     # 4 s, keys at 60 Hz.
     assert hands.duration == pytest.approx(4.0, abs=1e-6)
     assert hands.frame_period == pytest.approx(1 / 60)
+    # examples/make_input_animation.rs, which wrote the file: wave at 1.3 s, pinch at 2.6 s.
     assert [name for _, name in hands.markers] == ["wave", "pinch"]
+    assert [t for t, _ in hands.markers] == pytest.approx([1.3, 2.6], abs=1e-6)
     assert hands.info()["markers"][0]["name"] == "wave"
     assert len(hands.hand_joint_names) == 27
     assert hands.hand_joint_names[11] == "IndexTip"
