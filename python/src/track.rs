@@ -22,7 +22,7 @@ pub struct Track {
     pub inner: Inner,
     /// Which `.obj` group each MEMG group moves (MEMG only).
     binding: Option<Binding>,
-    /// Loading warnings, edit warnings, then the decoder's.
+    /// Loading (or edit) warnings, the binding's, then the decoder's.
     warnings: Vec<String>,
 }
 
