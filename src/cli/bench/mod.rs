@@ -72,9 +72,11 @@ impl Bar {
     fn new() -> Bar {
         let bar = ProgressBar::new(0);
         bar.set_style(
-            ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
-                .expect("a valid template")
-                .progress_chars("=> "),
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} ETA {eta} {msg}",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
         );
         Bar(bar)
     }
