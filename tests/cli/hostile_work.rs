@@ -340,7 +340,7 @@ fn long_lines_and_quoted_values_are_cut() {
         "viewer: wide.csv: row 2: longer than 65536 bytes (a row of keyframes takes a few \
          hundred); refused without reading the rest"
     );
-    // A 1000-byte value that is not a number is quoted cut to 40 characters.
+    // A 1000-byte value that is not a number is quoted cut to 80 characters.
     let cell = "y".repeat(1000);
     std::fs::write(
         dir.path().join("text.csv"),
@@ -353,7 +353,7 @@ fn long_lines_and_quoted_values_are_cut() {
         line,
         format!(
             "viewer: text.csv: row 2, column \"tail_pan\": \"{}… (1000 bytes)\" is not a number",
-            "y".repeat(40)
+            "y".repeat(80)
         )
     );
     // A column named by 1000 bytes: its name is cut in the message too.
@@ -362,7 +362,7 @@ fn long_lines_and_quoted_values_are_cut() {
     let line = one_line_refusal(&o);
     assert!(line.len() < 400, "{line}");
     assert!(
-        line.contains(&format!("\"{}… (1000 bytes)\"", "y".repeat(40))),
+        line.contains(&format!("\"{}… (1000 bytes)\"", "y".repeat(80))),
         "{line}"
     );
 }

@@ -274,8 +274,9 @@ mod tests {
         // 6 × 400 = 2400 pixels, plus 1 for its setup.
         let (p, t) = stacked(1);
         assert_eq!(frame_fragments(&p, &t, [200, 100]), 2401.0);
-        // At most the picture itself (100 × 10 = 1000 pixels).
-        assert_eq!(frame_fragments(&p, &t, [100, 10]), 1001.0);
+        // The shorter side sets the scale: 2 px per unit, 6 × 4 pixels.
+        assert_eq!(frame_fragments(&p, &t, [100, 10]), 25.0);
+        assert_eq!(frame_fragments(&p, &t, [10, 100]), 25.0);
         // A million stacked: a million times over.
         let (p, t) = stacked(1_000_000);
         assert_eq!(frame_fragments(&p, &t, [200, 100]), 2401.0 * 1e6);
