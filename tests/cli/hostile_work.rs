@@ -152,7 +152,7 @@ fn a_gif_of_a_timeline_of_four_billion_frames_is_refused_before_drawing() {
     let line = one_line_refusal(&o);
     assert_eq!(
         line,
-        "viewer: x.gif: 5400001 frames is more than the 100000 frames one render allowed; \
+        "viewer: x.gif: 5400001 frames is more than the 100000 frames per render allowed; \
          narrow it with --frames A..B (fewer frames), --fps F (fewer frames per second) or \
          --size WxH"
     );
@@ -172,7 +172,7 @@ fn a_gif_of_a_timeline_of_four_billion_frames_is_refused_before_drawing() {
     );
     let line = one_line_refusal(&o);
     assert!(
-        line.contains("18446744073709551615 frames is more than the 100000 frames"),
+        line.contains("18446744073709551615 frames is more than the 100000 frames per render"),
         "{line}"
     );
     assert!(!dir.path().join("seq").exists());

@@ -66,7 +66,7 @@ impl RenderRequest {
             return Err(Error::TooLarge {
                 path: out.to_path_buf(),
                 what: format!("{} frames", self.frames),
-                limit: format!("{MAX_RENDER_FRAMES} frames one render"),
+                limit: format!("{MAX_RENDER_FRAMES} frames per render"),
                 hint: NARROW_RENDER.into(),
             });
         }
@@ -80,7 +80,7 @@ impl RenderRequest {
                     self.size[1],
                     self.pixels() as f64
                 ),
-                limit: format!("{MAX_RENDER_PIXELS:.0e} pixels one render"),
+                limit: format!("{MAX_RENDER_PIXELS:.0e} pixels per render"),
                 hint: NARROW_RENDER.into(),
             });
         }
@@ -156,7 +156,7 @@ pub fn check_frame_cost(
             "one frame of its {triangles} triangles, about {fragments:.2e} pixels drawn \
              (the picture covered {layers:.0} times over)"
         ),
-        limit: format!("{MAX_FRAME_FRAGMENTS:.0e} pixels a frame may cost"),
+        limit: format!("{MAX_FRAME_FRAGMENTS:.0e} pixels per frame"),
         hint: "a smaller --size lowers it; triangles stacked on each other cost \
                each time they are drawn"
             .into(),
