@@ -453,6 +453,18 @@ fn serve_answers_beside_two_thousand_idle_connections() {
     );
     let still_running = child.try_wait().unwrap().is_none();
     let escape = get(port, "/../../etc/passwd");
+    // Idle connections, silent or with half a request head, are closed
+    // once they have held on for the head's 10 s.
+    let mut closed_after = Vec::new();
+    for s in idle.iter_mut().take(2) {
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let mut byte = [0u8; 1];
+        let closed = match s.read(&mut byte) {
+            Ok(n) => n == 0,
+            Err(e) => e.kind() == std::io::ErrorKind::ConnectionReset,
+        };
+        closed_after.push((closed, started.elapsed()));
+    }
     drop(idle);
     kill_group(&mut child);
     let mut stderr = String::new();
@@ -469,4 +481,10 @@ fn serve_answers_beside_two_thousand_idle_connections() {
     assert!(reply.ends_with("\r\n\r\n<p>hi</p>"), "{reply}");
     assert!(answered < Duration::from_secs(5), "{answered:?}");
     assert!(escape.unwrap().starts_with("HTTP/1.1 404"));
+    for (closed, after) in closed_after {
+        assert!(
+            closed && after < Duration::from_secs(25),
+            "{closed} after {after:?}"
+        );
+    }
 }
