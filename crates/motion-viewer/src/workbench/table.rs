@@ -2,8 +2,9 @@
 //! of objects, into named columns and rows numbered as the user counts them.
 
 use super::EditError;
-use std::error::Error as _;
+use std::cell::RefCell;
 use std::io::Read;
+use std::rc::Rc;
 
 /// `text` cut to what an error message quotes.
 fn cut(text: &str) -> std::borrow::Cow<'_, str> {
@@ -118,6 +119,13 @@ struct Capped<R> {
     field: usize,
     field_bytes: usize,
     quoted: bool,
+    /// JSON: nesting depth, a backslash just seen in a string, and the
+    /// object of the top array being read (its row).
+    depth: usize,
+    escaped: bool,
+    object: usize,
+    /// The refusal, kept for a parser that does not hand the I/O error back whole.
+    tripped: Rc<RefCell<Option<CsvError>>>,
 }
 
 impl<R> Capped<R> {
@@ -132,10 +140,15 @@ impl<R> Capped<R> {
             field: 1,
             field_bytes: 0,
             quoted: false,
+            depth: 0,
+            escaped: false,
+            object: 0,
+            tripped: Rc::default(),
         }
     }
 
     fn refuse(&self, line: usize, message: String) -> std::io::Error {
+        *self.tripped.borrow_mut() = Some(error(line, None, message.clone()));
         std::io::Error::other(Refused { line, message })
     }
 
@@ -149,7 +162,7 @@ impl<R> Capped<R> {
             ));
         }
         if !self.csv {
-            return Ok(());
+            return self.scan_json(bytes);
         }
         for &b in bytes {
             match b {
@@ -189,6 +202,58 @@ impl<R> Capped<R> {
                         "cell {} is longer than {MAX_FIELD_BYTES} bytes (a number or a \
                          column name); refused without reading the rest",
                         self.field
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<R> Capped<R> {
+    /// Follows `bytes` through JSON's strings and tokens, checking that no
+    /// string, number or word is longer than [`MAX_FIELD_BYTES`].
+    fn scan_json(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        for &b in bytes {
+            if self.quoted {
+                match (self.escaped, b) {
+                    (true, _) => self.escaped = false,
+                    (false, b'\\') => self.escaped = true,
+                    (false, b'"') => {
+                        self.quoted = false;
+                        self.field_bytes = 0;
+                        continue;
+                    }
+                    _ => {}
+                }
+            } else {
+                match b {
+                    b'"' => {
+                        self.quoted = true;
+                        self.field_bytes = 0;
+                        continue;
+                    }
+                    b'[' | b'{' => {
+                        self.depth += 1;
+                        if self.depth == 2 {
+                            self.object += 1;
+                        }
+                    }
+                    b']' | b'}' => self.depth = self.depth.saturating_sub(1),
+                    _ => {}
+                }
+                if b"[]{},: \t\r\n".contains(&b) {
+                    self.field_bytes = 0;
+                    continue;
+                }
+            }
+            self.field_bytes += 1;
+            if self.field_bytes > MAX_FIELD_BYTES {
+                return Err(self.refuse(
+                    self.object.max(1),
+                    format!(
+                        "a value longer than {MAX_FIELD_BYTES} bytes (a number or a column \
+                         name); refused without reading the rest"
                     ),
                 ));
             }
@@ -290,42 +355,32 @@ fn csv_message(e: &csv::Error) -> String {
     }
 }
 
-/// Reads a JSON array of objects from `source` (at most [`MAX_TABLE_BYTES`]);
-/// the first object's keys are the columns.
-pub(super) fn read_json<'a>(source: impl Read + 'a) -> Result<Table<'a>, CsvError> {
-    let objects: Vec<serde_json::Map<String, serde_json::Value>> =
-        serde_json::from_reader(Capped::new(source, false)).map_err(|e| {
-            let message = match e.io_error_kind().and(e.source()) {
-                Some(source) => source.to_string(),
-                None => format!(
-                    "not a JSON array of objects (line {}, column {}: {e})",
-                    e.line(),
-                    e.column()
-                ),
-            };
-            CsvError {
-                row: None,
-                column: None,
-                message,
-            }
-        })?;
-    if objects.len() > MAX_ROWS {
-        return Err(error(
-            MAX_ROWS + 1,
-            None,
-            format!("more than {MAX_ROWS} rows"),
-        ));
-    }
-    let columns: Vec<String> = objects
-        .first()
-        .map_or_else(Vec::new, |o| o.keys().cloned().collect());
-    let names = columns.clone();
-    let rows = objects.into_iter().enumerate().map(move |(i, object)| {
-        let row = i + 1;
-        if let Some(extra) = object.keys().find(|k| !names.contains(k)) {
+/// Rows collected from a JSON array as its objects stream past, each
+/// turned into cells at once (never held as a whole document).
+#[derive(Default)]
+struct JsonRows {
+    columns: Option<Vec<String>>,
+    rows: Vec<(usize, Vec<Cell>)>,
+    problem: Option<CsvError>,
+}
+
+impl JsonRows {
+    /// Takes the `row`-th object; the first one names the columns.
+    fn push(
+        &mut self,
+        row: usize,
+        object: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<(), CsvError> {
+        if row > MAX_ROWS {
+            return Err(error(row, None, format!("more than {MAX_ROWS} rows")));
+        }
+        let columns = self
+            .columns
+            .get_or_insert_with(|| object.keys().cloned().collect());
+        if let Some(extra) = object.keys().find(|k| !columns.contains(k)) {
             return Err(error(row, Some(extra), "not among the first row's columns"));
         }
-        let cells = names
+        let cells = columns
             .iter()
             .map(|c| match object.get(c) {
                 None | Some(serde_json::Value::Null) => Cell::Missing,
@@ -336,12 +391,64 @@ pub(super) fn read_json<'a>(source: impl Read + 'a) -> Result<Table<'a>, CsvErro
                 Some(other) => Cell::Text(other.to_string()),
             })
             .collect();
-        Ok((row, cells))
-    });
+        self.rows.push((row, cells));
+        Ok(())
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for &mut JsonRows {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an array of objects")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut row = 0;
+        while let Some(object) = seq.next_element()? {
+            row += 1;
+            if let Err(e) = self.push(row, object) {
+                self.problem = Some(e);
+                return Err(serde::de::Error::custom("refused"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads a JSON array of objects from `source` (at most [`MAX_TABLE_BYTES`],
+/// no value longer than [`MAX_FIELD_BYTES`]), an object at a time; the first
+/// object's keys are the columns.
+pub(super) fn read_json<'a>(source: impl Read + 'a) -> Result<Table<'a>, CsvError> {
+    use serde::Deserializer as _;
+    let mut found = JsonRows::default();
+    let capped = Capped::new(source, false);
+    let tripped = Rc::clone(&capped.tripped);
+    let mut reader = serde_json::Deserializer::from_reader(capped);
+    let read = reader
+        .deserialize_seq(&mut found)
+        .and_then(|()| reader.end());
+    if let Some(problem) = found.problem.take() {
+        return Err(problem);
+    }
+    if let Err(e) = read {
+        if let Some(refusal) = tripped.borrow_mut().take() {
+            return Err(refusal);
+        }
+        return Err(CsvError {
+            row: None,
+            column: None,
+            message: format!(
+                "not a JSON array of objects (line {}, column {}: {e})",
+                e.line(),
+                e.column()
+            ),
+        });
+    }
     Ok(Table {
-        columns,
+        columns: found.columns.unwrap_or_default(),
         header_row: 1,
-        rows: Box::new(rows),
+        rows: Box::new(found.rows.into_iter().map(Ok)),
     })
 }
 

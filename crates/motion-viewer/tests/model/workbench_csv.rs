@@ -244,6 +244,32 @@ fn a_200_mb_cell_is_refused_after_reading_a_sliver_of_it() {
 }
 
 #[test]
+fn a_200_mb_json_value_is_refused_after_reading_a_sliver_of_it() {
+    // A string in the second object, then a bare number in the first.
+    for head in [
+        &b"[{\"frame\":0,\"tail_pan\":1,\"tail_tilt\":2},\n {\"frame\":1,\"tail_pan\":\""[..],
+        &b"[{\"frame\":0,\"tail_pan\":"[..],
+    ] {
+        let taken = std::rc::Rc::new(std::cell::Cell::new(0));
+        let source = LongRow {
+            head,
+            left: 200_000_000,
+            taken: taken.clone(),
+        };
+        let e = from_table_reader(source, &options(Model::Ers7)).unwrap_err();
+        let row = if head.len() > 30 { 2 } else { 1 };
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "row {row}: a value longer than 1024 bytes (a number or a column name); refused \
+                 without reading the rest"
+            )
+        );
+        assert!(taken.get() < 1 << 20, "{} bytes read", taken.get());
+    }
+}
+
+#[test]
 fn a_table_streams_row_by_row_and_json_is_told_by_content() {
     // The same table as CSV and as JSON, through the one reader.
     let csv = from_table_reader(legs_table().as_bytes(), &options(Model::Ers7)).unwrap();
