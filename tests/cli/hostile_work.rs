@@ -260,6 +260,56 @@ fn a_synthetic_scene_of_terabytes_is_refused_before_allocating() {
     }
 }
 
+#[test]
+fn a_point_cache_of_120_gb_from_17_mb_of_files_is_refused_before_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    // 100 000 vertices in one group, moved over 100 000 timesteps by one
+    // basis column: 120 GB of positions from 17 MB of files.
+    let (v, n) = (100_000usize, 100_000usize);
+    let mut obj = String::from("g cloth\n");
+    for i in 0..v {
+        obj += &format!("v {} 0 {}\n", i % 300, i / 300);
+    }
+    obj += "f 1 2 3\n";
+    std::fs::write(dir.path().join("wide.obj"), obj).unwrap();
+    let motion = MemgMotion {
+        fps: 30,
+        local_frames: 1,
+        timesteps: n,
+        frames: vec![[1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1., 0.]; n],
+        groups: vec![memg::MemgGroup {
+            name: "cloth".into(),
+            mapping: (1..=v as u32).collect(),
+            mean: vec![0.0; 3 * v],
+            parent: 0,
+            basis_len: 1,
+            basis: vec![0.001; 3 * v],
+            coeffs: vec![1.0; n],
+        }],
+        ..MemgMotion::default()
+    };
+    std::fs::write(
+        dir.path().join("wide.bin"),
+        memg::encode(&motion, ByteOrder::Little),
+    )
+    .unwrap();
+    let o = run(
+        dir.path(),
+        &["export", "wide.obj", "wide.bin", "--out", "x.pc2"],
+        GIB,
+    );
+    let line = one_line_refusal(&o);
+    assert!(
+        line.starts_with(
+            "viewer: x.pc2: 100000 vertices × 100000 frames × 12 bytes = 120.0 GB is more than \
+             the 4.3 GB"
+        ),
+        "{line}"
+    );
+    assert!(line.contains("--frame N"), "{line}");
+    assert!(!dir.path().join("x.pc2").exists());
+}
+
 // ---- cause 3: from-csv streams ---------------------------------------------
 
 /// Writes a 200 MB row into the FIFO `path` from a thread, and returns how

@@ -180,15 +180,23 @@ pub fn check_output_bytes(
     }
     Err(Error::TooLarge {
         path: out.to_path_buf(),
-        what: format!("{what} = {:.1} GB", bytes as f64 / 1e9),
+        what: format!("{what} = {}", shown(bytes)),
         limit: format!(
-            "{:.1} GB ({OUTPUT_BYTES_PER_INPUT_BYTE} × its input's {:.1} GB, at least {:.1} GB)",
-            limit as f64 / 1e9,
-            input_bytes as f64 / 1e9,
-            MIN_OUTPUT_BYTES as f64 / 1e9
+            "{} ({OUTPUT_BYTES_PER_INPUT_BYTE} × its input's {}, at least {})",
+            shown(limit),
+            shown(input_bytes),
+            shown(MIN_OUTPUT_BYTES)
         ),
         hint: hint.into(),
     })
+}
+
+/// A byte count in MB or GB, one decimal.
+fn shown(bytes: u64) -> String {
+    match bytes as f64 {
+        b if b >= 1e9 => format!("{:.1} GB", b / 1e9),
+        b => format!("{:.1} MB", b / 1e6),
+    }
 }
 
 /// Bytes held while a synthetic scene of `vertices` × `basis` × `frames`
