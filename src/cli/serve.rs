@@ -10,7 +10,8 @@ use std::path::PathBuf;
 /// Arguments of `viewer serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Port on 127.0.0.1 (0: any free one).
+    /// Port on 127.0.0.1 (0: any free one). At most 4096 connections are
+    /// served at once; one that sends no request head within 10 s is closed.
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
     /// The built page (default: `web/dist` here, else in the source tree
