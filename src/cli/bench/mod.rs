@@ -36,7 +36,13 @@ pub struct BenchArgs {
 pub fn run(args: &BenchArgs) -> Result<()> {
     if let (Some(spec), Some(dir)) = (&args.synthetic, &args.write_scene) {
         let spec = synthetic::Spec::parse(spec).map_err(anyhow::Error::msg)?;
-        let (obj, motion) = synthetic::write_scene(spec, dir)?;
+        // A large scene takes a while: a spinner on a terminal, nothing when piped.
+        let spinner = ProgressBar::new_spinner();
+        spinner.set_message(format!("writing {} to {}", spec.name(), dir.display()));
+        spinner.enable_steady_tick(std::time::Duration::from_millis(200));
+        let written = synthetic::write_scene(spec, dir);
+        spinner.finish_and_clear();
+        let (obj, motion) = written?;
         println!("{}\n{}", obj.display(), motion.display());
         return Ok(());
     }
