@@ -1,17 +1,34 @@
 //! A small static file server for the web page (`viewer serve`): files
-//! under one folder, on 127.0.0.1 only, GET and HEAD, one thread per
-//! connection. Enough to open `web/dist` in a browser, which refuses to run
-//! WebAssembly from `file://`; any static host serves the same folder.
+//! under one folder, on 127.0.0.1 only, GET and HEAD. Enough to open
+//! `web/dist` in a browser, which refuses to run WebAssembly from `file://`;
+//! any static host serves the same folder.
+//!
+//! HTTP is hyper's (HTTP/1.1, one request per connection) on a tokio
+//! runtime of one thread: an idle connection costs a socket and a few
+//! kilobytes, never a thread. At most [`MAX_CONNECTIONS`] are open at once
+//! (more wait in the kernel's queue, or are closed when the process runs out
+//! of descriptors), a connection that has not sent its request head within
+//! [`HEAD_TIMEOUT`] is closed, and none lives longer than
+//! [`CONNECTION_TIMEOUT`]. Thousands of idle connections therefore neither
+//! exhaust the process nor keep a real request out for long.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use http_body_util::Full;
+use hyper::body::{Bytes, Incoming};
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::net::{SocketAddr, TcpListener};
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
-/// The longest request head read (request line and headers).
-const MAX_HEAD: u64 = 16 * 1024;
-/// How long a connection may take to send its request.
-const READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// The largest request head read (request line and headers); hyper's least.
+const MAX_HEAD: usize = 16 * 1024;
+/// How long a connection may take to send its request head.
+pub const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long one connection may last, answer included.
+pub const CONNECTION_TIMEOUT: Duration = Duration::from_secs(120);
+/// The most connections served at once; the others wait to be accepted.
+pub const MAX_CONNECTIONS: usize = 4096;
 
 /// A bound server for the files under a folder.
 #[derive(Debug)]
@@ -45,79 +62,89 @@ impl Server {
         Ok(format!("http://{}/", self.addr()?))
     }
 
-    /// Serves until the process ends; each connection on a thread of its own.
-    pub fn run(self) {
-        for stream in self.listener.incoming().flatten() {
-            let root = self.root.clone();
-            std::thread::spawn(move || {
-                // A client that hung up or sent garbage only loses its answer.
-                let _ = answer(stream, &root);
-            });
-        }
+    /// Serves until the process ends, on the calling thread.
+    pub fn run(self) -> std::io::Result<()> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .enable_time()
+            .build()?;
+        self.listener.set_nonblocking(true)?;
+        let root = Arc::new(self.root);
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(self.listener)?;
+            let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+            loop {
+                // Wait for a free slot before accepting: past the cap, new
+                // connections queue in the kernel instead of costing memory here.
+                let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
+                    return Ok(());
+                };
+                let stream = match listener.accept().await {
+                    Ok((stream, _)) => stream,
+                    // Out of descriptors (or a connection reset before it was
+                    // accepted): wait for idle connections to time out.
+                    Err(_) => {
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                };
+                let root = Arc::clone(&root);
+                tokio::spawn(async move {
+                    let _slot = slot;
+                    let service = hyper::service::service_fn(move |request| {
+                        let root = Arc::clone(&root);
+                        async move { Ok::<_, std::convert::Infallible>(answer(&request, &root)) }
+                    });
+                    let connection = hyper::server::conn::http1::Builder::new()
+                        .timer(TokioTimer::new())
+                        .header_read_timeout(HEAD_TIMEOUT)
+                        .keep_alive(false)
+                        .title_case_headers(true)
+                        .max_buf_size(MAX_HEAD)
+                        .serve_connection(TokioIo::new(stream), service);
+                    // A client that hung up, sent garbage or dawdled only loses its answer.
+                    let _ = tokio::time::timeout(CONNECTION_TIMEOUT, connection).await;
+                });
+            }
+        })
     }
 }
 
-/// Reads one request from `stream` and answers it.
-fn answer(mut stream: TcpStream, root: &Path) -> std::io::Result<()> {
-    stream.set_read_timeout(Some(READ_TIMEOUT))?;
-    let mut reader = BufReader::new((&stream).take(MAX_HEAD));
-    let mut request_line = String::new();
-    reader.read_line(&mut request_line)?;
-    // The headers are read and ignored (a request head ends with an empty line).
-    let mut line = String::new();
-    while reader.read_line(&mut line)? > 2 {
-        line.clear();
-    }
-    let mut words = request_line.split_whitespace();
-    let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
-    if method != "GET" && method != "HEAD" {
+/// The answer to one request.
+fn answer(request: &Request<Incoming>, root: &Path) -> Response<Full<Bytes>> {
+    let method = request.method();
+    if method != Method::GET && method != Method::HEAD {
         return respond(
-            &mut stream,
-            "405 Method Not Allowed",
+            StatusCode::METHOD_NOT_ALLOWED,
             "text/plain",
-            b"GET or HEAD only\n",
-            true,
+            b"GET or HEAD only\n".to_vec(),
         );
     }
-    let Some(path) = resolve(root, target) else {
-        return respond(
-            &mut stream,
-            "404 Not Found",
-            "text/plain",
-            b"not found\n",
-            true,
-        );
+    let not_found = || respond(StatusCode::NOT_FOUND, "text/plain", b"not found\n".to_vec());
+    let Some(path) = resolve(root, request.uri().path()) else {
+        return not_found();
     };
     match std::fs::read(&path) {
-        Ok(body) => respond(&mut stream, "200 OK", mime(&path), &body, method == "GET"),
-        Err(_) => respond(
-            &mut stream,
-            "404 Not Found",
-            "text/plain",
-            b"not found\n",
-            true,
-        ),
+        Ok(body) => respond(StatusCode::OK, mime(&path), body),
+        Err(_) => not_found(),
     }
 }
 
-/// Writes a whole response; `with_body` false answers a HEAD.
-fn respond(
-    stream: &mut TcpStream,
-    status: &str,
-    mime: &str,
-    body: &[u8],
-    with_body: bool,
-) -> std::io::Result<()> {
-    let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {mime}\r\nContent-Length: {}\r\n\
-         Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes())?;
-    if with_body {
-        stream.write_all(body)?;
+/// A whole response (hyper sends a HEAD's without its body).
+fn respond(status: StatusCode, mime: &str, body: Vec<u8>) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(Bytes::from(body)));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (hyper::header::CONTENT_TYPE, mime),
+        (hyper::header::CACHE_CONTROL, "no-cache"),
+        (hyper::header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    ] {
+        if let Ok(value) = hyper::header::HeaderValue::from_str(value) {
+            headers.insert(name, value);
+        }
     }
-    stream.flush()
+    response
 }
 
 /// The file under `root` a request target names (`/` and folders: their

@@ -46,7 +46,7 @@ const STEPS: u64 = 1000;
 fn progress_bar() -> ProgressBar {
     let bar = ProgressBar::new(STEPS);
     bar.set_style(
-        ProgressStyle::with_template("{spinner} {wide_bar} {percent:>3}% {elapsed}")
+        ProgressStyle::with_template("{spinner} {wide_bar} {percent:>3}% {elapsed}, ETA {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar

@@ -58,7 +58,8 @@ struct OneIn {
 
 #[derive(Debug, Args)]
 struct FromCsvArgs {
-    /// The table: CSV, or a JSON array of objects (told apart by content).
+    /// The table: CSV, or a JSON array of objects (told apart by content),
+    /// read as it streams: a line at most 64 KiB, a cell 1 KiB, the table 512 MiB.
     input: PathBuf,
     /// The robot model, e.g. ERS-7 or ERS-210.
     #[arg(long)]
@@ -213,7 +214,7 @@ fn one(a: &OneIn, edit: fn(&Mtn) -> Result<Edit, workbench::EditError>) -> Resul
 }
 
 fn from_csv(a: &FromCsvArgs) -> Result<()> {
-    let bytes = std::fs::read(&a.input).with_context(|| a.input.display().to_string())?;
+    let file = std::fs::File::open(&a.input).with_context(|| a.input.display().to_string())?;
     let options = FromTable {
         model: a.model,
         name: a.name.clone(),
@@ -221,16 +222,9 @@ fn from_csv(a: &FromCsvArgs) -> Result<()> {
         frame_ms: a.frame_ms,
         every_row: a.every_row,
     };
-    let json = bytes
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|&b| b == b'[');
-    let made = if json {
-        workbench::from_json(&bytes, &options)
-    } else {
-        workbench::from_csv(&bytes, &options)
-    };
-    let made = made.map_err(|e| anyhow!("{}: {e}", a.input.display()))?;
+    // Streamed: a row at a time, the caps on lines and fields checked as it reads.
+    let made = workbench::from_table_reader(file, &options)
+        .map_err(|e| anyhow!("{}: {e}", a.input.display()))?;
     write(&[&a.input], &a.output, made)
 }
 

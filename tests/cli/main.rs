@@ -7,6 +7,7 @@ mod common;
 
 mod bench_cli;
 mod hostile;
+mod hostile_work;
 mod input_animation_cli;
 mod memg_cli;
 mod mtn_cli;

@@ -44,6 +44,8 @@
 //! - [`workbench`]: AIBO `.mtn` motions made from tables, mirrored, reversed,
 //!   retimed, joined, converted between models and checked;
 //! - [`session`]: what the viewer shows, as plain data, without a window;
+//! - [`budget`]: the cost of a render, an export or a synthetic scene, sized
+//!   before it starts, and the caps above which it is refused;
 //! - `gpu` (feature `gpu`): buffers, compute deformation, rendering, offscreen capture;
 //! - `stage` (feature `gpu`): every track posed at one time, laid out side by side;
 //! - `app` (feature `window`): the interactive window, desktop and web;
@@ -56,6 +58,7 @@
 #![warn(missing_docs)]
 
 pub mod anim;
+pub mod budget;
 pub mod error;
 pub mod export;
 pub mod formats;

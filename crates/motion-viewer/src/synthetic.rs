@@ -62,6 +62,10 @@ impl Spec {
                 "bad --synthetic {text:?}: 3 × VERTICES × BASIS must stay below 2^32 values"
             ));
         }
+        // Sized before anything is allocated: past the cap, generating would
+        // abort on an allocation (or swap for hours) instead of saying so.
+        crate::budget::check_synthetic(spec.vertices as u64, spec.basis as u64, spec.frames as u64)
+            .map_err(|why| format!("bad --synthetic {text:?}: {why}"))?;
         Ok(spec)
     }
 
@@ -211,6 +215,8 @@ mod tests {
             "1x2x3x4",
             "",
             "900000000x32x10",
+            // 8.6 TB of coefficients (4 × 1000 × (2^31 − 1) bytes).
+            "1000x1000x2147483647",
         ] {
             assert!(Spec::parse(bad).is_err(), "{bad:?} should be rejected");
         }

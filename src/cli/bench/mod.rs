@@ -20,7 +20,8 @@ pub struct BenchArgs {
     /// Runs per measurement; the median is reported.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..).map(usize::from))]
     pub runs: usize,
-    /// Generate a MEMG scene instead: `VERTICESxBASISxFRAMES`, e.g. `1000000x32x300`.
+    /// Generate a MEMG scene instead: `VERTICESxBASISxFRAMES`, e.g. `1000000x32x300`
+    /// (at most 8 GiB generated; README: Limits).
     #[arg(long, conflicts_with = "files")]
     pub synthetic: Option<String>,
     /// With --synthetic: write the scene to DIR as `synthetic-VxRxN.obj` and
@@ -35,7 +36,13 @@ pub struct BenchArgs {
 pub fn run(args: &BenchArgs) -> Result<()> {
     if let (Some(spec), Some(dir)) = (&args.synthetic, &args.write_scene) {
         let spec = synthetic::Spec::parse(spec).map_err(anyhow::Error::msg)?;
-        let (obj, motion) = synthetic::write_scene(spec, dir)?;
+        // A large scene takes a while: a spinner on a terminal, nothing when piped.
+        let spinner = ProgressBar::new_spinner();
+        spinner.set_message(format!("writing {} to {}", spec.name(), dir.display()));
+        spinner.enable_steady_tick(std::time::Duration::from_millis(200));
+        let written = synthetic::write_scene(spec, dir);
+        spinner.finish_and_clear();
+        let (obj, motion) = written?;
         println!("{}\n{}", obj.display(), motion.display());
         return Ok(());
     }
@@ -72,9 +79,11 @@ impl Bar {
     fn new() -> Bar {
         let bar = ProgressBar::new(0);
         bar.set_style(
-            ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
-                .expect("a valid template")
-                .progress_chars("=> "),
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} ETA {eta} {msg}",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
         );
         Bar(bar)
     }

@@ -7,6 +7,7 @@ mod movie;
 use super::AtArgs;
 use super::values::{BasisArg, DeformArg, FrameRange, LayoutArg, Size, View};
 use anyhow::{Context, Result, bail};
+use motion_viewer::budget;
 use motion_viewer::export::png;
 use motion_viewer::gpu::{Capture, DeformOptions, GpuContext, OrbitCamera, Renderer};
 use motion_viewer::output::check_not_input;
@@ -31,7 +32,8 @@ pub struct RenderArgs {
     #[command(flatten)]
     pub at: AtArgs,
     /// A range of frames `A..B` (B excluded): a numbered PNG sequence, or
-    /// the frames of a GIF or video.
+    /// the frames of a GIF or video. One render draws at most 100000 frames
+    /// and 5e10 pixels in all (README: Limits); more is refused before drawing.
     #[arg(long, value_name = "A..B", conflicts_with_all = ["time", "frame"])]
     pub frames: Option<FrameRange>,
     /// Frames per second: frame N is drawn at N/F seconds, and a GIF or
@@ -114,20 +116,41 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         .iter()
         .map(scene::Track::duration_s)
         .fold(0.0, f64::max);
-    let frames: Vec<u64> = match (&args.frames, animated) {
-        (Some(range), _) => (range.start..range.end).collect(),
-        (None, true) => (0..=(duration / period + 1e-9).floor() as u64).collect(),
-        (None, false) => Vec::new(),
+    // The frames drawn, `first..first + count`, never listed: a range may
+    // span 2^64 frames, and is sized below before anything is drawn.
+    let (first, count, many) = match (&args.frames, animated) {
+        (Some(range), _) => (range.start, range.end - range.start, true),
+        (None, true) => {
+            let last = (duration / period + 1e-9).floor();
+            let count = if last.is_finite() && last >= 0.0 {
+                (last as u64).saturating_add(1)
+            } else {
+                u64::MAX
+            };
+            (0, count, true)
+        }
+        (None, false) => (0, 1, false),
     };
-    let times: Vec<f64> = if frames.is_empty() {
-        vec![match args.at.at() {
-            Some(At::Time(s)) => s,
-            Some(At::Frame(n)) => n as f64 * period,
-            None => 0.0,
-        }]
-    } else {
-        frames.iter().map(|&f| f as f64 * period).collect()
+    let one_time = match args.at.at() {
+        Some(At::Time(s)) => s,
+        Some(At::Frame(n)) => n as f64 * period,
+        None => 0.0,
     };
+    let time_of = |i: usize| -> f64 {
+        if many {
+            (first + i as u64) as f64 * period
+        } else {
+            one_time
+        }
+    };
+    budget::RenderRequest {
+        frames: count,
+        size,
+    }
+    .check(&args.out)?;
+    check_frame_cost(&tracks, size)?;
+    // Within the caps, so it fits a usize.
+    let count = count as usize;
 
     let started = Instant::now();
     let ctx = GpuContext::new()?;
@@ -153,13 +176,9 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let mut capture = Capture::new(&ctx, size);
     let setup = started.elapsed();
 
-    let progress = if times.len() > 1 {
-        indicatif::ProgressBar::new(times.len() as u64)
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let progress = progress_bar(count);
     let mut draw = |i: usize| -> Result<image::RgbaImage> {
-        let time = times[i];
+        let time = time_of(i);
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         stage.pose(&mut encoder, time);
         ctx.queue.submit([encoder.finish()]);
@@ -177,8 +196,8 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     match &output {
         Output::Png(path) => png::write(path, &draw(0)?)?,
         Output::Sequence => {
-            for (i, &f) in frames.iter().enumerate() {
-                let path = numbered(&args.out, f)?;
+            for i in 0..count {
+                let path = numbered(&args.out, first + i as u64)?;
                 if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
                     std::fs::create_dir_all(dir)
                         .with_context(|| format!("creating {}", dir.display()))?;
@@ -195,20 +214,20 @@ pub fn run(args: &RenderArgs) -> Result<()> {
                      {fps:.2} fps plays at {plays_at:.2} fps (--fps 25 or 50 play exactly)"
                 );
             }
-            movie::write_gif(path, size, fps, times.len(), &mut draw)?;
+            movie::write_gif(path, size, fps, count, &mut draw)?;
         }
         Output::Video(path, muxer, ffmpeg) => {
-            movie::write_video(ffmpeg, path, muxer, size, fps, times.len(), &mut draw)?;
+            movie::write_video(ffmpeg, path, muxer, size, fps, count, &mut draw)?;
         }
     }
     progress.finish_and_clear();
-    let per_frame = drawing.elapsed().as_secs_f64() * 1e3 / times.len() as f64;
+    let per_frame = drawing.elapsed().as_secs_f64() * 1e3 / count as f64;
     let what = match &output {
         Output::Gif(p) | Output::Video(p, ..) => {
-            format!("{} ({} frames)", p.display(), times.len())
+            format!("{} ({count} frames)", p.display())
         }
         Output::Png(p) => p.display().to_string(),
-        Output::Sequence => format!("{} pictures", times.len()),
+        Output::Sequence => format!("{count} pictures"),
     };
     eprintln!(
         "viewer: wrote {what} ({}x{}, layout {layout}) on {}: setup {:.0} ms, {per_frame:.1} ms per frame",
@@ -218,6 +237,37 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         setup.as_secs_f64() * 1e3,
     );
     Ok(())
+}
+
+/// Refuses, before any drawing, a frame whose meshes are estimated to cost
+/// more than [`budget::MAX_FRAME_FRAGMENTS`] at `size` (a small file of
+/// triangles stacked on each other), naming the file.
+fn check_frame_cost(tracks: &[scene::Track], size: [u32; 2]) -> Result<()> {
+    for track in tracks {
+        if let scene::Track::Memg {
+            scene, obj_path, ..
+        } = track
+        {
+            let fragments = budget::frame_fragments(&scene.positions, &scene.triangles, size);
+            budget::check_frame_cost(obj_path, scene.triangles.len(), fragments, size)?;
+        }
+    }
+    Ok(())
+}
+
+/// A bar with the frames done and the time left, drawn on a terminal only
+/// (indicatif draws nothing when stderr is not one); none for one picture.
+fn progress_bar(frames: usize) -> indicatif::ProgressBar {
+    if frames < 2 {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(frames as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{wide_bar} {pos}/{len} frames, {elapsed} so far, ETA {eta}",
+    ) {
+        bar.set_style(style);
+    }
+    bar
 }
 
 /// The pattern with its `{}` or `{:0N}` placeholder replaced by `frame`.

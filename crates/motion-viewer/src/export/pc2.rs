@@ -53,7 +53,13 @@ pub fn write(tracks: &[Track], out: &Path, progress: &mut dyn FnMut(f32)) -> Res
             memg.len()
         )));
     };
-    let Track::Memg { scene, motion, .. } = track else {
+    let Track::Memg {
+        scene,
+        motion,
+        obj_path,
+        ..
+    } = track
+    else {
         unreachable!("filtered to MEMG tracks");
     };
     let binding = bind(track, scene, motion)?;
@@ -75,6 +81,17 @@ pub fn write(tracks: &[Track], out: &Path, progress: &mut dyn FnMut(f32)) -> Res
             "{vertices} vertices × {frames} frames is past what a .pc2's 32-bit counts hold"
         )));
     };
+    // Sized before writing: the frames × vertices a tiny file can claim.
+    let input =
+        [track.path(), obj_path.as_path()].map(|p| std::fs::metadata(p).map_or(0, |m| m.len()));
+    crate::budget::check_output_bytes(
+        out,
+        &format!("{vertices} vertices × {frames} frames × 12 bytes"),
+        32 + 12 * vertices as u64 * frames as u64,
+        input.iter().sum(),
+        "a .pc2 holds every timestep of every vertex; export one timestep as .obj (--frame N), \
+         or the motion as .glb (its basis, not every vertex per frame)",
+    )?;
     let mut deformer = Deformer::new();
     let mut positions = Vec::with_capacity(vertices);
     let mut bad = None;

@@ -20,8 +20,9 @@
 
 use super::table::{Table, error, number, read_csv, read_json};
 use super::{Edit, finish};
+use std::io::{BufRead, BufReader, Read};
 
-pub use super::table::{CsvError, MAX_ROWS};
+pub use super::table::{CsvError, MAX_FIELD_BYTES, MAX_LINE_BYTES, MAX_ROWS, MAX_TABLE_BYTES};
 use crate::anim::aibo::joint_label;
 use crate::formats::aibo::{Joint, Model};
 use crate::formats::mtn::{Keyframe, Mtn, Scope, URAD_TO_DEG, design_label, prm_names};
@@ -55,6 +56,30 @@ pub fn from_json(bytes: &[u8], options: &FromTable) -> Result<Edit, CsvError> {
     build(read_json(bytes)?, options)
 }
 
+/// Builds a motion from a CSV or JSON table (JSON when its first
+/// character that is not white space is `[`) read from `source` as it
+/// streams: a row at a time, each line, field and the whole within the caps
+/// of [`MAX_LINE_BYTES`], [`MAX_FIELD_BYTES`] and [`MAX_TABLE_BYTES`],
+/// checked while reading, so an oversized table is refused early and in
+/// bounded memory.
+pub fn from_table_reader(source: impl Read, options: &FromTable) -> Result<Edit, CsvError> {
+    let mut source = BufReader::with_capacity(64 * 1024, source);
+    let head = source.fill_buf().map_err(|e| CsvError {
+        row: None,
+        column: None,
+        message: e.to_string(),
+    })?;
+    let json = head
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|&b| b == b'[');
+    if json {
+        build(read_json(source)?, options)
+    } else {
+        build(read_csv(source)?, options)
+    }
+}
+
 /// What a column holds.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Channel {
@@ -65,7 +90,7 @@ enum Channel {
 }
 
 /// Reads the header: what each column holds, or the first column that is wrong.
-fn channels(table: &Table, model: Model) -> Result<Vec<Channel>, CsvError> {
+fn channels(table: &Table<'_>, model: Model) -> Result<Vec<Channel>, CsvError> {
     let header = table.header_row;
     let mut out: Vec<Channel> = Vec::with_capacity(table.columns.len());
     for column in &table.columns {
@@ -196,8 +221,9 @@ fn urad(deg: f64, row: usize, column: &str) -> Result<i32, CsvError> {
     Ok(x as i32)
 }
 
-/// One row read: its frame, and body then joint angles in µrad.
+/// One row read: its row number, its frame, and body then joint angles in µrad.
 struct Row {
+    line: usize,
     frame: u64,
     values: Vec<i32>,
 }
@@ -214,7 +240,7 @@ struct Layout {
     joints: Vec<(Joint, &'static str, usize)>,
 }
 
-fn layout(table: &Table, model: Model) -> Result<Layout, CsvError> {
+fn layout(table: &Table<'_>, model: Model) -> Result<Layout, CsvError> {
     let channels = channels(table, model)?;
     let joints = prm_names(model)
         .iter()
@@ -235,13 +261,19 @@ fn layout(table: &Table, model: Model) -> Result<Layout, CsvError> {
     })
 }
 
-/// Every row's frame and angles, and how many rows fell between frames.
-fn read_rows(table: &Table, at: &Layout, frame_ms: u16) -> Result<(Vec<Row>, usize), CsvError> {
+/// Every row's frame and angles, read from the table as it streams, and how
+/// many rows fell between frames.
+fn read_rows(
+    table: &mut Table<'_>,
+    at: &Layout,
+    frame_ms: u16,
+) -> Result<(Vec<Row>, usize), CsvError> {
     let frame_s = f64::from(frame_ms) / 1000.0;
     let name = &table.columns[at.time];
     let mut off_grid = 0;
-    let mut rows: Vec<Row> = Vec::with_capacity(table.rows.len());
-    for &(row, ref cells) in &table.rows {
+    let mut rows: Vec<Row> = Vec::new();
+    for read in &mut table.rows {
+        let (row, cells) = read?;
         let t = number(&cells[at.time], row, name)?;
         let exact = if at.by_frame { t } else { t / frame_s };
         if exact < 0.0 || exact >= (1u64 << 52) as f64 || (at.by_frame && t.fract() != 0.0) {
@@ -276,12 +308,16 @@ fn read_rows(table: &Table, at: &Layout, frame_ms: u16) -> Result<(Vec<Row>, usi
         for &(_, _, c) in &at.joints {
             values.push(angle(c)?);
         }
-        rows.push(Row { frame, values });
+        rows.push(Row {
+            line: row,
+            frame,
+            values,
+        });
     }
     Ok((rows, off_grid))
 }
 
-fn build(table: Table, options: &FromTable) -> Result<Edit, CsvError> {
+fn build(mut table: Table<'_>, options: &FromTable) -> Result<Edit, CsvError> {
     let model = options.model;
     if options.frame_ms == 0 {
         return Err(CsvError {
@@ -293,7 +329,7 @@ fn build(table: Table, options: &FromTable) -> Result<Edit, CsvError> {
     let at = layout(&table, model)?;
     let joints: Vec<Joint> = at.joints.iter().map(|&(j, ..)| j).collect();
     let scope = scope(model, &joints, table.header_row)?;
-    let (rows, off_grid) = read_rows(&table, &at, options.frame_ms)?;
+    let (rows, off_grid) = read_rows(&mut table, &at, options.frame_ms)?;
     let Some(first) = rows.first() else {
         return Err(error(table.header_row, None, "no rows after the header"));
     };
@@ -325,7 +361,7 @@ fn build(table: Table, options: &FromTable) -> Result<Edit, CsvError> {
         let interp = u32::try_from(gap).map_err(|_| {
             let message =
                 format!("{gap} frames after the row before: a segment holds at most 2^32");
-            error(table.rows[i].0, Some(&table.columns[at.time]), message)
+            error(rows[i].line, Some(&table.columns[at.time]), message)
         })?;
         let v = &rows[i].values;
         keyframes.push(Keyframe {

@@ -19,7 +19,7 @@ mod table;
 use crate::formats::aibo::{Joint, Model};
 use crate::formats::mtn::{self, MotionName, Mtn};
 
-pub use self::csv::{CsvError, FromTable, from_csv, from_json};
+pub use self::csv::{CsvError, FromTable, from_csv, from_json, from_table_reader};
 pub use check::{Finding, FindingKind, Report, Severity, check};
 pub use convert::convert;
 pub use edit::{Retime, concat, mirror, retime, reverse, with_name};

@@ -2,7 +2,8 @@
 
 use motion_viewer::formats::aibo::Model;
 use motion_viewer::formats::mtn::{self, Scope};
-use motion_viewer::workbench::{CsvError, FromTable, from_csv, from_json};
+use motion_viewer::workbench::{CsvError, FromTable, from_csv, from_json, from_table_reader};
+use std::io::Read;
 
 fn options(model: Model) -> FromTable {
     FromTable {
@@ -196,4 +197,98 @@ fn names_the_format_cannot_hold_are_refused() {
         "{e}"
     );
     assert_eq!(e.row, None);
+}
+
+/// A header, then a row whose second cell is `len` bytes of '7', made as it
+/// is read; counts the bytes taken.
+struct LongRow {
+    head: &'static [u8],
+    left: u64,
+    taken: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl Read for LongRow {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = if !self.head.is_empty() {
+            let n = self.head.len().min(buf.len());
+            buf[..n].copy_from_slice(&self.head[..n]);
+            self.head = &self.head[n..];
+            n
+        } else {
+            let n = (buf.len() as u64).min(self.left) as usize;
+            buf[..n].fill(b'7');
+            self.left -= n as u64;
+            n
+        };
+        self.taken.set(self.taken.get() + n as u64);
+        Ok(n)
+    }
+}
+
+#[test]
+fn a_200_mb_cell_is_refused_after_reading_a_sliver_of_it() {
+    let taken = std::rc::Rc::new(std::cell::Cell::new(0));
+    let source = LongRow {
+        head: b"frame,tail_pan,tail_tilt\n0,",
+        left: 200_000_000,
+        taken: taken.clone(),
+    };
+    let e = from_table_reader(source, &options(Model::Ers7)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "row 2: cell 2 is longer than 1024 bytes (a number or a column name); refused without \
+         reading the rest"
+    );
+    // The reader's buffers: 64 KiB read ahead, and the CSV parser's own.
+    assert!(taken.get() < 1 << 20, "{} bytes read", taken.get());
+}
+
+#[test]
+fn a_200_mb_json_value_is_refused_after_reading_a_sliver_of_it() {
+    // A string in the second object, then a bare number in the first.
+    for head in [
+        &b"[{\"frame\":0,\"tail_pan\":1,\"tail_tilt\":2},\n {\"frame\":1,\"tail_pan\":\""[..],
+        &b"[{\"frame\":0,\"tail_pan\":"[..],
+    ] {
+        let taken = std::rc::Rc::new(std::cell::Cell::new(0));
+        let source = LongRow {
+            head,
+            left: 200_000_000,
+            taken: taken.clone(),
+        };
+        let e = from_table_reader(source, &options(Model::Ers7)).unwrap_err();
+        let row = if head.len() > 30 { 2 } else { 1 };
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "row {row}: a value longer than 1024 bytes (a number or a column name); refused \
+                 without reading the rest"
+            )
+        );
+        assert!(taken.get() < 1 << 20, "{} bytes read", taken.get());
+    }
+}
+
+#[test]
+fn a_table_streams_row_by_row_and_json_is_told_by_content() {
+    // The same table as CSV and as JSON, through the one reader.
+    let csv = from_table_reader(legs_table().as_bytes(), &options(Model::Ers7)).unwrap();
+    assert_eq!(csv.motion.keyframe_frames(), [0, 10, 20]);
+    let json = from_table_reader(
+        &b"  [{\"frame\":0,\"tail_pan\":1,\"tail_tilt\":2},{\"frame\":5,\"tail_pan\":3,\"tail_tilt\":2}]"[..],
+        &options(Model::Ers7),
+    )
+    .unwrap();
+    assert_eq!(json.motion.keyframe_frames(), [0, 5]);
+    assert_eq!(json.motion.keyframes[1].joints.len(), 2);
+    // Quoted commas and line breaks stay in their cell (and count toward it).
+    let e = from_table_reader(
+        &b"frame,tail_pan,tail_tilt\n0,\"1,\n2\",3\n"[..],
+        &options(Model::Ers7),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "row 2, column \"tail_pan\": \"1,\\n2\" is not a number"
+    );
 }
