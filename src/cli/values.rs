@@ -231,3 +231,17 @@ mod tests {
         );
     }
 }
+
+/// `--start-time S`: seconds since the Unix epoch as nanoseconds.
+pub fn start_time_ns(text: &str) -> Result<u64, String> {
+    let s: f64 = text
+        .parse()
+        .map_err(|_| format!("expected seconds since the Unix epoch, found {text:?}"))?;
+    let ns = (s * 1e9).round();
+    if !(0.0..=u64::MAX as f64).contains(&ns) {
+        return Err(format!(
+            "expected seconds from 0 to about 1.8e10, found {text}"
+        ));
+    }
+    Ok(ns as u64)
+}
