@@ -78,7 +78,7 @@ fn motions() -> Vec<PathBuf> {
     vec![
         data("sony_stand_sit.mtn"),
         test_data("mtn/cartheur-aibo__aibo-lab/a_sit#sit_so0_greet.mtn"),
-        test_data("mtn/cartheur-aibo__r-code/dt#49.mtn"),
+        test_data("mtn/cartheur-aibo__r-code/rd#3625.mtn"),
     ]
 }
 

@@ -134,7 +134,12 @@ impl Robot {
     pub fn new(model: Model) -> Robot {
         let rig = rig_model(model);
         let prm = prm_names(model);
-        let has = |joint: Joint| rig.neutral_angle(joint).is_some();
+        // A servo moves when the model's motions drive it (its PRM table)
+        // and the rig has it; the rig's other links are fixed (the ERS-220
+        // and ERS-310 tails).
+        let has = |joint: Joint| {
+            rig.neutral_angle(joint).is_some() && prm.iter().any(|(j, _)| *j == joint)
+        };
         let name_of = |joint: Joint| {
             prm.iter()
                 .find(|(j, _)| *j == joint)
