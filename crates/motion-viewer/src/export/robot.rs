@@ -194,6 +194,13 @@ impl Robot {
                 origin,
                 axis,
             });
+            // A servo between two others at the same place (J2, the head's
+            // second servo) would have no shape: a ball gives it one, as the
+            // window draws a ball at every joint, and gives simulators that
+            // weigh links by their geometry (MuJoCo) a mass to move.
+            if link.joint.is_some() && link.point.is_none() && shapes.is_empty() {
+                shapes.push(ball());
+            }
             if link.point == Some("head") {
                 shapes.push(Shape::Box {
                     centre: metres(rig.head_box.0),
