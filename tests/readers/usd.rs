@@ -212,3 +212,84 @@ print(len(checker.GetErrors()) + len(checker.GetFailedChecks()) + len(errors), p
     eprintln!("usd AIBO: left front paw at 0 s off by {d:.3e} m");
     assert!(d < 1e-6, "{text} vs {want:?}");
 }
+
+#[test]
+fn pxr_places_the_mrtk_joints_where_the_state_export_does() {
+    let Some(py) = python::readers() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let rec = data("hands.mrtk");
+    let out = dir.path().join("hands.usda");
+    export(&[rec.as_os_str(), "--out".as_ref(), out.as_os_str()]);
+    let mut args = vec![out.clone().into_os_string()];
+    // Frames of the recording's 60 Hz sampling: time code k is frame k.
+    for (k, frame) in [0u32, 45, 100, 200].iter().enumerate() {
+        let state = dir.path().join(format!("h{k}.json"));
+        let t = format!("{}", f64::from(*frame) / 60.0);
+        export(&[
+            rec.as_os_str(),
+            "--time".as_ref(),
+            t.as_ref(),
+            "--out".as_ref(),
+            state.as_os_str(),
+        ]);
+        args.push(frame.to_string().into());
+        args.push(state.into_os_string());
+    }
+    let script = r#"
+import sys, json, math, struct
+from pxr import Usd, UsdGeom, Gf, UsdUtils, UsdValidation
+stage = Usd.Stage.Open(sys.argv[1])
+assert stage.GetTimeCodesPerSecond() == 60.0
+f32 = lambda x: struct.unpack("f", struct.pack("f", x))[0]
+flip = lambda v: [v[0], v[1], -v[2]]
+def rotate(q, v):
+    x, y, z, w = q
+    cx = y * v[2] - z * v[1]; cy = z * v[0] - x * v[2]; cz = x * v[1] - y * v[0]
+    dx = y * cz - z * cy; dy = z * cx - x * cz; dz = x * cy - y * cx
+    return [v[0] + 2 * (w * cx + dx), v[1] + 2 * (w * cy + dy), v[2] + 2 * (w * cz + dz)]
+root = stage.GetDefaultPrim().GetChildren()[0]
+worst_p = worst_r = 0.0
+n = 0
+for code, state_path in zip(sys.argv[2::2], sys.argv[3::2]):
+    [state] = json.load(open(state_path))
+    cache = UsdGeom.XformCache(float(code))
+    poses = [("camera", state["camera"])]
+    for side in ("left", "right"):
+        poses += [(f"{side}_hand/{j['name']}", j) for j in state["hands"][side]["joints"]]
+    for path, pose in poses:
+        prim = stage.GetPrimAtPath(root.GetPath().AppendPath(path))
+        assert prim, path
+        m = cache.GetLocalToWorldTransform(prim)
+        p = [f32(x) for x in pose["position"]]
+        q = [f32(x) for x in pose["rotation"]]
+        # Stored as f32, a unit quaternion is unit to about 1e-7; USD turns by its normalised form.
+        norm = math.sqrt(sum(x * x for x in q))
+        q = [x / norm for x in q]
+        worst_p = max(worst_p, math.dist(list(m.ExtractTranslation()), flip(p)))
+        for axis in ([1, 0, 0], [0, 1, 0], [0, 0, 1]):
+            got = list(m.TransformDir(Gf.Vec3d(*axis)))
+            want = flip(rotate(q, flip(axis)))
+            worst_r = max(worst_r, math.dist(got, want))
+        n += 1
+checker = UsdUtils.ComplianceChecker()
+checker.CheckCompliance(sys.argv[1])
+ctx = UsdValidation.ValidationContext(UsdValidation.ValidationRegistry().GetOrLoadAllValidators())
+errors = len(checker.GetErrors()) + len(checker.GetFailedChecks()) + len(
+    [e for e in ctx.Validate(stage) if e.GetType() == UsdValidation.ValidationErrorType.Error])
+print(n, worst_p, worst_r, errors)
+"#;
+    let argv: Vec<&OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+    let text = python::run(&py, script, &argv);
+    let v: Vec<f64> = text.trim().split(' ').map(|x| x.parse().unwrap()).collect();
+    eprintln!(
+        "usd MRTK: {} poses at 4 time codes; worst position {:.3e} m, worst axis {:.3e}",
+        v[0], v[1], v[2]
+    );
+    assert_eq!(v[0], 4.0 * 55.0, "{text}");
+    assert_eq!(v[3], 0.0, "validator errors: {text}");
+    // Positions are exact; USD turns an `orient` through `GfRotation`
+    // (axis and angle), which costs it about 1e-7 on small turns.
+    assert!(v[1] < 1e-12 && v[2] < 1e-6, "{text}");
+}

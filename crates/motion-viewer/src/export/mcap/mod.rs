@@ -215,8 +215,13 @@ pub fn write(tracks: &[Track], out: &Path, options: &Options) -> Result<McapRepo
             }
             _ => Sampling::new(track, options.fps, window)?,
         };
-        // Messages per frame hold about as many numbers as a CSV row.
-        check_size(out, sampling.rows, 64, super::input_bytes(track))?;
+        // Numbers per frame: a transform (7) per link, joint or frame.
+        let per_frame = match track {
+            Track::Mtn { .. } => 8 * 40,
+            Track::InputAnimation { .. } => 7 * 56,
+            Track::Memg { motion, .. } => 7 * motion.local_frames.max(1),
+        };
+        check_size(out, sampling.rows, per_frame, super::input_bytes(track))?;
         match track {
             Track::Mtn { motion, path, .. } => {
                 aibo(&mut bag, &ns, motion, path, &sampling, &mut warnings)?;

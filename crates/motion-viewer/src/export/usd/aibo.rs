@@ -17,13 +17,7 @@ use crate::export::robot::{BASE_LINK, Robot, joint_positions, joint_transforms};
 use crate::formats::mtn::Mtn;
 
 /// Writes the AIBO `motion` into `stage`; returns the prims written.
-pub(super) fn write(
-    stage: &mut Stage,
-    motion: &Mtn,
-    path: &Path,
-    _index: usize,
-    _out: &Path,
-) -> Result<usize> {
+pub(super) fn write(stage: &mut Stage, motion: &Mtn, path: &Path) -> Result<usize> {
     let rig = MtnRig::new(motion);
     let robot = Robot::new(rig.drawn_as());
     let clock = stage.clock;

@@ -14,7 +14,6 @@ use crate::scene::plan::bind;
 pub(super) fn write(
     stage: &mut Stage,
     track: &Track,
-    index: usize,
     out: &Path,
     warnings: &mut Vec<String>,
 ) -> Result<usize> {
@@ -108,7 +107,6 @@ pub(super) fn write(
             .unwrap_or_default()
             .to_string_lossy()
     ));
-    let _ = index;
     let mut x = String::new();
     let _ = writeln!(x, "    def Xform \"{xform}\"\n    {{");
     let mut used: Vec<String> = Vec::new();

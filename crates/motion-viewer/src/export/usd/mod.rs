@@ -17,12 +17,15 @@
 //! - **AIBO**: an `Xform` per link of the URDF's tree ([`super::robot`]),
 //!   nested as the tree is, each with a fixed `xformOp:translate` and a
 //!   time-sampled `xformOp:orient`, the body's attitude on the root.
+//! - **MRTK**: an `Xform` for the head camera and for each hand joint with
+//!   time-sampled translations and orientations ([`mrtk`]).
 //!
 //! Every file goes through [`crate::output`]; a number that is not finite is
 //! refused, naming the track, the field and the time.
 
 mod aibo;
 mod memg;
+pub mod mrtk;
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -94,19 +97,32 @@ pub fn write(tracks: &[Track], out: &Path, options: &Options) -> Result<UsdRepor
         per_second,
         count: count.min(u64::MAX as f64) as u64,
     };
+    // Numbers per time code: a transform per link or joint (AIBO, MRTK);
+    // a MEMG scene checks its vertices itself.
+    let per_sample: u64 = tracks
+        .iter()
+        .map(|t| match t {
+            Track::Memg { .. } => 0,
+            Track::Mtn { .. } => 4 * 40,
+            Track::InputAnimation { .. } => 7 * 55,
+        })
+        .sum();
+    if clock.count.saturating_mul(per_sample) > MAX_VALUES {
+        return Err(refuse(format!(
+            "{} time samples × {per_sample} values is past the {MAX_VALUES} values a .usda export writes; lower --fps",
+            clock.count
+        )));
+    }
     let mut doc = Stage::new(clock);
     let mut warnings = Vec::new();
     let mut prims = 0;
     for (i, track) in tracks.iter().enumerate() {
         match track {
-            Track::Memg { .. } => prims += memg::write(&mut doc, track, i, out, &mut warnings)?,
-            Track::Mtn { motion, path, .. } => {
-                prims += aibo::write(&mut doc, motion, path, i, out)?
+            Track::Memg { .. } => prims += memg::write(&mut doc, track, out, &mut warnings)?,
+            Track::Mtn { motion, path, .. } => prims += aibo::write(&mut doc, motion, path)?,
+            Track::InputAnimation { recording, path } => {
+                prims += mrtk::write(&mut doc, recording, path, &mut warnings)?;
             }
-            Track::InputAnimation { path, .. } => warnings.push(format!(
-                "{}: an MRTK recording is not written to USD (use .glb or .mcap)",
-                crate::text::Escaped::path(path)
-            )),
         }
         if let Some(p) = options.progress {
             p((i + 1) as f32 / tracks.len() as f32);
