@@ -6,6 +6,7 @@
 //! recording's hand joints and camera are the state export's, turned into
 //! REP 103's axes.
 
+use crate::common::memg::RawFile;
 use crate::common::{data, python};
 use crate::urdf::export;
 use std::ffi::OsStr;
@@ -239,23 +240,58 @@ fn an_mrtk_bag_holds_the_state_exports_hand_joints() {
 }
 
 #[test]
-fn a_memg_bag_decodes() {
+fn a_memg_bags_local_frames_are_the_files() {
     let Some(py) = python::readers() else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
     let bag = dir.path().join("flags.mcap");
+    let bin = data("flags.bin");
     export(&[
         data("flags.obj").as_os_str(),
-        data("flags.bin").as_os_str(),
+        bin.as_os_str(),
         os("--out"),
         bag.as_os_str(),
     ]);
+    // Every local frame at every timestep: translation and rotation matrix.
     let script = format!(
-        "{READ}\nmsgs = read(sys.argv[1])\nprint(len(msgs), len({{m[0] for m in msgs}}))\n"
+        "{READ}{}",
+        r#"
+msgs = read(sys.argv[1])
+assert {m[0] for m in msgs} == {"/tf"}
+def matrix(q):
+    x, y, z, w = q
+    return [[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]]
+for step, m in enumerate(msgs):
+    for t in m[2].transforms:
+        k = int(t.child_frame_id.rsplit("_", 1)[1])
+        tr, r = t.transform.translation, t.transform.rotation
+        rows = matrix([r.x, r.y, r.z, r.w])
+        print(step, k, tr.x, tr.y, tr.z, *[x for row in rows for x in row])
+"#
     );
     let text = python::run(&py, &script, &[bag.as_os_str()]);
-    eprintln!("mcap MEMG: {text}");
-    let v: Vec<u64> = text.trim().split(' ').map(|x| x.parse().unwrap()).collect();
-    assert!(v[0] > 1 && v[1] == 1, "{text}");
+    let raw = RawFile::parse(&std::fs::read(&bin).unwrap());
+    let (mut worst_t, mut worst_r, mut count) = (0f64, 0f64, 0);
+    for line in text.lines() {
+        let v: Vec<f64> = line.split(' ').map(|x| x.parse().unwrap()).collect();
+        let (step, k) = (v[0] as usize, v[1] as usize);
+        let m = raw.frames[step * raw.k as usize + k];
+        for (a, i) in [3, 7, 11].iter().enumerate() {
+            worst_t = worst_t.max((v[2 + a] - m[*i]).abs());
+        }
+        for r in 0..3 {
+            for c in 0..3 {
+                worst_r = worst_r.max((v[5 + 3 * r + c] - m[4 * r + c]).abs());
+            }
+        }
+        count += 1;
+    }
+    eprintln!(
+        "mcap MEMG: {count} frame poses; worst translation {worst_t:.3e}, worst rotation element {worst_r:.3e}"
+    );
+    assert_eq!(count, raw.n as usize * raw.k as usize);
+    assert!(worst_t == 0.0 && worst_r < 1e-6, "{worst_t} {worst_r}");
 }
