@@ -88,7 +88,7 @@ pub struct ExportArgs {
     pub files: Vec<PathBuf>,
     /// Output: `.json` (state at --time/--frame, or every frame), `.csv` (every frame),
     /// `.obj` (MEMG deformed mesh), `.glb`/`.gltf` (animated scene), `.pc2` (MEMG point cache),
-    /// `.urdf` (AIBO robot description).
+    /// `.urdf` (AIBO robot description), `.mcap` (ROS 2 bag), `.usda` (USD stage).
     #[arg(long)]
     pub out: PathBuf,
     #[command(flatten)]
