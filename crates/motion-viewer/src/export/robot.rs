@@ -285,9 +285,16 @@ fn axis_of(model: Model, index: usize, joint: Joint) -> [f64; 3] {
     let rotation = DMat3::from_cols_array_2d(&turned[index].rotation);
     let (axis, angle) = DQuat::from_mat3(&rotation).to_axis_angle();
     let axis = if angle < 0.0 { -axis } else { axis };
-    // The rig's axes are the frame's own x, y or z: snap the rounding away.
-    axis.to_array()
-        .map(|c| if c.abs() < 1e-12 { 0.0 } else { c.round() })
+    // The rig's axes are its frames' own x, y or z: snap the rounding of
+    // the quaternion round trip away (and only that).
+    axis.to_array().map(|c| {
+        let snapped = c.round();
+        if (c - snapped).abs() < 1e-9 {
+            snapped + 0.0
+        } else {
+            c
+        }
+    })
 }
 
 /// The mouth and ears on the head, for the models that have them: servos
@@ -404,10 +411,11 @@ mod tests {
     fn the_description_puts_every_rig_point_where_the_rig_does() {
         for model in Model::ALL {
             let robot = Robot::new(model);
-            let rig = rig_model(model);
-            // Every joint away from zero, by a different amount.
-            let angles: HashMap<Joint, f64> = rig
-                .joints()
+            // Every joint the model's motions drive away from zero, by a
+            // different amount.
+            let angles: HashMap<Joint, f64> = prm_names(model)
+                .iter()
+                .map(|&(j, _)| j)
                 .enumerate()
                 .map(|(i, j)| (j, 7.0 + 3.0 * i as f64))
                 .collect();
