@@ -183,11 +183,15 @@ checker = UsdUtils.ComplianceChecker()
 checker.CheckCompliance(sys.argv[1])
 ctx = UsdValidation.ValidationContext(UsdValidation.ValidationRegistry().GetOrLoadAllValidators())
 errors = [e.GetMessage() for e in ctx.Validate(stage) if e.GetType() == UsdValidation.ValidationErrorType.Error]
-print(len(checker.GetErrors()) + len(checker.GetFailedChecks()) + len(errors), p[0], p[1], p[2])
+orient = stage.GetPrimAtPath("/Scene/aibo_sony_stand_sit/base_link/left_front_j1").GetAttribute("xformOp:orient")
+print(len(checker.GetErrors()) + len(checker.GetFailedChecks()) + len(errors), p[0], p[1], p[2],
+      stage.GetTimeCodesPerSecond(), len(orient.GetTimeSamples()))
 "#;
     let text = python::run(&py, script, &[out.as_os_str()]);
     let v: Vec<f64> = text.trim().split(' ').map(|x| x.parse().unwrap()).collect();
     assert_eq!(v[0], 0.0, "{text}");
+    // 4.880 s of 16 ms frames: 62.5 time codes a second, 306 samples.
+    assert_eq!((v[4], v[5]), (62.5, 306.0), "{text}");
     // At 0 s, the body level: the paw is below the body centre (y up), in front, on the left (−z).
     let state = dir.path().join("s.json");
     export(&[
@@ -211,6 +215,18 @@ print(len(checker.GetErrors()) + len(checker.GetFailedChecks()) + len(errors), p
         .sqrt();
     eprintln!("usd AIBO: left front paw at 0 s off by {d:.3e} m");
     assert!(d < 1e-6, "{text} vs {want:?}");
+    // --fps resamples: 30 time codes a second over 4.88 s.
+    export(&[
+        data("sony_stand_sit.mtn").as_os_str(),
+        "--fps".as_ref(),
+        "30".as_ref(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--force".as_ref(),
+    ]);
+    let text = python::run(&py, script, &[out.as_os_str()]);
+    let v: Vec<f64> = text.trim().split(' ').map(|x| x.parse().unwrap()).collect();
+    assert_eq!((v[0], v[4], v[5]), (0.0, 30.0, 147.0), "{text}");
 }
 
 #[test]
