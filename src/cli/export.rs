@@ -9,7 +9,11 @@ use motion_viewer::scene;
 use std::time::Instant;
 
 pub fn run(args: &ExportArgs) -> Result<()> {
-    let tracks = super::load(&args.files, scene::Archives::EveryMotion)?;
+    let tracks = if args.model.is_some() {
+        Vec::new()
+    } else {
+        super::load(&args.files, scene::Archives::EveryMotion)?
+    };
     let frames = args.frames.map(values::FrameRange::pair);
     let bar = progress_bar();
     let deform: Option<export::obj::Deform> = args.gpu.then_some(&motion_viewer::gpu::deform_at);
@@ -22,9 +26,13 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         deform,
         baked: args.baked,
         progress: Some(&|fraction| bar.set_position((fraction * STEPS as f32) as u64)),
+        start_time_ns: args.start_time,
     };
     let started = Instant::now();
-    let report = export::export(&tracks, &args.out, &options);
+    let report = match args.model {
+        Some(model) => export::export_model(model, &args.out, &options),
+        None => export::export(&tracks, &args.out, &options),
+    };
     bar.finish_and_clear();
     let report = report?;
     for w in &report.warnings {

@@ -84,10 +84,11 @@ pub struct InfoArgs {
 #[derive(Debug, Args)]
 pub struct ExportArgs {
     /// Files to export.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "model")]
     pub files: Vec<PathBuf>,
     /// Output: `.json` (state at --time/--frame, or every frame), `.csv` (every frame),
-    /// `.obj` (MEMG deformed mesh), `.glb`/`.gltf` (animated scene), `.pc2` (MEMG point cache).
+    /// `.obj` (MEMG deformed mesh), `.glb`/`.gltf` (animated scene), `.pc2` (MEMG point cache),
+    /// `.urdf` (AIBO robot description), `.mcap` (ROS 2 bag), `.usda` (USD stage).
     #[arg(long)]
     pub out: PathBuf,
     #[command(flatten)]
@@ -109,6 +110,13 @@ pub struct ExportArgs {
     /// glTF: write each MEMG timestep as its own mesh instead of morph targets.
     #[arg(long)]
     pub baked: bool,
+    /// URDF of an AIBO model without a motion, e.g. ERS-7 or ERS-210.
+    #[arg(long, conflicts_with = "files")]
+    pub model: Option<motion_viewer::formats::aibo::Model>,
+    /// MCAP: the time of the first message, seconds since the Unix epoch
+    /// (default 0: timestamps count from the motion's start).
+    #[arg(long, value_name = "S", value_parser = values::start_time_ns)]
+    pub start_time: Option<u64>,
 }
 
 /// A moment in the timeline: `--time S` or `--frame N`.

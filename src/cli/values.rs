@@ -231,3 +231,42 @@ mod tests {
         );
     }
 }
+
+/// `--start-time S`: seconds since the Unix epoch (a decimal, up to nine
+/// digits after the point) as nanoseconds, read exactly: through an `f64`
+/// an epoch of today would lose its last few hundred nanoseconds.
+pub fn start_time_ns(text: &str) -> Result<u64, String> {
+    let bad =
+        || format!("expected seconds since the Unix epoch such as 1700000000.25, found {text:?}");
+    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || !(frac.is_empty() || digits(frac)) || frac.len() > 9 {
+        return Err(bad());
+    }
+    let seconds: u64 = whole.parse().map_err(|_| bad())?;
+    let nanos: u64 = format!("{frac:0<9}").parse().map_err(|_| bad())?;
+    seconds
+        .checked_mul(1_000_000_000)
+        .and_then(|ns| ns.checked_add(nanos))
+        .ok_or_else(|| {
+            format!("{text} s is past what nanoseconds in 64 bits hold (about 1.8e10 s)")
+        })
+}
+
+#[cfg(test)]
+mod start_time_tests {
+    use super::start_time_ns;
+
+    #[test]
+    fn epochs_are_read_to_the_nanosecond() {
+        assert_eq!(
+            start_time_ns("1700000000.25"),
+            Ok(1_700_000_000_250_000_000)
+        );
+        assert_eq!(start_time_ns("0"), Ok(0));
+        assert_eq!(start_time_ns("1.000000001"), Ok(1_000_000_001));
+        for bad in ["", "-1", "1e9", ".5", "nan", "1.0000000001", "99999999999"] {
+            assert!(start_time_ns(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -403,6 +403,21 @@ fn commands(files: &[PathBuf], out: &Path) -> Vec<(String, Vec<String>, u64)> {
             GIB,
         ),
         (
+            s("export .urdf"),
+            with(&["export"], &[s("--out"), o("robot.urdf")]),
+            GIB,
+        ),
+        (
+            s("export .mcap"),
+            with(&["export"], &[s("--out"), o("bag.mcap")]),
+            GIB,
+        ),
+        (
+            s("export .usda"),
+            with(&["export"], &[s("--out"), o("stage.usda")]),
+            GIB,
+        ),
+        (
             s("export .obj"),
             with(
                 &["export"],

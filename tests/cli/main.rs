@@ -12,4 +12,5 @@ mod input_animation_cli;
 mod memg_cli;
 mod mtn_cli;
 mod oda_cli;
+mod robots_cli;
 mod workbench_cli;

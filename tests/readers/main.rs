@@ -7,3 +7,6 @@ mod common;
 
 mod gltf_blender;
 mod gltf_validator;
+mod mcap;
+mod urdf;
+mod usd;

@@ -218,6 +218,10 @@ pub struct RigPose {
     /// The kinematic tree the points were composed from (body frame, before
     /// the body rotation): legs, head, tail, each link a servo or an end point.
     pub links: Vec<Link>,
+    /// Every joint of the model with the angle the figure was posed at,
+    /// degrees (the given one, or the neutral one where none or a non-finite
+    /// one was given), in the model's joint order.
+    pub angles_deg: Vec<(Joint, f64)>,
     /// Angles beyond a joint limit, joints the model lacks, non-finite angles.
     pub warnings: Vec<String>,
 }
@@ -322,8 +326,16 @@ pub fn forward_kinematics(model: Model, angles: &JointAngles, body_rpy_deg: [f64
         body_rotation: rotation.to_cols_array_2d(),
         head_rotation: (rotation * head_rot).to_cols_array_2d(),
         links,
+        angles_deg: resolved,
         warnings,
     }
+}
+
+/// The rig's kinematic tree of `model` with every servo at `angle_rad(joint)`
+/// radians (a joint the model lacks should be given 0): the links
+/// [`forward_kinematics`] composes, for exporters that write the tree itself.
+pub fn links_at(model: Model, angle_rad: impl Fn(Joint) -> f64) -> Vec<Link> {
+    links::links(rig_model(model), angle_rad)
 }
 
 /// Poses a decoded `.mtn` motion at `t` seconds (clamped to the motion): its

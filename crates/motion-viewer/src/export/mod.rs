@@ -10,11 +10,16 @@ pub mod animated;
 pub mod finite;
 pub mod gltf;
 pub mod json;
+pub mod mcap;
 pub mod obj;
 pub mod pc2;
 #[cfg(feature = "gpu")]
 pub mod png;
+pub mod robot;
+pub mod robots;
 pub mod table;
+pub mod urdf;
+pub mod usd;
 
 use crate::error::{Error, Result};
 use crate::scene::Track;
@@ -37,6 +42,12 @@ pub enum Format {
     Gltf,
     /// `.pc2`: Blender's point cache of a MEMG scene's vertices per frame.
     Pc2,
+    /// `.urdf`: the robot description of an AIBO motion's model.
+    Urdf,
+    /// `.mcap`: a ROS 2 bag of joint states and transforms.
+    Mcap,
+    /// `.usda`: a USD stage (text) of meshes and transforms.
+    Usda,
 }
 
 impl Format {
@@ -50,6 +61,9 @@ impl Format {
             "glb" => Format::Glb,
             "gltf" => Format::Gltf,
             "pc2" => Format::Pc2,
+            "urdf" => Format::Urdf,
+            "mcap" => Format::Mcap,
+            "usda" => Format::Usda,
             _ => return None,
         })
     }
@@ -76,6 +90,9 @@ pub struct Options<'a> {
     pub baked: bool,
     /// Told the fraction done (0..=1) while a long export runs.
     pub progress: Option<&'a dyn Fn(f32)>,
+    /// MCAP: the epoch of the first message, nanoseconds since the Unix
+    /// epoch (default 0: timestamps count from the motion's start).
+    pub start_time_ns: Option<u64>,
 }
 
 impl std::fmt::Debug for Options<'_> {
@@ -88,6 +105,7 @@ impl std::fmt::Debug for Options<'_> {
             .field("force", &self.force)
             .field("deform", &self.deform.map(|_| "…"))
             .field("baked", &self.baked)
+            .field("start_time_ns", &self.start_time_ns)
             .finish()
     }
 }
@@ -116,7 +134,10 @@ pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report>
         return Err(fail("no motion among the files given".into()));
     }
     let format = Format::from_path(out).ok_or_else(|| {
-        fail("unknown output type; use .json, .csv, .obj, .glb, .gltf or .pc2".into())
+        fail(
+            "unknown output type; use .json, .csv, .obj, .glb, .gltf, .pc2, .urdf, .mcap or .usda"
+                .into(),
+        )
     })?;
     crate::output::check_not_input(out, options.inputs, options.force)?;
     let mut report = Report::default();
@@ -188,12 +209,50 @@ pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report>
         }
         (Format::Glb | Format::Gltf, None) => animated::gltf(tracks, out, options, &mut report)?,
         (Format::Pc2, None) => animated::pc2(tracks, out, options, &mut report)?,
+        (Format::Urdf, Some(_)) => {
+            return Err(fail(
+                "a URDF describes the robot, not a moment; leave out --time/--frame".into(),
+            ));
+        }
+        (Format::Urdf, None) => robots::urdf(tracks, out, &mut report)?,
+        (Format::Mcap, Some(_)) => {
+            return Err(fail(
+                "a bag holds the whole motion; leave out --time/--frame (--frames A..B takes a part)"
+                    .into(),
+            ));
+        }
+        (Format::Mcap, None) => robots::mcap(tracks, out, options, &mut report)?,
+        (Format::Usda, Some(_)) => {
+            return Err(fail(
+                "a USD stage holds the whole motion; leave out --time/--frame".into(),
+            ));
+        }
+        (Format::Usda, None) => robots::usd(tracks, out, options, &mut report)?,
     }
     Ok(report)
 }
 
+/// Writes the description of `model` alone, without a motion
+/// (`viewer export --model ERS-7 --out ers7.urdf`): `out` must be a `.urdf`.
+pub fn export_model(
+    model: crate::formats::aibo::Model,
+    out: &Path,
+    options: &Options,
+) -> Result<Report> {
+    if Format::from_path(out) != Some(Format::Urdf) {
+        return Err(Error::unsupported(
+            out,
+            "--model without a motion writes a robot description; use .urdf",
+        ));
+    }
+    crate::output::check_not_input(out, options.inputs, options.force)?;
+    let mut report = Report::default();
+    robots::urdf_of_model(model, out, &mut report)?;
+    Ok(report)
+}
+
 /// The size of the files a track came from (0 where they can't be read).
-fn input_bytes(track: &Track) -> u64 {
+pub(crate) fn input_bytes(track: &Track) -> u64 {
     let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
     match track {
         Track::Memg {

@@ -1,0 +1,102 @@
+//! The robot and VFX exports behind [`super::export`]: URDF (and, with
+//! [`super::robot`], what ROS bags carry), with what was written summed up.
+
+use std::path::Path;
+
+use super::robot::Robot;
+use super::{Options, Report};
+use crate::anim::aibo::MtnRig;
+use crate::error::{Error, Result};
+use crate::formats::aibo::Model;
+use crate::scene::Track;
+
+/// The one robot model the AIBO motions among `tracks` are drawn as, with a
+/// warning for a motion whose model is unknown (drawn as an ERS-7).
+pub fn model_of(tracks: &[Track], out: &Path, warnings: &mut Vec<String>) -> Result<Model> {
+    let mut models = Vec::new();
+    for track in tracks {
+        if let Track::Mtn { motion, path, .. } = track {
+            let rig = MtnRig::new(motion);
+            if motion.model().is_none() {
+                warnings.push(format!(
+                    "{}: unknown design label {:?}; described as an {}",
+                    crate::text::Escaped::path(path),
+                    motion.design,
+                    rig.drawn_as()
+                ));
+            }
+            if !models.contains(&rig.drawn_as()) {
+                models.push(rig.drawn_as());
+            }
+        }
+    }
+    match models[..] {
+        [model] => Ok(model),
+        [] => Err(Error::unsupported(
+            out,
+            "a URDF describes an AIBO; give a .mtn motion or --model",
+        )),
+        _ => Err(Error::unsupported(
+            out,
+            format!(
+                "a URDF describes one robot; the motions are of {}",
+                models
+                    .iter()
+                    .map(|m| m.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )),
+    }
+}
+
+/// The URDF of the model of the AIBO motions among `tracks`.
+pub fn urdf(tracks: &[Track], out: &Path, report: &mut Report) -> Result<()> {
+    let model = model_of(tracks, out, &mut report.warnings)?;
+    urdf_of_model(model, out, report)
+}
+
+/// The URDF of `model` (`viewer export --model ERS-7 --out x.urdf`).
+pub fn urdf_of_model(model: Model, out: &Path, report: &mut Report) -> Result<()> {
+    let robot = Robot::new(model);
+    let bytes = super::urdf::write(&robot, out)?;
+    report.notes.push(format!(
+        "wrote {} ({bytes} bytes): {} URDF, {} links, {} moving joints",
+        out.display(),
+        model,
+        robot.links.len(),
+        robot.moving_joints().count()
+    ));
+    report.written.push(out.to_path_buf());
+    Ok(())
+}
+
+/// Every track of `tracks` as one ROS 2 bag ([`super::mcap`]).
+pub fn mcap(tracks: &[Track], out: &Path, options: &Options, report: &mut Report) -> Result<()> {
+    let written = super::mcap::write(tracks, out, options)?;
+    report.warnings.extend(written.warnings);
+    report.notes.push(format!(
+        "wrote {} ({} bytes): {} messages on {}",
+        out.display(),
+        written.bytes,
+        written.messages,
+        written.topics.join(", ")
+    ));
+    report.written.push(out.to_path_buf());
+    Ok(())
+}
+
+/// Every track of `tracks` as one USD stage ([`super::usd`]).
+pub fn usd(tracks: &[Track], out: &Path, options: &Options, report: &mut Report) -> Result<()> {
+    let written = super::usd::write(tracks, out, options)?;
+    report.warnings.extend(written.warnings);
+    report.notes.push(format!(
+        "wrote {} ({} bytes): {} prims, {} time samples",
+        out.display(),
+        written.bytes,
+        written.prims,
+        written.samples
+    ));
+    report.written.push(out.to_path_buf());
+    Ok(())
+}

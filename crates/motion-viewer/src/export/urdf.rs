@@ -1,0 +1,119 @@
+//! URDF (the ROS Unified Robot Description Format, XML) of an AIBO model,
+//! from [`super::robot`]: `base_link` at the body centre, a link and a
+//! revolute joint per servo named by its PRM name, every rig point a link of
+//! its own, boxes, cylinders and balls shaped like the window's rig as visual
+//! and collision geometry. ROS tools (`check_urdf`, RViz, Foxglove, Rerun),
+//! MuJoCo's compiler and Isaac Sim's importer read it.
+//!
+//! Numbers are written with Rust's shortest round-trip form, so a reader
+//! gets the same `f64` the rig uses. URDF asks for a joint's effort; the
+//! AIBO's servo torques are not published, so every joint says
+//! [`PLACEHOLDER_EFFORT`].
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use glam::{DQuat, DVec3, EulerRot};
+
+use super::robot::{JointKind, Robot, Shape};
+use crate::error::Result;
+use crate::output::write_atomic;
+
+/// The effort limit written on every moving joint, N·m: a placeholder,
+/// since URDF requires one and no AIBO servo torque is published.
+pub const PLACEHOLDER_EFFORT: f64 = 1.0;
+
+/// The URDF document of `robot`.
+pub fn document(robot: &Robot) -> String {
+    let mut x = String::new();
+    // Writing into a String cannot fail.
+    let _ = writeln!(x, r#"<?xml version="1.0"?>"#);
+    let _ = writeln!(
+        x,
+        "<!-- {} by motion-viewer: metres, radians, x forward, y left, z up (REP 103). -->",
+        robot.model
+    );
+    let _ = writeln!(x, r#"<robot name="{}">"#, attr(&robot.name));
+    for link in &robot.links {
+        let _ = writeln!(x, r#"  <link name="{}">"#, attr(&link.name));
+        for tag in ["visual", "collision"] {
+            for shape in &link.shapes {
+                let (xyz, rpy, geometry) = geometry(shape);
+                let _ = writeln!(x, "    <{tag}>");
+                let _ = writeln!(x, r#"      <origin xyz="{}" rpy="{}"/>"#, v3(xyz), v3(rpy));
+                let _ = writeln!(x, "      <geometry>{geometry}</geometry>");
+                let _ = writeln!(x, "    </{tag}>");
+            }
+        }
+        let _ = writeln!(x, "  </link>");
+    }
+    for joint in &robot.joints {
+        let kind = match joint.kind {
+            JointKind::Revolute { .. } => "revolute",
+            JointKind::Continuous => "continuous",
+            JointKind::Fixed => "fixed",
+        };
+        let _ = writeln!(x, r#"  <joint name="{}" type="{kind}">"#, attr(&joint.name));
+        let _ = writeln!(x, r#"    <parent link="{}"/>"#, attr(&joint.parent));
+        let _ = writeln!(x, r#"    <child link="{}"/>"#, attr(&joint.child));
+        let _ = writeln!(x, r#"    <origin xyz="{}" rpy="0 0 0"/>"#, v3(joint.origin));
+        if joint.moves() {
+            let _ = writeln!(x, r#"    <axis xyz="{}"/>"#, v3(joint.axis));
+        }
+        if let JointKind::Revolute {
+            lower,
+            upper,
+            velocity,
+        } = joint.kind
+        {
+            let _ = writeln!(
+                x,
+                r#"    <limit lower="{lower}" upper="{upper}" effort="{PLACEHOLDER_EFFORT}" velocity="{velocity}"/>"#
+            );
+        }
+        let _ = writeln!(x, "  </joint>");
+    }
+    let _ = writeln!(x, "</robot>");
+    x
+}
+
+/// Writes `robot`'s URDF to `out`, all or nothing.
+pub fn write(robot: &Robot, out: &Path) -> Result<u64> {
+    let text = document(robot);
+    write_atomic(out, |w| w.write_all(text.as_bytes()))?;
+    Ok(text.len() as u64)
+}
+
+/// A shape's origin, its roll-pitch-yaw and its `<geometry>` content.
+fn geometry(shape: &Shape) -> ([f64; 3], [f64; 3], String) {
+    match *shape {
+        Shape::Box { centre, size } => (centre, [0.0; 3], format!(r#"<box size="{}"/>"#, v3(size))),
+        Shape::Sphere { centre, radius } => {
+            (centre, [0.0; 3], format!(r#"<sphere radius="{radius}"/>"#))
+        }
+        Shape::Cylinder { from, to, radius } => {
+            let (a, b) = (DVec3::from_array(from), DVec3::from_array(to));
+            let d = b - a;
+            // URDF cylinders run along their frame's z: turn z onto the bone.
+            let q = DQuat::from_rotation_arc(DVec3::Z, d.normalize());
+            let (yaw, pitch, roll) = q.to_euler(EulerRot::ZYX);
+            (
+                ((a + b) * 0.5).to_array(),
+                [roll, pitch, yaw],
+                format!(r#"<cylinder radius="{radius}" length="{}"/>"#, d.length()),
+            )
+        }
+    }
+}
+
+fn v3(v: [f64; 3]) -> String {
+    format!("{} {} {}", v[0], v[1], v[2])
+}
+
+/// `text` safe inside a double-quoted XML attribute.
+fn attr(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
