@@ -6,4 +6,5 @@ mod app;
 mod common;
 
 mod gltf_blender;
+mod gltf_three;
 mod gltf_validator;

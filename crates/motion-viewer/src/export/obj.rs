@@ -3,6 +3,7 @@
 
 use crate::anim::memg::{self as deformer, Binding};
 use crate::error::{Error, Result};
+use crate::export::finite;
 use crate::formats::memg::MemgMotion;
 use crate::formats::obj::{self, ObjScene};
 use crate::output::write_atomic;
@@ -41,5 +42,20 @@ pub fn write(
         deformer::deform(s, m, &binding, t as f64, &mut p);
         p
     });
+    // The same policy on either path: the GPU's positions are checked as
+    // the CPU's are.
+    let time_s = t as f64 / f64::from(m.fps.max(1));
+    check_positions(&positions, motion_file, time_s)?;
     write_atomic(out, |w| obj::write_obj(s, &positions, w))
+}
+
+/// Refuses the first position that is not finite, naming its `.obj` vertex
+/// (1-based, as the file counts), its axis and the time.
+pub fn check_positions(positions: &[[f32; 3]], file: &Path, time_s: f64) -> Result<()> {
+    for (v, p) in positions.iter().enumerate() {
+        for (axis, &x) in ["x", "y", "z"].iter().zip(p) {
+            finite::check_f32(x, file, time_s, || format!(".obj vertex {} {axis}", v + 1))?;
+        }
+    }
+    Ok(())
 }

@@ -58,19 +58,30 @@ impl OutputSet {
     pub fn commit(mut self) -> Result<Vec<PathBuf>> {
         let mut finished = Vec::with_capacity(self.outputs.len());
         for out in &mut self.outputs {
-            // On an error here `self` drops, removing every temporary file.
-            finished.push(out.finish()?);
+            match out.finish() {
+                Ok(temp) => finished.push(temp),
+                Err(e) => {
+                    // The rest drop with `self`, removing their temporary
+                    // files; these are removed here.
+                    forget_all(finished);
+                    return Err(e);
+                }
+            }
         }
         let mut created: Vec<PathBuf> = Vec::new();
         let mut written = Vec::with_capacity(self.outputs.len());
-        for (out, temp) in self.outputs.iter().zip(finished) {
+        let mut finished = finished.into_iter();
+        for out in &self.outputs {
+            let Some(temp) = finished.next() else { break };
             let existed = out.path().symlink_metadata().is_ok();
             if let Some(temp) = temp
                 && let Err(e) = out.place(temp)
             {
+                // Undo what this set made; a file it replaced stays replaced.
                 for path in &created {
                     let _ = std::fs::remove_file(path);
                 }
+                forget_all(finished.collect());
                 return Err(e);
             }
             if !existed {
@@ -79,5 +90,13 @@ impl OutputSet {
             written.push(out.path().to_path_buf());
         }
         Ok(written)
+    }
+}
+
+/// Removes finished temporary files that will not be placed.
+fn forget_all(temps: Vec<Option<tempfile::TempPath>>) {
+    for temp in temps.into_iter().flatten() {
+        super::partial::forget(&temp);
+        // Dropping the path removes the file.
     }
 }

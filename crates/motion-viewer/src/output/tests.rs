@@ -259,3 +259,20 @@ fn a_set_writes_all_or_nothing() {
     assert_eq!(names_in(dir.path()), ["a.csv", "b.csv", "c.csv"]);
     assert_eq!(std::fs::read(&keep).unwrap(), b"b.csv");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_new_file_has_a_plain_creates_mode_and_a_replaced_one_keeps_its_own() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let mode = |p: &Path| p.metadata().unwrap().permissions().mode() & 0o7777;
+    // What a plain create gives here: 0666 less this process's umask.
+    let plain = dir.path().join("plain");
+    std::fs::File::create(&plain).unwrap();
+    let out = dir.path().join("x.csv");
+    write_atomic(&out, |w| w.write_all(b"t\n")).unwrap();
+    assert_eq!(mode(&out), mode(&plain));
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o640)).unwrap();
+    write_atomic(&out, |w| w.write_all(b"u\n")).unwrap();
+    assert_eq!(mode(&out), 0o640);
+}

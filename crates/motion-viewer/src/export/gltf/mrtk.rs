@@ -49,8 +49,10 @@ pub struct MrtkTrack<'s> {
     pub name: String,
     /// The recording.
     pub recording: &'s InputAnimation,
-    /// The track's placement.
+    /// The track's placement: a translation…
     pub offset: Vec3,
+    /// …after a uniform scale (zero and one: the file's own coordinates).
+    pub scale: f32,
 }
 
 /// Sample times: every 1/60 s from 0, and the end.
@@ -126,7 +128,8 @@ pub fn add(
     Ok(doc.node(
         &track.name,
         json::Node {
-            translation: Some(track.offset.to_array()),
+            translation: super::document::placed(track.offset, track.scale).0,
+            scale: super::document::placed(track.offset, track.scale).1,
             children: Some(children),
             extras: extras(json!({ "markers": markers, "pinching": pinching })),
             ..Default::default()
