@@ -7,8 +7,10 @@ mod common;
 
 mod bench_cli;
 mod hostile;
+mod hostile_out;
 mod input_animation_cli;
 mod memg_cli;
 mod mtn_cli;
 mod oda_cli;
+mod outputs;
 mod workbench_cli;
