@@ -251,7 +251,7 @@ impl Output {
     pub fn partial_path(&self) -> Option<&Path> {
         match self.sink.as_ref()? {
             Sink::Temp(w) => Some(w.get_ref().path()),
-            Sink::Closed(p) => Some(p),
+            Sink::Closed(p) => Some(&**p),
             Sink::Stream(_) => None,
         }
     }
