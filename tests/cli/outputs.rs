@@ -65,7 +65,10 @@ fn a_pipe_with_a_reader_gets_the_table_and_stays_a_pipe() {
         std::thread::sleep(Duration::from_millis(20));
     }
     let text = reader.join().unwrap();
-    assert!(text.starts_with("time_s,roll_deg,pitch_deg,yaw_deg,"), "{text:.80}");
+    assert!(
+        text.starts_with("time_s,roll_deg,pitch_deg,yaw_deg,"),
+        "{text:.80}"
+    );
     assert_eq!(text.lines().count(), 1 + 306, "a header and 306 frames");
     assert!(fifo.metadata().unwrap().file_type().is_fifo());
     assert_eq!(names_in(dir.path()), ["rows.csv"]);
@@ -179,14 +182,22 @@ fn interrupt_render(dir: &Path, out: &Path, signal: libc::c_int) -> bool {
     while !partial(folder) {
         if let Some(status) = child.try_wait().unwrap() {
             let mut err = String::new();
-            child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
             return !tool_present(
                 &format!("a GPU adapter for render ({status}: {err})"),
                 false,
                 "apt-get install mesa-vulkan-drivers, WGPU_BACKEND=vulkan",
             );
         }
-        assert!(started.elapsed() < Duration::from_secs(120), "no partial file");
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "no partial file"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     // Some frames in, mid-output.

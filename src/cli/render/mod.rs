@@ -241,7 +241,11 @@ fn cause_of(warning: &str) -> String {
         .split(' ')
         .map(|word| {
             let bare = word.trim_matches(|c: char| "°:,;()".contains(c));
-            if bare.parse::<f64>().is_ok() { "#" } else { word }
+            if bare.parse::<f64>().is_ok() {
+                "#"
+            } else {
+                word
+            }
         })
         .collect::<Vec<_>>()
         .join(" ")

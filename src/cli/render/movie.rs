@@ -124,7 +124,7 @@ pub fn write_video(
     // ffmpeg writes the file the safe writer made for it (created here,
     // exclusively, beside the destination, removed on Ctrl+C); a device or
     // pipe is written in place, as a stream ffmpeg need not seek in.
-    let mut out = motion_viewer::output::Output::create(path)?;
+    let out = motion_viewer::output::Output::create(path)?;
     let target = out.partial_path().unwrap_or(path).to_path_buf();
     let streaming = out.is_stream();
     let mut args: Vec<String> = [

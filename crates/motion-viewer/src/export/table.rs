@@ -328,7 +328,12 @@ fn write_csv_row(w: &mut dyn Write, row: &[f64]) -> std::io::Result<()> {
     w.write_all(b"\n")
 }
 
-fn write_json_row(w: &mut dyn Write, first: bool, keys: &[String], row: &[f64]) -> std::io::Result<()> {
+fn write_json_row(
+    w: &mut dyn Write,
+    first: bool,
+    keys: &[String],
+    row: &[f64],
+) -> std::io::Result<()> {
     w.write_all(if first { b"\n  {" } else { b",\n  {" })?;
     for (k, (key, v)) in keys.iter().zip(row).enumerate() {
         if k > 0 {

@@ -220,11 +220,17 @@ impl Output {
                     use std::os::unix::fs::PermissionsExt;
                     builder.permissions(std::fs::Permissions::from_mode(0o666));
                 }
-                let temp = builder
-                    .tempfile_in(folder_of(path))
-                    .map_err(|e| Error::io(path, e))?;
+                let stopping = || Error::io(path, io::Error::other("the viewer is stopping"));
+                if !partial::begin() {
+                    return Err(stopping());
+                }
+                let temp = builder.tempfile_in(folder_of(path));
+                if !partial::end(temp.as_ref().ok().map(|t| t.path())) {
+                    // Removed already; dropping it is a no-op on a missing file.
+                    return Err(stopping());
+                }
+                let temp = temp.map_err(|e| Error::io(path, e))?;
                 keep_mode_of(path, &temp);
-                partial::register(temp.path());
                 Sink::Temp(BufWriter::with_capacity(1 << 16, temp))
             }
         };

@@ -20,7 +20,7 @@ use json::Index;
 use json::animation::{Interpolation, Property};
 use json::buffer::Target;
 
-use super::document::{Document, bounds, refuse, placed};
+use super::document::{Document, bounds, placed, refuse};
 use super::memg::MemgTrack;
 use super::obj_mesh::{Part, Shared, parts, smooth_normals};
 use crate::anim::memg::Deformer;

@@ -177,11 +177,10 @@ pub fn write_gltf(
         .writer()
         .write_all(&json)
         .map_err(|e| Error::io(path, e))?;
-    set.commit()
-        .map_err(|e| match e {
-            Error::Io { path: ref p, .. } if *p == bin_path => for_gltf(path, &bin_path, e),
-            other => other,
-        })?;
+    set.commit().map_err(|e| match e {
+        Error::Io { path: ref p, .. } if *p == bin_path => for_gltf(path, &bin_path, e),
+        other => other,
+    })?;
     Ok(written)
 }
 

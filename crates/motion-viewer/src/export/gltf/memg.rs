@@ -23,15 +23,15 @@ use serde_json::json;
 
 use std::rc::Rc;
 
-use super::document::{Document, bounds, extras, refuse, placed};
+use super::document::{Document, bounds, extras, placed, refuse};
 use super::obj_mesh::{Part, Shared, parts, smooth_normals};
 use super::rigid::{NotRigid, Trs, continuous, decompose};
 use crate::anim::memg::Binding;
 use crate::error::Result;
 use crate::export::finite;
-use std::path::Path;
 use crate::formats::memg::{MemgGroup, MemgMotion};
 use crate::formats::obj::ObjScene;
+use std::path::Path;
 
 /// What a reduced MEMG track needs.
 pub struct MemgTrack<'s> {

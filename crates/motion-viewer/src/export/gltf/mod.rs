@@ -253,6 +253,7 @@ fn build<T>(
                     offset: placement.offset,
                     scale: placement.scale,
                 },
+                &mut warnings,
             )?,
             (Track::Memg { .. }, None) => unreachable!("every MEMG track has its binding"),
         };
