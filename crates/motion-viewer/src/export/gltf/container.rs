@@ -151,7 +151,7 @@ pub fn write_gltf(
 ) -> Result<Vec<(PathBuf, u64)>> {
     let bin: u64 = chunks.iter().map(|c| c.len).sum();
     let bin_path = companion_bin(path);
-    let has_buffer = root.buffers.first().is_some();
+    let has_buffer = !root.buffers.is_empty();
     if let Some(buffer) = root.buffers.first_mut() {
         let name = bin_path
             .file_name()
