@@ -165,6 +165,15 @@ pub enum Error {
         /// What it is instead (`a folder`, `a named pipe`…).
         what: &'static str,
     },
+    /// An output named a folder, a block device or a socket: nothing a
+    /// file can be written to or a stream written into.
+    #[error("{}: {what}; not written (an output is a file, a character device or a named pipe)", shown(path))]
+    NotWritable {
+        /// The output asked for.
+        path: PathBuf,
+        /// What it is (`a folder`, `a socket`…).
+        what: &'static str,
+    },
     /// An ODA archive's entry cannot be had as asked.
     #[error("{}: {}", shown(path), entry_message(path, problem))]
     Entry {
@@ -309,6 +318,7 @@ impl Error {
             | Error::Io { path, .. }
             | Error::UnknownFormat { path, .. }
             | Error::NotRegularFile { path, .. }
+            | Error::NotWritable { path, .. }
             | Error::Entry { path, .. }
             | Error::Mismatch { path, .. }
             | Error::OutputIsInput { path }

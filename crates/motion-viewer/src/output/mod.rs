@@ -92,7 +92,7 @@ fn destination(path: &Path) -> Result<Destination> {
         return Ok(Destination::Replace);
     }
     let refuse = |what: &'static str| {
-        Err(Error::NotRegularFile {
+        Err(Error::NotWritable {
             path: path.to_path_buf(),
             what,
         })

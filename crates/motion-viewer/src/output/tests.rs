@@ -103,7 +103,7 @@ fn a_folder_or_a_socket_is_refused() {
     assert!(
         matches!(
             e,
-            Error::NotRegularFile {
+            Error::NotWritable {
                 what: "a folder",
                 ..
             }
@@ -116,7 +116,7 @@ fn a_folder_or_a_socket_is_refused() {
     assert!(
         matches!(
             e,
-            Error::NotRegularFile {
+            Error::NotWritable {
                 what: "a socket",
                 ..
             }
