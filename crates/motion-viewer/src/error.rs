@@ -167,7 +167,10 @@ pub enum Error {
     },
     /// An output named a folder, a block device or a socket: nothing a
     /// file can be written to or a stream written into.
-    #[error("{}: {what}; not written (an output is a file, a character device or a named pipe)", shown(path))]
+    #[error(
+        "{}: {what}; not written (an output is a file, a character device or a named pipe)",
+        shown(path)
+    )]
     NotWritable {
         /// The output asked for.
         path: PathBuf,

@@ -276,3 +276,33 @@ fn a_new_file_has_a_plain_creates_mode_and_a_replaced_one_keeps_its_own() {
     write_atomic(&out, |w| w.write_all(b"u\n")).unwrap();
     assert_eq!(mode(&out), 0o640);
 }
+
+#[test]
+fn a_set_failing_while_placing_undoes_what_it_did_and_only_that() {
+    let dir = tempfile::tempdir().unwrap();
+    let (new, old, blocked) = (
+        dir.path().join("x.csv"),
+        dir.path().join("y.csv"),
+        dir.path().join("z.csv"),
+    );
+    std::fs::write(&old, b"old y").unwrap();
+    let mut set = OutputSet::new();
+    for (path, text) in [(&new, "x"), (&old, "y"), (&blocked, "z")] {
+        set.add(path)
+            .unwrap()
+            .writer()
+            .write_all(text.as_bytes())
+            .unwrap();
+    }
+    // The last name is taken by a folder holding a file, after the set
+    // checked it: its rename fails once the first two are in place.
+    std::fs::create_dir(&blocked).unwrap();
+    std::fs::write(blocked.join("keep"), b"k").unwrap();
+    let e = set.commit().unwrap_err();
+    assert!(e.to_string().contains("z.csv"), "{e}");
+    // The file the set created is gone again, the one it replaced is back
+    // as it was, the folder is untouched, and no temporary file is left.
+    assert_eq!(names_in(dir.path()), ["y.csv", "z.csv"]);
+    assert_eq!(std::fs::read(&old).unwrap(), b"old y");
+    assert_eq!(std::fs::read(blocked.join("keep")).unwrap(), b"k");
+}
