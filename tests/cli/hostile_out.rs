@@ -106,7 +106,7 @@ fn writer_a_full_device_a_pipe_without_reader_and_a_failing_second_file() {
 
 /// MEMG: one group whose parent frame moves it 10³⁹ (a finite double, past
 /// f32's range) at timestep 1.
-fn memg_beyond_f32(dir: &Path) -> Vec<PathBuf> {
+pub(super) fn memg_beyond_f32(dir: &Path) -> Vec<PathBuf> {
     let identity = [1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1., 0.];
     let mut far = identity;
     far[3] = 1e39;
@@ -131,7 +131,7 @@ fn memg_beyond_f32(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// MRTK: a camera that loses tracking (NaN keys) from 1 s to 2 s.
-fn mrtk_tracking_loss(dir: &Path) -> PathBuf {
+pub(super) fn mrtk_tracking_loss(dir: &Path) -> PathBuf {
     let mut r = camera_only(3.0);
     let camera = r.camera.as_mut().unwrap();
     for c in &mut camera.position {
