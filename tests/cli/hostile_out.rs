@@ -287,10 +287,19 @@ fn names_from_files_reach_the_terminal_escaped() {
         "evil.bin",
         &memg::encode(&motion, ByteOrder::Little),
     );
+    let oda = write(
+        dir.path(),
+        "evil.ODA",
+        &oda_archive(&[
+            (b"WAVE", evil, b"RIFF...."),
+            (b"OMTN", evil, &mtn::encode(&sony_stand_sit())),
+        ]),
+    );
     for (class, files) in [
         (".mtn name", vec![&mtn]),
         ("MRTK marker", vec![&mrtk]),
         ("MEMG group", vec![&obj, &bin]),
+        ("ODA entry names", vec![&oda]),
     ] {
         let mut args = vec!["info"];
         args.extend(files.iter().map(|p| s(p)));
@@ -308,6 +317,29 @@ fn names_from_files_reach_the_terminal_escaped() {
             "{class}: shown escaped: {stdout}"
         );
     }
+}
+
+/// An ODA archive (docs/formats.md §2) of `(kind, name, bytes)` entries.
+fn oda_archive(entries: &[(&[u8; 4], &str, &[u8])]) -> Vec<u8> {
+    let mut out = b"ODAR\0\0\x03\0".to_vec();
+    out.extend_from_slice(&(entries.len() as u32).to_le_bytes());
+    out.extend_from_slice(&144u32.to_le_bytes());
+    out.resize(64, 0);
+    let mut offset = 64 + 144 * entries.len();
+    for (kind, name, data) in entries {
+        out.extend_from_slice(*kind);
+        let mut field = name.as_bytes().to_vec();
+        field.resize(128, 0);
+        out.extend_from_slice(&field);
+        for word in [offset, data.len(), 0] {
+            out.extend_from_slice(&(word as u32).to_le_bytes());
+        }
+        offset += data.len();
+    }
+    for (_, _, data) in entries {
+        out.extend_from_slice(data);
+    }
+    out
 }
 
 // ---- 7: warnings that cascade ------------------------------------------------
