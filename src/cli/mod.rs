@@ -201,6 +201,7 @@ pub fn print_stdout(text: &str) -> anyhow::Result<()> {
 /// Ctrl+C (SIGINT) and SIGTERM remove the outputs still being written
 /// before the process ends (exit status 130, as a shell reports an
 /// interrupted command): a long render or export leaves no partial file.
+/// Screenshots from the window are written whole in a moment and need none.
 fn remove_partial_outputs_on_interrupt() {
     // Without a handler (another one installed first) the default applies:
     // the process ends, and a partial file may stay behind.
@@ -213,7 +214,14 @@ fn remove_partial_outputs_on_interrupt() {
 /// Parses the command line, runs it, and turns an error into one line on stderr.
 pub fn main() -> ExitCode {
     let mut cli = Cli::parse();
-    remove_partial_outputs_on_interrupt();
+    // Only the commands that write files: `serve` and the window keep the
+    // default (or their own) handling.
+    if matches!(
+        cli.command,
+        Some(Command::Export(_) | Command::Render(_) | Command::Mtn(_) | Command::Bench(_))
+    ) {
+        remove_partial_outputs_on_interrupt();
+    }
     if let Some(entry) = cli.entry.take()
         && let Err(e) = workbench::select_entry(cli.inputs(), &entry)
     {
