@@ -165,6 +165,11 @@ fn numbers_not_finite_are_refused_or_held_never_written() {
             o.stderr
         );
         assert!(o.stderr.contains("s is "), "names the time: {}", o.stderr);
+        assert!(
+            o.stderr.contains("1e39 (beyond f32's range)"),
+            "{}",
+            o.stderr
+        );
         assert!(!path.exists(), "no {target} written");
     }
     // .obj, both paths: the CPU's and the GPU's (the CPU stands in without one).
@@ -177,8 +182,13 @@ fn numbers_not_finite_are_refused_or_held_never_written() {
         let o = child(&format!("MEMG frame 1e39 → .obj gpu={gpu}"), &args, &out);
         assert_eq!(o.code, Some(1), "{}", o.stderr);
         assert!(
-            o.stderr.contains(".obj vertex"),
+            o.stderr.contains(".obj vertex 1 x at"),
             "names the field: {}",
+            o.stderr
+        );
+        assert!(
+            o.stderr.contains("1e39 (beyond f32's range)"),
+            "{}",
             o.stderr
         );
         assert!(!path.exists());

@@ -44,18 +44,39 @@ pub fn write(
     });
     // The same policy on either path: the GPU's positions are checked as
     // the CPU's are.
-    let time_s = t as f64 / f64::from(m.fps.max(1));
-    check_positions(&positions, motion_file, time_s)?;
+    check_positions(&positions, s, m, &binding, t, motion_file)?;
     write_atomic(out, |w| obj::write_obj(s, &positions, w))
 }
 
-/// Refuses the first position that is not finite, naming its `.obj` vertex
-/// (1-based, as the file counts), its axis and the time.
-pub fn check_positions(positions: &[[f32; 3]], file: &Path, time_s: f64) -> Result<()> {
-    for (v, p) in positions.iter().enumerate() {
-        for (axis, &x) in ["x", "y", "z"].iter().zip(p) {
-            finite::check_f32(x, file, time_s, || format!(".obj vertex {} {axis}", v + 1))?;
+/// Refuses the first of `positions` (the scene deformed at timestep `t`)
+/// that is not finite, naming its `.obj` vertex (1-based, as the file
+/// counts), its axis and the time, with the value the motion asks for (the
+/// f64 reference: a finite double past f32's range says so).
+pub fn check_positions(
+    positions: &[[f32; 3]],
+    s: &ObjScene,
+    m: &MemgMotion,
+    binding: &Binding,
+    t: usize,
+    file: &Path,
+) -> Result<()> {
+    let Some(v) = positions
+        .iter()
+        .position(|p| p.iter().any(|x| !x.is_finite()))
+    else {
+        return Ok(());
+    };
+    let time_s = t as f64 / f64::from(m.fps.max(1));
+    let exact = deformer::deform_reference_f64(s, m, binding, t as f64);
+    for (axis, (&x, &wide)) in ["x", "y", "z"]
+        .iter()
+        .zip(positions[v].iter().zip(&exact[v]))
+    {
+        let field = || format!(".obj vertex {} {axis}", v + 1);
+        if wide.is_finite() {
+            finite::to_f32(wide, file, time_s, field)?;
         }
+        finite::check_f32(x, file, time_s, field)?;
     }
     Ok(())
 }

@@ -85,7 +85,6 @@ pub fn write(
     let mut deformer = Deformer::new();
     let mut positions = Vec::with_capacity(vertices);
     let mut bad = None;
-    let fps = f64::from(motion.fps.max(1));
     let written = write_atomic(out, |w| {
         w.write_all(MAGIC)?;
         w.write_all(&1i32.to_le_bytes())?;
@@ -95,7 +94,9 @@ pub fn write(
         w.write_all(&n32.to_le_bytes())?;
         for t in 0..frames {
             deformer.deform(scene, motion, &binding, t as f64, &mut positions);
-            if let Err(e) = super::obj::check_positions(&positions, track.path(), t as f64 / fps) {
+            if let Err(e) =
+                super::obj::check_positions(&positions, scene, motion, &binding, t, track.path())
+            {
                 bad = Some(e);
                 return Err(std::io::Error::other("a position is not finite"));
             }
