@@ -231,8 +231,9 @@ pub enum Error {
     /// A number that is not finite (NaN, ±∞, or beyond `f32`) where a file
     /// needs a finite one; refused rather than written.
     #[error(
-        "{}: {field} at {time_s} s is {value}; refused (an output must hold finite numbers)",
-        shown(path)
+        "{}: {field} at {} s is {value}; refused (an output must hold finite numbers)",
+        shown(path),
+        seconds(*time_s)
     )]
     NonFinite {
         /// The track's file.
@@ -265,6 +266,21 @@ fn entry_message(path: &Path, problem: &EntryProblem) -> String {
             crate::text::Escaped(listing)
         ),
         other => other.to_string(),
+    }
+}
+
+/// Seconds as a message shows them: to the microsecond, without trailing
+/// zeros (`0.033333`, `1.5`, `2`).
+fn seconds(t: f64) -> String {
+    if !t.is_finite() {
+        return t.to_string();
+    }
+    let text = format!("{t:.6}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".into()
+    } else {
+        text.into()
     }
 }
 
