@@ -27,6 +27,7 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         baked: args.baked,
         progress: Some(&|fraction| bar.set_position((fraction * STEPS as f32) as u64)),
         start_time_ns: args.start_time,
+        layout: args.layout.map(Into::into),
     };
     let started = Instant::now();
     let report = match args.model {
@@ -35,11 +36,9 @@ pub fn run(args: &ExportArgs) -> Result<()> {
     };
     bar.finish_and_clear();
     let report = report?;
-    for w in &report.warnings {
-        eprintln!("viewer: warning: {w}");
-    }
+    super::warn_all(&report.warnings);
     for note in &report.notes {
-        eprintln!("viewer: {note}");
+        eprintln!("viewer: {}", motion_viewer::text::escape(note));
     }
     if !report.notes.is_empty() {
         eprintln!("viewer: took {:.2} s", started.elapsed().as_secs_f64());

@@ -16,5 +16,6 @@ pub fn run(args: &InfoArgs) -> Result<()> {
             .collect::<Vec<_>>()
             .join("\n")
     };
+    // to_text escapes names from files itself; JSON keeps its own escaping.
     super::print_stdout(&text)
 }

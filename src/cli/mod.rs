@@ -42,7 +42,8 @@ struct Cli {
 enum Command {
     /// Describe each motion: format, timing, joints or groups, warnings.
     Info(InfoArgs),
-    /// Write the state at one time (JSON), or every frame (CSV/JSON), or a deformed mesh (.obj).
+    /// Write the state at one time (JSON), or every frame (CSV/JSON), a deformed mesh (.obj),
+    /// an animated scene (.glb/.gltf) or a point cache (.pc2), each in its files' own coordinates.
     Export(ExportArgs),
     /// Measure decode and deformation throughput beside their limits.
     Bench(bench::BenchArgs),
@@ -117,6 +118,12 @@ pub struct ExportArgs {
     /// (default 0: timestamps count from the motion's start).
     #[arg(long, value_name = "S", value_parser = values::start_time_ns)]
     pub start_time: Option<u64>,
+    /// glTF and PC2: stand the tracks side by side as the viewer does (`fit`:
+    /// scaled to a common size; `true-scale`: at their own sizes). Without
+    /// it each keeps its file's own coordinates: a MEMG mesh where its .obj
+    /// puts it, an AIBO body frame at the origin, MRTK in its recording's world.
+    #[arg(long, value_enum)]
+    pub layout: Option<values::LayoutArg>,
 }
 
 /// A moment in the timeline: `--time S` or `--frame N`.
@@ -182,6 +189,12 @@ pub fn one_line(error: &anyhow::Error) -> String {
     motion_viewer::text::escape(&line).into_owned()
 }
 
+/// Writes `text` (lines holding names from files) to standard output,
+/// escaped line by line for the terminal, as [`print_stdout`] does.
+pub fn print_text(text: &str) -> anyhow::Result<()> {
+    print_stdout(&motion_viewer::text::escape_lines(text))
+}
+
 /// Writes `text` to standard output; a reader that went away (`viewer info … | head`)
 /// ends the output quietly instead of failing.
 pub fn print_stdout(text: &str) -> anyhow::Result<()> {
@@ -193,9 +206,30 @@ pub fn print_stdout(text: &str) -> anyhow::Result<()> {
     }
 }
 
+/// Ctrl+C (SIGINT) and SIGTERM remove the outputs still being written
+/// before the process ends (exit status 130, as a shell reports an
+/// interrupted command): a long render or export leaves no partial file.
+/// Screenshots from the window are written whole in a moment and need none.
+fn remove_partial_outputs_on_interrupt() {
+    // Without a handler (another one installed first) the default applies:
+    // the process ends, and a partial file may stay behind.
+    let _ = ctrlc::set_handler(|| {
+        motion_viewer::output::remove_partial_files();
+        std::process::exit(130);
+    });
+}
+
 /// Parses the command line, runs it, and turns an error into one line on stderr.
 pub fn main() -> ExitCode {
     let mut cli = Cli::parse();
+    // Only the commands that write files: `serve` and the window keep the
+    // default (or their own) handling.
+    if matches!(
+        cli.command,
+        Some(Command::Export(_) | Command::Render(_) | Command::Mtn(_) | Command::Bench(_))
+    ) {
+        remove_partial_outputs_on_interrupt();
+    }
     if let Some(entry) = cli.entry.take()
         && let Err(e) = workbench::select_entry(cli.inputs(), &entry)
     {

@@ -235,14 +235,12 @@ fn write(inputs: &[&PathBuf], output: &Output, edit: Edit) -> Result<()> {
     check_not_input(&output.out, &inputs, output.force)?;
     let bytes = mtn::encode(&edit.motion);
     write_atomic(&output.out, |w| w.write_all(&bytes))?;
-    for warning in &edit.warnings {
-        eprintln!("viewer: warning: {warning}");
-    }
+    super::warn_all(&edit.warnings);
     let m = &edit.motion;
     let model = m
         .model()
         .map_or_else(|| "unknown model".into(), |x| x.to_string());
-    super::print_stdout(&format!(
+    super::print_text(&format!(
         "wrote {}: {} {:?}, {} joints, {} keyframes, {:.3} s\n",
         output.out.display(),
         model,
@@ -270,7 +268,8 @@ fn check(a: &CheckArgs) -> Result<()> {
             other => bail!("{}: not an AIBO .mtn motion", other.path().display()),
         }
     }
-    let text = if a.json {
+    let json = a.json;
+    let text = if json {
         let all: Vec<Checked> = checked
             .iter()
             .map(|(path, report)| Checked {
@@ -286,7 +285,11 @@ fn check(a: &CheckArgs) -> Result<()> {
         }
         text
     };
-    super::print_stdout(&text)?;
+    if json {
+        super::print_stdout(&text)?;
+    } else {
+        super::print_text(&text)?;
+    }
     let errors: usize = checked.iter().map(|(_, r)| r.errors).sum();
     let failing = checked.iter().filter(|(_, r)| r.errors > 0).count();
     if errors > 0 {

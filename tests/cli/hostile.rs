@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const GIB: u64 = 1 << 30;
+pub(super) const GIB: u64 = 1 << 30;
 /// Longest any command may take on these files in a test (debug) build:
 /// "a few seconds" in a release build, with room for a slower build and a
 /// busy machine (the slowest command on a normal file here takes about 3 s).
@@ -32,21 +32,21 @@ const TIMEOUT: Duration = Duration::from_secs(15);
 
 // ---- the files -------------------------------------------------------------
 
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+pub(super) fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
     path
 }
 
 /// A one-triangle scene whose group `g` a motion can move.
-const TRIANGLE: &[u8] = b"v 0 0 0\nv 1 0 0\nv 0 1 0\ng g\nf 1 2 3\n";
+pub(super) const TRIANGLE: &[u8] = b"v 0 0 0\nv 1 0 0\nv 0 1 0\ng g\nf 1 2 3\n";
 
 fn le(values: &[i32]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
 /// A MEMG motion of one timestep moving nothing, for scenes whose `.obj` is the point.
-fn still_memg() -> Vec<u8> {
+pub(super) fn still_memg() -> Vec<u8> {
     let motion = MemgMotion {
         fps: 30,
         timesteps: 1,
@@ -96,7 +96,7 @@ fn memg_huge_counts(dir: &Path) -> Vec<PathBuf> {
     ]
 }
 
-fn sony_stand_sit() -> Mtn {
+pub(super) fn sony_stand_sit() -> Mtn {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sony_stand_sit.mtn");
     mtn::decode(&std::fs::read(path).unwrap()).unwrap()
 }
@@ -137,7 +137,7 @@ fn curve(keys: &[(f32, f32)]) -> Curve {
     }
 }
 
-fn pose(keys: &[(f32, f32)]) -> PoseCurves {
+pub(super) fn pose(keys: &[(f32, f32)]) -> PoseCurves {
     PoseCurves {
         position: std::array::from_fn(|_| curve(keys)),
         rotation: std::array::from_fn(|_| curve(keys)),
@@ -145,7 +145,7 @@ fn pose(keys: &[(f32, f32)]) -> PoseCurves {
 }
 
 /// MRTK 1.1: a camera whose curves run from 0 to `end` seconds.
-fn camera_only(end: f32) -> InputAnimation {
+pub(super) fn camera_only(end: f32) -> InputAnimation {
     InputAnimation {
         version: (1, 1),
         camera: Some(pose(&[(0.0, 0.0), (end, 1.0)])),
@@ -199,7 +199,7 @@ fn obj_mtllib_dev_zero(dir: &Path) -> Vec<PathBuf> {
     ]
 }
 
-fn mkfifo(path: &Path) {
+pub(super) fn mkfifo(path: &Path) {
     use std::os::unix::ffi::OsStrExt;
     let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
     // SAFETY: a valid NUL-terminated path.
@@ -265,14 +265,14 @@ fn input_pipe(dir: &Path) -> Vec<PathBuf> {
 
 /// How one command ended.
 #[derive(Debug)]
-struct Outcome {
+pub(super) struct Outcome {
     /// Exit code, or `None` when a signal (or the timeout) ended it.
-    code: Option<i32>,
-    signal: Option<i32>,
-    timed_out: bool,
-    seconds: f64,
-    peak_mb: f64,
-    stderr: String,
+    pub(super) code: Option<i32>,
+    pub(super) signal: Option<i32>,
+    pub(super) timed_out: bool,
+    pub(super) seconds: f64,
+    pub(super) peak_mb: f64,
+    pub(super) stderr: String,
 }
 
 /// Runs `viewer args…` with its address space limited to `limit` bytes,
@@ -280,7 +280,7 @@ struct Outcome {
 /// memory where that is installed (measured any other way, the test
 /// process's own size would count: a forked child starts as large as its
 /// parent).
-fn run(args: &[String], limit: u64, out_dir: &Path) -> Outcome {
+pub(super) fn run(args: &[String], limit: u64, out_dir: &Path) -> Outcome {
     let stdout = std::fs::File::create(out_dir.join("stdout")).unwrap();
     let stderr_path = out_dir.join("stderr");
     let stderr = std::fs::File::create(&stderr_path).unwrap();
@@ -362,7 +362,7 @@ fn run(args: &[String], limit: u64, out_dir: &Path) -> Outcome {
 }
 
 /// The lines of stderr that are not warnings.
-fn complaints(stderr: &str) -> Vec<&str> {
+pub(super) fn complaints(stderr: &str) -> Vec<&str> {
     stderr
         .lines()
         .filter(|l| l.starts_with("viewer: ") && !l.starts_with("viewer: warning"))

@@ -7,10 +7,12 @@ mod common;
 
 mod bench_cli;
 mod hostile;
+mod hostile_out;
 mod hostile_work;
 mod input_animation_cli;
 mod memg_cli;
 mod mtn_cli;
 mod oda_cli;
+mod outputs;
 mod robots_cli;
 mod workbench_cli;

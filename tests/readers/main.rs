@@ -6,6 +6,7 @@ mod app;
 mod common;
 
 mod gltf_blender;
+mod gltf_three;
 mod gltf_validator;
 mod mcap;
 mod urdf;

@@ -165,6 +165,18 @@ pub enum Error {
         /// What it is instead (`a folder`, `a named pipe`…).
         what: &'static str,
     },
+    /// An output named a folder, a block device or a socket: nothing a
+    /// file can be written to or a stream written into.
+    #[error(
+        "{}: {what}; not written (an output is a file, a character device or a named pipe)",
+        shown(path)
+    )]
+    NotWritable {
+        /// The output asked for.
+        path: PathBuf,
+        /// What it is (`a folder`, `a socket`…).
+        what: &'static str,
+    },
     /// An ODA archive's entry cannot be had as asked.
     #[error("{}: {}", shown(path), entry_message(path, problem))]
     Entry {
@@ -219,8 +231,9 @@ pub enum Error {
     /// A number that is not finite (NaN, ±∞, or beyond `f32`) where a file
     /// needs a finite one; refused rather than written.
     #[error(
-        "{}: {field} at {time_s} s is {value}; refused (an output must hold finite numbers)",
-        shown(path)
+        "{}: {field} at {} s is {value}; refused (an output must hold finite numbers)",
+        shown(path),
+        seconds(*time_s)
     )]
     NonFinite {
         /// The track's file.
@@ -253,6 +266,21 @@ fn entry_message(path: &Path, problem: &EntryProblem) -> String {
             crate::text::Escaped(listing)
         ),
         other => other.to_string(),
+    }
+}
+
+/// Seconds as a message shows them: to the microsecond, without trailing
+/// zeros (`0.033333`, `1.5`, `2`).
+fn seconds(t: f64) -> String {
+    if !t.is_finite() {
+        return t.to_string();
+    }
+    let text = format!("{t:.6}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".into()
+    } else {
+        text.into()
     }
 }
 
@@ -309,6 +337,7 @@ impl Error {
             | Error::Io { path, .. }
             | Error::UnknownFormat { path, .. }
             | Error::NotRegularFile { path, .. }
+            | Error::NotWritable { path, .. }
             | Error::Entry { path, .. }
             | Error::Mismatch { path, .. }
             | Error::OutputIsInput { path }

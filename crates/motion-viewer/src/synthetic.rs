@@ -10,7 +10,7 @@ use crate::error::Result as CrateResult;
 use crate::formats::bytes::ByteOrder;
 use crate::formats::memg::{self, MemgGroup, MemgMotion};
 use crate::formats::obj::{self, ObjGroup, ObjScene};
-use crate::output::write_atomic;
+use crate::output::OutputSet;
 use std::path::{Path, PathBuf};
 
 /// The size of a synthetic scene, parsed from `VERTICESxBASISxFRAMES`.
@@ -78,15 +78,23 @@ impl Spec {
 
 /// Writes the scene of `spec` into `dir` as `NAME.obj` and `NAME.bin` (a
 /// little-endian MEMG motion; `NAME` from [`Spec::name`]) and returns their
-/// paths. Each file appears whole or not at all; the motion is written a
+/// paths. Both appear whole or neither does; the motion is written a
 /// block at a time, never encoded whole in memory.
 pub fn write_scene(spec: Spec, dir: &Path) -> CrateResult<(PathBuf, PathBuf)> {
     let (scene, motion) = generate(spec);
     let obj_path = dir.join(format!("{}.obj", spec.name()));
     let motion_path = dir.join(format!("{}.bin", spec.name()));
-    write_atomic(&motion_path, |w| memg::write(&motion, ByteOrder::Little, w))?;
+    // Both files appear together or neither does.
+    let mut set = OutputSet::new();
+    let out = set.add(&motion_path)?;
+    memg::write(&motion, ByteOrder::Little, out.writer())
+        .map_err(|e| crate::Error::io(&motion_path, e))?;
+    out.close()?;
     drop(motion);
-    write_atomic(&obj_path, |w| obj::write_obj(&scene, &scene.positions, w))?;
+    let out = set.add(&obj_path)?;
+    obj::write_obj(&scene, &scene.positions, out.writer())
+        .map_err(|e| crate::Error::io(&obj_path, e))?;
+    set.commit()?;
     Ok((obj_path, motion_path))
 }
 

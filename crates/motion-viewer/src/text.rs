@@ -68,6 +68,16 @@ pub fn escape(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// `text` of several lines escaped line by line, as [`Escaped`] shows each:
+/// its line breaks kept, every other control character escaped.
+pub fn escape_lines(text: &str) -> Cow<'_, str> {
+    if !text.split('\n').any(|line| line.contains(unsafe_char)) {
+        return Cow::Borrowed(text);
+    }
+    let lines: Vec<Cow<'_, str>> = text.split('\n').map(escape).collect();
+    Cow::Owned(lines.join("\n"))
+}
+
 /// `text` cut to at most `max_chars` characters (on a character boundary),
 /// with `… (N bytes)` saying how long it was when cut.
 pub fn cut(text: &str, max_chars: usize) -> Cow<'_, str> {
@@ -92,6 +102,15 @@ mod tests {
         assert_eq!(
             Escaped::path(Path::new("x\x07.mtn")).to_string(),
             "x\\x07.mtn"
+        );
+    }
+
+    #[test]
+    fn lines_keep_their_breaks_and_lose_their_escapes() {
+        assert_eq!(escape_lines("a\nb\n"), "a\nb\n");
+        assert_eq!(
+            escape_lines("name \x1b]0;pwned\x07\n  next\r\n"),
+            "name \\x1b]0;pwned\\x07\n  next\\x0d\n"
         );
     }
 

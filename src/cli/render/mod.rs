@@ -10,7 +10,7 @@ use anyhow::{Context, Result, bail};
 use motion_viewer::budget;
 use motion_viewer::export::png;
 use motion_viewer::gpu::{Capture, DeformOptions, GpuContext, OrbitCamera, Renderer};
-use motion_viewer::output::check_not_input;
+use motion_viewer::output::{OutputSet, check_not_input};
 use motion_viewer::scene;
 use motion_viewer::scene::camera::Preset;
 use motion_viewer::stage::{Stage, StageOptions};
@@ -166,7 +166,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     // The stage takes the tracks: a motion uploaded to the GPU is freed there.
     let mut stage = Stage::from_tracks(&ctx, tracks, &options)?;
     for w in stage.load_warnings() {
-        eprintln!("viewer: warning: {w}");
+        super::warn(w);
     }
     let (lo, hi) = stage.bounds();
     let mut camera = OrbitCamera::default();
@@ -177,13 +177,18 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let setup = started.elapsed();
 
     let progress = progress_bar(count);
+    let mut said = std::collections::HashSet::new();
     let mut draw = |i: usize| -> Result<image::RgbaImage> {
         let time = time_of(i);
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         stage.pose(&mut encoder, time);
         ctx.queue.submit([encoder.finish()]);
         for w in stage.warnings(time) {
-            progress.suspend(|| eprintln!("viewer: warning at {time:.3} s: {w}"));
+            // One warning per cause: a joint past its limit for a hundred
+            // frames is said at the first.
+            if said.insert(cause_of(&w)) {
+                progress.suspend(|| super::warn(&format!("at {time:.3} s: {w}")));
+            }
         }
         let mut frame = stage.frame_scene(time);
         frame.wireframe = args.wireframe;
@@ -196,6 +201,9 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     match &output {
         Output::Png(path) => png::write(path, &draw(0)?)?,
         Output::Sequence => {
+            // Every picture appears once all are drawn, or none does (each
+            // is closed as soon as written: no descriptor held per frame).
+            let mut set = OutputSet::new();
             for i in 0..count {
                 let path = numbered(&args.out, first + i as u64)?;
                 if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -203,8 +211,13 @@ pub fn run(args: &RenderArgs) -> Result<()> {
                         .with_context(|| format!("creating {}", dir.display()))?;
                 }
                 check_not_input(&path, &args.files, false)?;
-                png::write(&path, &draw(i)?)?;
+                let picture = draw(i)?;
+                let out = set.add(&path)?;
+                png::encode(&picture, out.writer())
+                    .map_err(|e| motion_viewer::Error::io(&path, e))?;
+                out.close()?;
             }
+            set.commit()?;
         }
         Output::Gif(path) => {
             let (_, plays_at) = movie::gif_delay(fps);
@@ -229,13 +242,14 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         Output::Png(p) => p.display().to_string(),
         Output::Sequence => format!("{count} pictures"),
     };
-    eprintln!(
+    let line = format!(
         "viewer: wrote {what} ({}x{}, layout {layout}) on {}: setup {:.0} ms, {per_frame:.1} ms per frame",
         size[0],
         size[1],
         ctx.adapter_name(),
         setup.as_secs_f64() * 1e3,
     );
+    eprintln!("{}", motion_viewer::text::escape(&line));
     Ok(())
 }
 
@@ -270,6 +284,23 @@ fn progress_bar(frames: usize) -> indicatif::ProgressBar {
     bar
 }
 
+/// What a warning is about, without its numbers: `ERS-210 left front j1 =
+/// 95.00° is beyond…` and the same joint at 96.10° are one cause.
+fn cause_of(warning: &str) -> String {
+    warning
+        .split(' ')
+        .map(|word| {
+            let bare = word.trim_matches(|c: char| "°:,;()".contains(c));
+            if bare.parse::<f64>().is_ok() {
+                "#"
+            } else {
+                word
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The pattern with its `{}` or `{:0N}` placeholder replaced by `frame`.
 fn numbered(pattern: &Path, frame: u64) -> Result<PathBuf> {
     let text = pattern.to_string_lossy();
@@ -297,6 +328,15 @@ fn numbered(pattern: &Path, frame: u64) -> Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn warnings_differing_only_in_numbers_are_one_cause() {
+        let a = cause_of("sit: ERS-210 left front j1 = 95.00° is beyond its limit -120..120°");
+        let b = cause_of("sit: ERS-210 left front j1 = 101.5° is beyond its limit -120..120°");
+        let c = cause_of("sit: ERS-210 left front j2 = 95.00° is beyond its limit -120..120°");
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+    }
 
     #[test]
     fn numbered_pads_and_rejects() {

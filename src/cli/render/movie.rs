@@ -1,7 +1,8 @@
 //! Animated output for `viewer render`: an animated GIF written with the
 //! `gif` crate, or a video encoded by `ffmpeg` from raw frames piped to it.
-//! Either way the file appears only once every frame is in (written beside
-//! it under a temporary name, then renamed), so a failure leaves no partial file.
+//! Either way the file appears only once every frame is in (written through
+//! [`motion_viewer::output`]: a temporary file beside it, then renamed), so a
+//! failure or Ctrl+C leaves no partial file; a device or pipe is written in place.
 
 use anyhow::{Context, Result, bail};
 use motion_viewer::output::write_atomic;
@@ -120,11 +121,12 @@ pub fn write_video(
     count: usize,
     mut frame: impl FnMut(usize) -> Result<image::RgbaImage>,
 ) -> Result<()> {
-    let name = path
-        .file_name()
-        .with_context(|| format!("{}: not a file name", path.display()))?
-        .to_string_lossy();
-    let temp = path.with_file_name(format!(".{name}.partial-{}", std::process::id()));
+    // ffmpeg writes the file the safe writer made for it (created here,
+    // exclusively, beside the destination, removed on Ctrl+C); a device or
+    // pipe is written in place, as a stream ffmpeg need not seek in.
+    let out = motion_viewer::output::Output::create(path)?;
+    let target = out.partial_path().unwrap_or(path).to_path_buf();
+    let streaming = out.is_stream();
     let mut args: Vec<String> = [
         "-hide_banner",
         "-loglevel",
@@ -151,10 +153,17 @@ pub fn write_video(
     if muxer != "webm" {
         args.extend(["-c:v", "libx264"].map(String::from));
     }
+    if streaming && matches!(muxer, "mp4" | "mov") {
+        // Without seeking back to write its index at the start.
+        args.extend(["-movflags", "frag_keyframe+empty_moov"].map(String::from));
+    }
     args.extend(["-f", muxer].map(String::from));
-    args.push(temp.display().to_string());
+    // `file:` so that a name starting with a protocol (`http:…`) stays a file.
+    let mut file_arg = std::ffi::OsString::from("file:");
+    file_arg.push(&target);
     let mut child = Command::new(ffmpeg)
         .args(&args)
+        .arg(file_arg)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -173,22 +182,17 @@ pub fn write_video(
     if fed.is_err() {
         let _ = child.kill();
     }
-    let out = child.wait_with_output().context("waiting for ffmpeg")?;
-    let encoded = match (fed, out.status.success()) {
-        (Err(e), _) if out.stderr.is_empty() => Err(e),
+    let ended = child.wait_with_output().context("waiting for ffmpeg")?;
+    match (fed, ended.status.success()) {
+        (Err(e), _) if ended.stderr.is_empty() => Err(e),
         (_, false) | (Err(_), _) => Err(anyhow::anyhow!(
             "ffmpeg failed ({}): {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
+            ended.status,
+            String::from_utf8_lossy(&ended.stderr).trim()
         )),
-        (Ok(()), true) => {
-            std::fs::rename(&temp, path).with_context(|| format!("writing {}", path.display()))
-        }
-    };
-    if encoded.is_err() {
-        let _ = std::fs::remove_file(&temp);
+        // Dropped on an error above, the temporary file goes with `out`.
+        (Ok(()), true) => Ok(out.commit()?),
     }
-    encoded
 }
 
 #[cfg(test)]

@@ -35,6 +35,8 @@ impl Binding {
         let mut groups = Vec::with_capacity(motion.groups.len());
         let mut world_space = Vec::new();
         let mut warnings = Vec::new();
+        // Groups the scene lacks: one warning for all of them.
+        let mut missing: Vec<&str> = Vec::new();
         let mut moved_by: Vec<Option<u32>> = vec![None; count];
         if motion.frames.len() != motion.local_frames * motion.timesteps {
             return Err(format!(
@@ -72,10 +74,7 @@ impl Binding {
             }
             let bound = scene.group_index(&g.name);
             if bound.is_none() {
-                warnings.push(format!(
-                    "group '{}' is not in the scene; its motion is not shown",
-                    g.name
-                ));
+                missing.push(&g.name);
             } else {
                 let mut twice = 0usize;
                 for &m in &g.mapping {
@@ -96,6 +95,17 @@ impl Binding {
                 world_space.push(gi);
             }
             groups.push(bound);
+        }
+        if let Some(first) = missing.first() {
+            warnings.insert(
+                0,
+                match missing.len() {
+                    1 => format!("group '{first}' is not in the scene; its motion is not shown"),
+                    n => format!(
+                        "{n} groups are not in the scene (the first: '{first}'); their motion is not shown"
+                    ),
+                },
+            );
         }
         Ok(Binding {
             groups,

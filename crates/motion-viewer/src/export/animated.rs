@@ -19,11 +19,20 @@ fn progress<'a>(options: &'a Options) -> impl FnMut(f32) + 'a {
     }
 }
 
-/// `tracks` as one animated glTF scene (`.glb`, or `.gltf` + `.bin`), placed
-/// as the viewer places them.
+/// Where the tracks stand in an animated export: each in its own file's
+/// coordinates, or as the viewer places them when a layout is asked for.
+fn plan(tracks: &[Track], options: &Options) -> Result<crate::scene::Plan> {
+    match options.layout {
+        Some(layout) => crate::scene::Plan::with_layout(tracks, layout),
+        None => crate::scene::Plan::unplaced(tracks),
+    }
+}
+
+/// `tracks` as one animated glTF scene (`.glb`, or `.gltf` + `.bin`), each
+/// in its own coordinates or placed as `options.layout` says.
 pub fn gltf(tracks: &[Track], out: &Path, options: &Options, report: &mut Report) -> Result<()> {
     use super::gltf::{GltfOptions, write};
-    let plan = crate::scene::Plan::new(tracks)?;
+    let plan = plan(tracks, options)?;
     let written = write(
         tracks,
         &plan,
@@ -74,9 +83,22 @@ pub fn gltf(tracks: &[Track], out: &Path, options: &Options, report: &mut Report
     Ok(())
 }
 
-/// The one MEMG scene among `tracks` as a Blender point cache.
+/// The one MEMG scene among `tracks` as a Blender point cache, in its
+/// `.obj`'s coordinates or placed as `options.layout` says (as the glTF of
+/// the same tracks is).
 pub fn pc2(tracks: &[Track], out: &Path, options: &Options, report: &mut Report) -> Result<()> {
-    let written = super::pc2::write(tracks, out, &mut progress(options))?;
+    let placement = match options.layout {
+        Some(_) => {
+            let plan = plan(tracks, options)?;
+            tracks
+                .iter()
+                .zip(plan.placements)
+                .find(|(t, _)| matches!(t, Track::Memg { .. }))
+                .map(|(_, p)| p)
+        }
+        None => None,
+    };
+    let written = super::pc2::write(tracks, out, placement.as_ref(), &mut progress(options))?;
     report.warnings.extend(written.warnings);
     report.notes.push(format!(
         "wrote {} ({}): {} vertices × {} frames",

@@ -5,7 +5,9 @@
 //! "no value here" (an MRTK recording losing tracking), the exporter holds
 //! the last finite value instead and says so once ([`Holder`]).
 
+use crate::anim::input_animation::{FRAME_PERIOD_S, InputState, state_at as input_state_at};
 use crate::error::{Error, Result};
+use crate::formats::input_animation::InputAnimation;
 use std::path::Path;
 
 /// `value` as an `f32`, or the refusal naming `path`, `field` (built only
@@ -54,40 +56,69 @@ fn refusal(value: f64, path: &Path, time_s: f64, field: String, narrowing: bool)
     }
 }
 
-/// Holds the last finite value of each of `N` channels through stretches
-/// where the data is not finite (tracking loss), counting the values held so
-/// that the exporter can say so once.
-#[derive(Debug, Clone)]
-pub struct Holder<const N: usize> {
-    last: [f64; N],
+/// Holds the last finite value of each channel through stretches where the
+/// data is not finite (tracking loss), counting the values held so that the
+/// exporter can say so once.
+#[derive(Debug, Clone, Default)]
+pub struct Holder {
+    last: Vec<f64>,
     held: u64,
     first_held_s: Option<f64>,
 }
 
-impl<const N: usize> Holder<N> {
-    /// A holder whose values before the first finite one are `start`.
-    pub fn new(start: [f64; N]) -> Holder<N> {
+impl Holder {
+    /// A holder whose values before the first finite one are `start` (0 for
+    /// a channel past its end).
+    pub fn new(start: impl Into<Vec<f64>>) -> Holder {
         Holder {
-            last: start,
+            last: start.into(),
             held: 0,
             first_held_s: None,
         }
     }
 
-    /// `values` with each non-finite one replaced by the channel's last
-    /// finite value.
-    pub fn hold(&mut self, values: [f64; N], time_s: f64) -> [f64; N] {
-        let mut out = values;
-        for (i, v) in out.iter_mut().enumerate() {
+    /// Replaces each value of `values` that is not finite by its channel's
+    /// last finite value.
+    pub fn hold(&mut self, values: &mut [f64], time_s: f64) {
+        if self.last.len() < values.len() {
+            self.last.resize(values.len(), 0.0);
+        }
+        for (v, last) in values.iter_mut().zip(&mut self.last) {
             if v.is_finite() {
-                self.last[i] = *v;
+                *last = *v;
             } else {
-                *v = self.last[i];
+                *v = *last;
                 self.held += 1;
                 self.first_held_s.get_or_insert(time_s);
             }
         }
-        out
+    }
+
+    /// [`Holder::hold`] for the `f32` channels of an MRTK state: camera and
+    /// hand-joint positions and rotations, gaze origin and direction, in a
+    /// fixed order. (A rotation the curves leave without a direction already
+    /// reads as the identity; see [`crate::anim::input_animation::pose_at`].)
+    pub fn hold_input(&mut self, state: &mut InputState) {
+        let time_s = state.time_s;
+        let channels = input_channels(state);
+        if channels.iter().all(|v| v.is_finite()) {
+            // The common case: remember the values, change nothing.
+            self.last.resize(self.last.len().max(channels.len()), 0.0);
+            for (last, v) in self.last.iter_mut().zip(&channels) {
+                *last = f64::from(**v);
+            }
+            return;
+        }
+        let mut wide: Vec<f64> = channels.iter().map(|v| f64::from(**v)).collect();
+        self.hold(&mut wide, time_s);
+        for (v, w) in channels.into_iter().zip(wide) {
+            *v = w as f32;
+        }
+    }
+
+    /// Values held so far.
+    pub fn held(&self) -> u64 {
+        self.held
     }
 
     /// One warning for everything held so far (`what`: the part, e.g. `left
@@ -101,6 +132,57 @@ impl<const N: usize> Holder<N> {
         ))
     }
 }
+
+/// The MRTK recording `r` at `t` seconds with each value that is not finite
+/// held at its last finite value, as [`Holder::hold_input`] holds a table's
+/// rows at 60 Hz: the frames before `t` are searched back, one 1/60 s apart,
+/// for the last where each such channel was finite (at most
+/// [`MAX_HOLD_SEARCH`] frames; a channel never finite there takes 0). Returns
+/// the state and how many values were held.
+pub fn held_input_state(r: &InputAnimation, t: f64) -> (InputState, u64) {
+    let mut state = input_state_at(r, t);
+    if input_channels(&mut state).iter().all(|v| v.is_finite()) {
+        return (state, 0);
+    }
+    let last_frame = (t / FRAME_PERIOD_S).floor();
+    let last_frame = if last_frame.is_finite() && last_frame > 0.0 {
+        last_frame as u64
+    } else {
+        0
+    };
+    let mut holder = Holder::default();
+    for k in last_frame.saturating_sub(MAX_HOLD_SEARCH)..=last_frame {
+        let time = k as f64 * FRAME_PERIOD_S;
+        if time <= t {
+            holder.hold_input(&mut input_state_at(r, time));
+        }
+    }
+    let before = holder.held();
+    holder.hold_input(&mut state);
+    (state, holder.held() - before)
+}
+
+/// Every `f32` channel of an MRTK state that [`Holder::hold_input`] holds, in order.
+fn input_channels(state: &mut InputState) -> Vec<&mut f32> {
+    let mut channels: Vec<&mut f32> = Vec::new();
+    if let Some(c) = state.camera.as_mut() {
+        channels.extend(c.position.iter_mut().chain(&mut c.rotation));
+    }
+    if let Some(h) = state.hands.as_mut() {
+        for hand in [&mut h.left, &mut h.right] {
+            for j in &mut hand.joints {
+                channels.extend(j.position.iter_mut().chain(&mut j.rotation));
+            }
+        }
+    }
+    if let Some(g) = state.eye_gaze.as_mut() {
+        channels.extend(g.origin.iter_mut().chain(&mut g.direction));
+    }
+    channels
+}
+
+/// The most 60 Hz frames [`held_input_state`] looks back.
+pub const MAX_HOLD_SEARCH: u64 = 36_000;
 
 #[cfg(test)]
 mod tests {
@@ -124,18 +206,20 @@ mod tests {
     #[test]
     fn a_holder_keeps_the_last_finite_value_and_counts() {
         let mut h = Holder::new([0.0; 2]);
-        assert_eq!(h.hold([1.0, 2.0], 0.0), [1.0, 2.0]);
-        assert_eq!(h.hold([f64::NAN, 3.0], 0.5), [1.0, 3.0]);
-        assert_eq!(h.hold([f64::INFINITY, f64::NAN], 1.0), [1.0, 3.0]);
+        let mut row = [1.0, 2.0];
+        h.hold(&mut row, 0.0);
+        assert_eq!(row, [1.0, 2.0]);
+        let mut row = [f64::NAN, 3.0];
+        h.hold(&mut row, 0.5);
+        assert_eq!(row, [1.0, 3.0]);
+        let mut row = [f64::INFINITY, f64::NAN];
+        h.hold(&mut row, 1.0);
+        assert_eq!(row, [1.0, 3.0]);
         let w = h.warning(Path::new("r.mrtk"), "left hand").unwrap();
         assert_eq!(
             w,
             "r.mrtk: left hand: 3 values were not finite (tracking lost, first at 0.5 s); the last finite value is held there"
         );
-        assert!(
-            Holder::<1>::new([0.0])
-                .warning(Path::new("x"), "y")
-                .is_none()
-        );
+        assert!(Holder::new([0.0]).warning(Path::new("x"), "y").is_none());
     }
 }

@@ -23,7 +23,7 @@ pub mod usd;
 
 use crate::error::{Error, Result};
 use crate::scene::Track;
-use crate::state::{At, state_at};
+use crate::state::{At, State, state_at};
 use std::path::{Path, PathBuf};
 use table::{Sampling, TableFormat};
 
@@ -93,6 +93,9 @@ pub struct Options<'a> {
     /// MCAP: the epoch of the first message, nanoseconds since the Unix
     /// epoch (default 0: timestamps count from the motion's start).
     pub start_time_ns: Option<u64>,
+    /// glTF and PC2: stand the tracks as the viewer does (`--layout`);
+    /// `None` keeps each file's own coordinates.
+    pub layout: Option<crate::scene::Layout>,
 }
 
 impl std::fmt::Debug for Options<'_> {
@@ -106,6 +109,7 @@ impl std::fmt::Debug for Options<'_> {
             .field("deform", &self.deform.map(|_| "…"))
             .field("baked", &self.baked)
             .field("start_time_ns", &self.start_time_ns)
+            .field("layout", &self.layout)
             .finish()
     }
 }
@@ -174,7 +178,7 @@ pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report>
             let states = tracks
                 .iter()
                 .enumerate()
-                .map(|(i, t)| state_at(t, at_for(i, at)))
+                .map(|(i, t)| finite_state(t, at_for(i, at), &mut report.warnings))
                 .collect::<Result<Vec<_>>>()?;
             json::write_states(&states, out)?;
             report.written.push(out.to_path_buf());
@@ -188,13 +192,23 @@ pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report>
             let window = options
                 .frames
                 .map(|(a, b)| (a as f64 * first_period, b as f64 * first_period));
+            // Every table is checked before any is written, and all appear
+            // together or none does.
+            let mut planned = Vec::with_capacity(tracks.len());
             for (i, track) in tracks.iter().enumerate() {
                 let sampling = Sampling::new(track, options.fps, window)?;
                 let path = numbered(out, i, tracks.len());
                 crate::output::check_not_input(&path, options.inputs, options.force)?;
-                table::write(track, &sampling, table_format, &path, input_bytes(track))?;
-                report.written.push(path);
+                table::check(track, &sampling, &path, input_bytes(track))?;
+                planned.push((track, sampling, path));
             }
+            let mut set = crate::output::OutputSet::new();
+            for (track, sampling, path) in &planned {
+                let w = set.add(path)?.writer();
+                let warnings = table::write_to(track, sampling, table_format, path, w)?;
+                report.warnings.extend(warnings);
+            }
+            report.written.extend(set.commit()?);
         }
         (Format::Csv, Some(_)) => {
             return Err(fail(
@@ -249,6 +263,40 @@ pub fn export_model(
     let mut report = Report::default();
     robots::urdf_of_model(model, out, &mut report)?;
     Ok(report)
+}
+
+/// `track`'s state at `at` under the finite-number policy: an MRTK value
+/// that is not finite holds its last finite value ([`finite::held_input_state`],
+/// one warning), any other is refused.
+fn finite_state(track: &Track, at: At, warnings: &mut Vec<String>) -> Result<State> {
+    use crate::state::InputAnimationState;
+    let state = match track {
+        Track::InputAnimation { recording, .. } => {
+            let t = match at {
+                At::Time(t) => t,
+                At::Frame(n) => n as f64 * crate::anim::input_animation::FRAME_PERIOD_S,
+            };
+            let (held, count) = finite::held_input_state(recording, t);
+            if count > 0 {
+                warnings.push(format!(
+                    "{}: {count} values at {t} s were not finite (tracking lost); the last finite value is held there",
+                    crate::text::Escaped::path(track.path())
+                ));
+            }
+            State::InputAnimation(InputAnimationState::from_state(&held))
+        }
+        _ => state_at(track, at)?,
+    };
+    if let State::Memg(m) = &state {
+        for (corner, values) in [("lowest", m.bbox_min), ("highest", m.bbox_max)] {
+            for (axis, &v) in ["x", "y", "z"].iter().zip(&values) {
+                finite::check_f32(v, track.path(), m.time_s, || {
+                    format!("the deformed scene's {corner} corner {axis}")
+                })?;
+            }
+        }
+    }
+    Ok(state)
 }
 
 /// The size of the files a track came from (0 where they can't be read).

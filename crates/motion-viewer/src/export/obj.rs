@@ -3,6 +3,7 @@
 
 use crate::anim::memg::{self as deformer, Binding};
 use crate::error::{Error, Result};
+use crate::export::finite;
 use crate::formats::memg::MemgMotion;
 use crate::formats::obj::{self, ObjScene};
 use crate::output::write_atomic;
@@ -41,5 +42,41 @@ pub fn write(
         deformer::deform(s, m, &binding, t as f64, &mut p);
         p
     });
+    // The same policy on either path: the GPU's positions are checked as
+    // the CPU's are.
+    check_positions(&positions, s, m, &binding, t, motion_file)?;
     write_atomic(out, |w| obj::write_obj(s, &positions, w))
+}
+
+/// Refuses the first of `positions` (the scene deformed at timestep `t`)
+/// that is not finite, naming its `.obj` vertex (1-based, as the file
+/// counts), its axis and the time, with the value the motion asks for (the
+/// f64 reference: a finite double past f32's range says so).
+pub fn check_positions(
+    positions: &[[f32; 3]],
+    s: &ObjScene,
+    m: &MemgMotion,
+    binding: &Binding,
+    t: usize,
+    file: &Path,
+) -> Result<()> {
+    let Some(v) = positions
+        .iter()
+        .position(|p| p.iter().any(|x| !x.is_finite()))
+    else {
+        return Ok(());
+    };
+    let time_s = t as f64 / f64::from(m.fps.max(1));
+    let exact = deformer::deform_reference_f64(s, m, binding, t as f64);
+    for (axis, (&x, &wide)) in ["x", "y", "z"]
+        .iter()
+        .zip(positions[v].iter().zip(&exact[v]))
+    {
+        let field = || format!(".obj vertex {} {axis}", v + 1);
+        if wide.is_finite() {
+            finite::to_f32(wide, file, time_s, field)?;
+        }
+        finite::check_f32(x, file, time_s, field)?;
+    }
+    Ok(())
 }

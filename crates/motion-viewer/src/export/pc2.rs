@@ -7,7 +7,8 @@
 //! (i32), start frame 0 (f32), sampling 1 (f32), frame count (i32), then per
 //! frame x, y, z (f32) per `.obj` vertex in file order. Positions are the
 //! viewer's deformer's at each timestep, in the `.obj`'s own coordinates
-//! (no placement: the cache replaces the imported `.obj`'s vertices in place).
+//! (the cache replaces the imported `.obj`'s vertices in place), or placed
+//! as the viewer places them when a layout is asked for.
 
 use std::path::{Path, PathBuf};
 
@@ -15,7 +16,7 @@ use crate::anim::memg::Deformer;
 use crate::error::{Error, Result};
 use crate::output::write_atomic;
 use crate::scene::Track;
-use crate::scene::plan::bind;
+use crate::scene::plan::{Placement, bind};
 
 /// The file's first 12 bytes.
 pub const MAGIC: &[u8; 12] = b"POINTCACHE2\0";
@@ -37,11 +38,17 @@ pub struct Pc2Report {
     pub warnings: Vec<String>,
 }
 
-/// Writes the one MEMG track among `tracks` to `out`. `progress` hears the
+/// Writes the one MEMG track among `tracks` to `out`, in its `.obj`'s
+/// coordinates, or placed by `placement`. `progress` hears the
 /// fraction done. Fails, writing nothing, without exactly one MEMG track,
 /// with more vertices or frames than the format's 32-bit counts, or on a
 /// position that is not finite.
-pub fn write(tracks: &[Track], out: &Path, progress: &mut dyn FnMut(f32)) -> Result<Pc2Report> {
+pub fn write(
+    tracks: &[Track],
+    out: &Path,
+    placement: Option<&Placement>,
+    progress: &mut dyn FnMut(f32),
+) -> Result<Pc2Report> {
     let refuse = |reason: String| Error::unsupported(out, reason);
     let memg: Vec<&Track> = tracks
         .iter()
@@ -95,7 +102,7 @@ pub fn write(tracks: &[Track], out: &Path, progress: &mut dyn FnMut(f32)) -> Res
     let mut deformer = Deformer::new();
     let mut positions = Vec::with_capacity(vertices);
     let mut bad = None;
-    write_atomic(out, |w| {
+    let written = write_atomic(out, |w| {
         w.write_all(MAGIC)?;
         w.write_all(&1i32.to_le_bytes())?;
         w.write_all(&v32.to_le_bytes())?;
@@ -104,12 +111,16 @@ pub fn write(tracks: &[Track], out: &Path, progress: &mut dyn FnMut(f32)) -> Res
         w.write_all(&n32.to_le_bytes())?;
         for t in 0..frames {
             deformer.deform(scene, motion, &binding, t as f64, &mut positions);
-            if let Some(v) = positions
-                .iter()
-                .position(|p| p.iter().any(|x| !x.is_finite()))
+            if let Err(e) =
+                super::obj::check_positions(&positions, scene, motion, &binding, t, track.path())
             {
-                bad = Some((t, v));
+                bad = Some(e);
                 return Err(std::io::Error::other("a position is not finite"));
+            }
+            if let Some(p) = placement {
+                for v in &mut positions {
+                    *v = p.place((*v).into()).to_array();
+                }
             }
             let bytes: Vec<u8> = positions
                 .iter()
@@ -120,17 +131,11 @@ pub fn write(tracks: &[Track], out: &Path, progress: &mut dyn FnMut(f32)) -> Res
             progress((t + 1) as f32 / frames as f32);
         }
         Ok(())
-    })
-    .map_err(|e| match bad {
-        Some((t, v)) => Error::unsupported(
-            track.path(),
-            format!(
-                "timestep {t} puts .obj vertex {} at a position that is not finite",
-                v + 1
-            ),
-        ),
-        None => e,
-    })?;
+    });
+    if let Some(e) = bad {
+        return Err(e);
+    }
+    written?;
     Ok(Pc2Report {
         file: (out.to_path_buf(), 32 + 12 * (vertices * frames) as u64),
         vertices,

@@ -10,6 +10,7 @@
 use crate::anim::input_animation::{InputState, JOINT_NAMES, Pose, state_at};
 use crate::anim::mtn::MtnSampler;
 use crate::error::{Error, Result};
+use crate::export::finite::{self, Holder};
 use crate::formats::input_animation::InputAnimation;
 use crate::scene::Track;
 use std::io::Write;
@@ -102,17 +103,33 @@ pub fn columns(track: &Track) -> Vec<String> {
     }
 }
 
-/// `track`'s row at `t` seconds, in [`columns`] order (empty for MEMG).
+/// `track`'s row at `t` seconds, in [`columns`] order (empty for MEMG),
+/// as the viewer evaluates it (values that are not finite left as they are).
 pub fn row(track: &Track, t: f64) -> Vec<f64> {
-    Rows::new(track).row(t)
+    match track {
+        Track::Mtn { motion, .. } => mtn_row(&MtnSampler::new(motion), t),
+        Track::InputAnimation { recording, .. } => input_row(&state_at(recording, t)),
+        Track::Memg { .. } => Vec::new(),
+    }
+}
+
+fn mtn_row(sampler: &MtnSampler<'_>, t: f64) -> Vec<f64> {
+    let pose = sampler.pose_at(t);
+    let mut row = Vec::with_capacity(4 + pose.joints_deg.len());
+    row.push(t);
+    row.extend(pose.body_deg);
+    row.extend(pose.joints_deg);
+    row
 }
 
 /// What a table's rows are evaluated from, prepared once per table (a
 /// `.mtn`'s keyframe times found once, so each row costs a bisection, not a
-/// walk over the keyframes).
+/// walk over the keyframes), with the finite-number policy applied: an MRTK
+/// value that is not finite (tracking lost) holds its last finite value;
+/// any other is refused.
 enum Rows<'a> {
     Mtn(MtnSampler<'a>),
-    InputAnimation(&'a InputAnimation),
+    InputAnimation(&'a InputAnimation, Holder),
     None,
 }
 
@@ -120,23 +137,36 @@ impl<'a> Rows<'a> {
     fn new(track: &'a Track) -> Rows<'a> {
         match track {
             Track::Mtn { motion, .. } => Rows::Mtn(MtnSampler::new(motion)),
-            Track::InputAnimation { recording, .. } => Rows::InputAnimation(recording),
+            Track::InputAnimation { recording, .. } => {
+                Rows::InputAnimation(recording, Holder::default())
+            }
             Track::Memg { .. } => Rows::None,
         }
     }
 
-    fn row(&self, t: f64) -> Vec<f64> {
-        match self {
-            Rows::Mtn(sampler) => {
-                let pose = sampler.pose_at(t);
-                let mut row = Vec::with_capacity(4 + pose.joints_deg.len());
-                row.push(t);
-                row.extend(pose.body_deg);
-                row.extend(pose.joints_deg);
-                row
+    /// The row at `t`, or the refusal of a value that is not finite, naming
+    /// `path`, the column and the time.
+    fn row(&mut self, t: f64, path: &Path, columns: &[String]) -> Result<Vec<f64>> {
+        let row = match self {
+            Rows::Mtn(sampler) => mtn_row(sampler, t),
+            Rows::InputAnimation(recording, holder) => {
+                let mut state = state_at(recording, t);
+                holder.hold_input(&mut state);
+                input_row(&state)
             }
-            Rows::InputAnimation(recording) => input_row(&state_at(recording, t)),
             Rows::None => Vec::new(),
+        };
+        for (k, &v) in row.iter().enumerate() {
+            finite::check(v, path, t, || format!("column {}", columns[k]))?;
+        }
+        Ok(row)
+    }
+
+    /// The one warning for the values held, if any.
+    fn warning(&self, path: &Path) -> Option<String> {
+        match self {
+            Rows::InputAnimation(_, holder) => holder.warning(path, "table"),
+            _ => None,
         }
     }
 }
@@ -220,14 +250,26 @@ pub fn check_size(out: &Path, rows: u64, columns: usize, input_bytes: u64) -> Re
 }
 
 /// Writes `track`'s table sampled by `sampling` to `out` (atomically), after
-/// [`check_size`] against `input_bytes`.
+/// [`check_size`] against `input_bytes`. Returns the warnings (values held
+/// through tracking loss).
 pub fn write(
     track: &Track,
     sampling: &Sampling,
     format: TableFormat,
     out: &Path,
     input_bytes: u64,
-) -> Result<()> {
+) -> Result<Vec<String>> {
+    check(track, sampling, out, input_bytes)?;
+    let mut warnings = Vec::new();
+    let mut output = crate::output::Output::create(out)?;
+    warnings.extend(write_to(track, sampling, format, out, output.writer())?);
+    output.commit()?;
+    Ok(warnings)
+}
+
+/// Refuses `track`'s table before anything is written: a MEMG motion (it
+/// has none), or one larger than [`check_size`] allows.
+pub fn check(track: &Track, sampling: &Sampling, out: &Path, input_bytes: u64) -> Result<()> {
     let columns = columns(track);
     if columns.is_empty() {
         return Err(Error::unsupported(
@@ -236,59 +278,72 @@ pub fn write(
              (one timestep), scene.glb or points.pc2",
         ));
     }
-    check_size(out, sampling.rows, columns.len(), input_bytes)?;
-    crate::output::write_atomic(out, |w| match format {
-        TableFormat::Csv => write_csv(w, track, sampling, &columns),
-        TableFormat::Json => write_json(w, track, sampling, &columns),
-    })
+    check_size(out, sampling.rows, columns.len(), input_bytes)
 }
 
-fn write_csv(
-    w: &mut dyn Write,
+/// Writes `track`'s table to `w` (the file `out`, for errors); returns the
+/// warnings. Call [`check`] first.
+pub fn write_to(
     track: &Track,
     sampling: &Sampling,
-    columns: &[String],
-) -> std::io::Result<()> {
-    writeln!(w, "{}", columns.join(","))?;
-    let rows = Rows::new(track);
-    for i in 0..sampling.rows {
-        let row = rows.row(sampling.time(i));
-        for (k, v) in row.iter().enumerate() {
-            if k > 0 {
-                w.write_all(b",")?;
+    format: TableFormat,
+    out: &Path,
+    w: &mut dyn Write,
+) -> Result<Vec<String>> {
+    let columns = columns(track);
+    let mut rows = Rows::new(track);
+    let io = |e: std::io::Error| Error::io(out, e);
+    match format {
+        TableFormat::Csv => {
+            writeln!(w, "{}", columns.join(",")).map_err(io)?;
+            for i in 0..sampling.rows {
+                let row = rows.row(sampling.time(i), track.path(), &columns)?;
+                write_csv_row(w, &row).map_err(io)?;
             }
-            write!(w, "{v}")?;
         }
-        w.write_all(b"\n")?;
+        TableFormat::Json => {
+            let keys: Vec<String> = columns
+                .iter()
+                .map(|c| serde_json::to_string(c).expect("a string serialises"))
+                .collect();
+            w.write_all(b"[").map_err(io)?;
+            for i in 0..sampling.rows {
+                let row = rows.row(sampling.time(i), track.path(), &columns)?;
+                write_json_row(w, i == 0, &keys, &row).map_err(io)?;
+            }
+            w.write_all(if sampling.rows == 0 { b"]\n" } else { b"\n]\n" })
+                .map_err(io)?;
+        }
     }
-    Ok(())
+    Ok(rows.warning(track.path()).into_iter().collect())
 }
 
-fn write_json(
-    w: &mut dyn Write,
-    track: &Track,
-    sampling: &Sampling,
-    columns: &[String],
-) -> std::io::Result<()> {
-    let keys: Vec<String> = columns
-        .iter()
-        .map(|c| serde_json::to_string(c).map_err(std::io::Error::other))
-        .collect::<std::io::Result<_>>()?;
-    w.write_all(b"[")?;
-    let rows = Rows::new(track);
-    for i in 0..sampling.rows {
-        w.write_all(if i == 0 { b"\n  {" } else { b",\n  {" })?;
-        for (k, (key, v)) in keys.iter().zip(rows.row(sampling.time(i))).enumerate() {
-            if k > 0 {
-                w.write_all(b", ")?;
-            }
-            // JSON has no NaN or infinity; serde_json writes null for them.
-            let value = serde_json::to_string(&v).map_err(std::io::Error::other)?;
-            write!(w, "{key}: {value}")?;
+fn write_csv_row(w: &mut dyn Write, row: &[f64]) -> std::io::Result<()> {
+    for (k, v) in row.iter().enumerate() {
+        if k > 0 {
+            w.write_all(b",")?;
         }
-        w.write_all(b"}")?;
+        write!(w, "{v}")?;
     }
-    w.write_all(if sampling.rows == 0 { b"]\n" } else { b"\n]\n" })
+    w.write_all(b"\n")
+}
+
+fn write_json_row(
+    w: &mut dyn Write,
+    first: bool,
+    keys: &[String],
+    row: &[f64],
+) -> std::io::Result<()> {
+    w.write_all(if first { b"\n  {" } else { b",\n  {" })?;
+    for (k, (key, v)) in keys.iter().zip(row).enumerate() {
+        if k > 0 {
+            w.write_all(b", ")?;
+        }
+        // Finite (checked by the rows): serde_json writes it as a number.
+        let value = serde_json::to_string(v).map_err(std::io::Error::other)?;
+        write!(w, "{key}: {value}")?;
+    }
+    w.write_all(b"}")
 }
 
 #[cfg(test)]

@@ -318,6 +318,8 @@ pub fn parse(text: &str, options: &ObjOptions) -> Result<ObjScene, DecodeError> 
     let mut triangles = Vec::new();
     let mut triangle_texcoords = Vec::new();
     let mut out_groups = Vec::with_capacity(groups.len());
+    // One warning for every group naming a material no library defines.
+    let mut unknown: Vec<(String, String)> = Vec::new();
     for g in groups {
         let start = triangles.len();
         if triangles.is_empty() {
@@ -340,7 +342,7 @@ pub fn parse(text: &str, options: &ObjOptions) -> Result<ObjScene, DecodeError> 
         let material = g.material.and_then(|m| {
             let found = material_index.get(&m).copied();
             if found.is_none() && reads_materials {
-                warnings.push(format!("group '{}' uses unknown material '{m}'", g.name));
+                unknown.push((g.name.clone(), m));
             }
             found
         });
@@ -349,6 +351,15 @@ pub fn parse(text: &str, options: &ObjOptions) -> Result<ObjScene, DecodeError> 
             triangles: start..triangles.len(),
             material,
         });
+    }
+    if let Some((group, material)) = unknown.first() {
+        let more = match unknown.len() {
+            1 => String::new(),
+            n => format!(" (and {} more groups)", n - 1),
+        };
+        warnings.push(format!(
+            "group '{group}' uses unknown material '{material}'{more}; drawn in the default colour"
+        ));
     }
     Ok(ObjScene {
         positions,

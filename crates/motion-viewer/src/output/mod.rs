@@ -92,7 +92,7 @@ fn destination(path: &Path) -> Result<Destination> {
         return Ok(Destination::Replace);
     }
     let refuse = |what: &'static str| {
-        Err(Error::NotRegularFile {
+        Err(Error::NotWritable {
             path: path.to_path_buf(),
             what,
         })
@@ -152,6 +152,18 @@ fn open_stream(path: &Path) -> Result<File> {
     Ok(file)
 }
 
+/// Gives `temp` the permissions of the regular file it is to replace, as
+/// writing over that file in place would have kept them (a file that does
+/// not exist yet keeps the umask's).
+fn keep_mode_of(path: &Path, temp: &tempfile::NamedTempFile) {
+    if let Ok(meta) = std::fs::metadata(path)
+        && meta.is_file()
+    {
+        // Best effort: a mode we may not set leaves the new file's own.
+        let _ = temp.as_file().set_permissions(meta.permissions());
+    }
+}
+
 /// The folder a file at `path` is written in.
 fn folder_of(path: &Path) -> &Path {
     match path.parent() {
@@ -164,6 +176,9 @@ fn folder_of(path: &Path) -> &Path {
 enum Sink {
     /// A temporary file beside the destination, registered for removal on a signal.
     Temp(BufWriter<tempfile::NamedTempFile>),
+    /// A temporary file written, synced and closed ([`Output::close`]),
+    /// waiting to be put in place.
+    Closed(tempfile::TempPath),
     /// The destination itself, a device or pipe.
     Stream(BufWriter<File>),
 }
@@ -174,6 +189,8 @@ enum Sink {
 pub struct Output {
     path: PathBuf,
     sink: Option<Sink>,
+    /// What [`Output::writer`] gives once the file is closed.
+    refused: Refused,
 }
 
 impl std::fmt::Debug for Output {
@@ -194,19 +211,33 @@ impl Output {
         let sink = match destination(path)? {
             Destination::Stream => Sink::Stream(BufWriter::new(open_stream(path)?)),
             Destination::Replace => {
-                let temp = tempfile::Builder::new()
-                    .prefix(".mv-")
-                    .suffix(".partial")
-                    .rand_bytes(8)
-                    .tempfile_in(folder_of(path))
-                    .map_err(|e| Error::io(path, e))?;
-                partial::register(temp.path());
+                let mut builder = tempfile::Builder::new();
+                builder.prefix(".mv-").suffix(".partial").rand_bytes(8);
+                #[cfg(unix)]
+                {
+                    // As a plain create would: 0666 less the umask (tempfile's
+                    // own default, 0600, would hide the output from others).
+                    use std::os::unix::fs::PermissionsExt;
+                    builder.permissions(std::fs::Permissions::from_mode(0o666));
+                }
+                let stopping = || Error::io(path, io::Error::other("the viewer is stopping"));
+                if !partial::begin() {
+                    return Err(stopping());
+                }
+                let temp = builder.tempfile_in(folder_of(path));
+                if !partial::end(temp.as_ref().ok().map(|t| t.path())) {
+                    // Removed already; dropping it is a no-op on a missing file.
+                    return Err(stopping());
+                }
+                let temp = temp.map_err(|e| Error::io(path, e))?;
+                keep_mode_of(path, &temp);
                 Sink::Temp(BufWriter::with_capacity(1 << 16, temp))
             }
         };
         Ok(Output {
             path: path.to_path_buf(),
             sink: Some(sink),
+            refused: Refused,
         })
     }
 
@@ -220,13 +251,46 @@ impl Output {
         matches!(self.sink, Some(Sink::Stream(_)))
     }
 
-    /// Where to write the bytes (buffered).
+    /// The temporary file the bytes go to until [`Output::commit`] puts it
+    /// in place (none for a device or pipe), for a program that writes the
+    /// file itself (ffmpeg): it exists already, created by this process.
+    pub fn partial_path(&self) -> Option<&Path> {
+        match self.sink.as_ref()? {
+            Sink::Temp(w) => Some(w.get_ref().path()),
+            Sink::Closed(p) => Some(&**p),
+            Sink::Stream(_) => None,
+        }
+    }
+
+    /// Where to write the bytes (buffered). After [`Output::close`], the
+    /// bytes go nowhere: writing fails.
     pub fn writer(&mut self) -> &mut dyn Write {
         match self.sink.as_mut() {
             Some(Sink::Temp(w)) => w,
             Some(Sink::Stream(w)) => w,
-            // Only `commit` takes the sink, and it consumes `self`.
-            None => unreachable!("an output is written before it is committed"),
+            Some(Sink::Closed(_)) | None => &mut self.refused,
+        }
+    }
+
+    /// Flushes, syncs and closes the temporary file now, keeping it to be
+    /// put in place by [`Output::commit`] (a stream is flushed): for a set
+    /// of many files that must not hold a descriptor each.
+    pub fn close(&mut self) -> Result<()> {
+        match self.sink.take() {
+            Some(Sink::Stream(mut w)) => {
+                let flushed = w.flush().map_err(|e| Error::io(&self.path, e));
+                self.sink = Some(Sink::Stream(w));
+                flushed
+            }
+            Some(Sink::Temp(w)) => {
+                let temp = Self::finish_temp(&self.path, w)?;
+                self.sink = Some(Sink::Closed(temp));
+                Ok(())
+            }
+            other => {
+                self.sink = other;
+                Ok(())
+            }
         }
     }
 
@@ -243,35 +307,44 @@ impl Output {
 
     /// Flushes and syncs, returning the temporary file still to be put in
     /// place (none for a stream).
-    fn finish(&mut self) -> Result<Option<tempfile::NamedTempFile>> {
-        let path = self.path.clone();
+    fn finish(&mut self) -> Result<Option<tempfile::TempPath>> {
         match self.sink.take() {
             Some(Sink::Stream(mut w)) => {
-                w.flush().map_err(|e| Error::io(&path, e))?;
+                w.flush().map_err(|e| Error::io(&self.path, e))?;
                 Ok(None)
             }
-            Some(Sink::Temp(w)) => {
-                let temp = w.into_inner().map_err(|e| {
-                    // The buffered bytes could not be written; the temporary
-                    // file is removed when the writer is dropped.
-                    let (error, w) = e.into_parts();
-                    partial::forget(w.get_ref().path());
-                    drop(w);
-                    Error::io(&path, error)
-                })?;
-                if let Err(e) = temp.as_file().sync_all() {
-                    partial::forget(temp.path());
-                    return Err(Error::io(&path, e));
-                }
-                Ok(Some(temp))
-            }
+            Some(Sink::Temp(w)) => Self::finish_temp(&self.path, w).map(Some),
+            Some(Sink::Closed(temp)) => Ok(Some(temp)),
             None => Ok(None),
         }
     }
 
+    /// Writes out the buffer, syncs and closes a temporary file; on an
+    /// error the file is removed.
+    fn finish_temp(
+        path: &Path,
+        w: BufWriter<tempfile::NamedTempFile>,
+    ) -> Result<tempfile::TempPath> {
+        let temp = w.into_inner().map_err(|e| {
+            // The buffered bytes could not be written; the temporary file
+            // is removed when the writer is dropped.
+            let (error, w) = e.into_parts();
+            partial::forget(w.get_ref().path());
+            drop(w);
+            Error::io(path, error)
+        })?;
+        if let Err(e) = temp.as_file().sync_all() {
+            partial::forget(temp.path());
+            return Err(Error::io(path, e));
+        }
+        // Closing reports nothing more on Linux after a successful fsync;
+        // the path stays registered until placed or dropped.
+        Ok(temp.into_temp_path())
+    }
+
     /// Renames a finished temporary file over the destination.
-    fn place(&self, temp: tempfile::NamedTempFile) -> Result<()> {
-        let temp_path = temp.path().to_path_buf();
+    fn place(&self, temp: tempfile::TempPath) -> Result<()> {
+        let temp_path = temp.to_path_buf();
         let placed = temp.persist(&self.path);
         partial::forget(&temp_path);
         placed.map_err(|e| Error::io(&self.path, e.error))?;
@@ -279,11 +352,26 @@ impl Output {
     }
 }
 
+/// The writer of an output already closed: every write fails.
+struct Refused;
+
+impl Write for Refused {
+    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+        Err(io::Error::other("the output was already closed"))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 impl Drop for Output {
     fn drop(&mut self) {
-        if let Some(Sink::Temp(w)) = &self.sink {
-            // The NamedTempFile removes itself when dropped just after this.
-            partial::forget(w.get_ref().path());
+        // The temporary file removes itself when dropped just after this.
+        match &self.sink {
+            Some(Sink::Temp(w)) => partial::forget(w.get_ref().path()),
+            Some(Sink::Closed(p)) => partial::forget(p),
+            _ => {}
         }
     }
 }

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 /// Several [`Output`]s committed as one: nothing is placed until every one
 /// is written, flushed and synced; if one then fails to be placed, the files
-/// this set has already created are removed again. A file the set replaced
-/// cannot be brought back, so the set checks every destination before
-/// writing anything, and never removes a file it did not create.
+/// this set has already created are removed again and the ones it replaced
+/// are put back (each kept under a second name, a hard link, until all are
+/// placed). It never removes a file it did not create.
 ///
 /// ```
 /// # let dir = tempfile::tempdir()?;
@@ -58,19 +58,44 @@ impl OutputSet {
     pub fn commit(mut self) -> Result<Vec<PathBuf>> {
         let mut finished = Vec::with_capacity(self.outputs.len());
         for out in &mut self.outputs {
-            // On an error here `self` drops, removing every temporary file.
-            finished.push(out.finish()?);
+            match out.finish() {
+                Ok(temp) => finished.push(temp),
+                Err(e) => {
+                    // The rest drop with `self`, removing their temporary
+                    // files; these are removed here.
+                    forget_all(finished);
+                    return Err(e);
+                }
+            }
         }
+        // Every regular file about to be replaced keeps a second name until
+        // all are placed, so that a failure part way can put it back.
+        let backups: Vec<Option<tempfile::TempPath>> = self
+            .outputs
+            .iter()
+            .zip(&finished)
+            .map(|(out, temp)| temp.as_ref().and_then(|_| backup(out.path())))
+            .collect();
         let mut created: Vec<PathBuf> = Vec::new();
         let mut written = Vec::with_capacity(self.outputs.len());
-        for (out, temp) in self.outputs.iter().zip(finished) {
+        let mut finished = finished.into_iter();
+        for out in &self.outputs {
+            let Some(temp) = finished.next() else { break };
             let existed = out.path().symlink_metadata().is_ok();
             if let Some(temp) = temp
                 && let Err(e) = out.place(temp)
             {
+                // Undo what this set did: remove the files it created, put
+                // back the ones it replaced.
                 for path in &created {
                     let _ = std::fs::remove_file(path);
                 }
+                for (out, old) in self.outputs.iter().zip(backups) {
+                    if let Some(old) = old {
+                        let _ = old.persist(out.path());
+                    }
+                }
+                forget_all(finished.collect());
                 return Err(e);
             }
             if !existed {
@@ -78,6 +103,34 @@ impl OutputSet {
             }
             written.push(out.path().to_path_buf());
         }
+        // Placed: the second names go (dropping a backup removes it).
+        drop(backups);
         Ok(written)
+    }
+}
+
+/// A second name (a hard link beside it) for the regular file at `path`,
+/// removed when dropped; none where there is no such file or the file
+/// system makes no links.
+fn backup(path: &Path) -> Option<tempfile::TempPath> {
+    if !path.symlink_metadata().ok()?.is_file() {
+        return None;
+    }
+    tempfile::Builder::new()
+        .prefix(".mv-")
+        .suffix(".old")
+        .rand_bytes(8)
+        .make_in(super::folder_of(path), |name| {
+            std::fs::hard_link(path, name)
+        })
+        .ok()
+        .map(tempfile::NamedTempFile::into_temp_path)
+}
+
+/// Removes finished temporary files that will not be placed.
+fn forget_all(temps: Vec<Option<tempfile::TempPath>>) {
+    for temp in temps.into_iter().flatten() {
+        super::partial::forget(&temp);
+        // Dropping the path removes the file.
     }
 }

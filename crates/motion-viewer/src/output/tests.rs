@@ -103,7 +103,7 @@ fn a_folder_or_a_socket_is_refused() {
     assert!(
         matches!(
             e,
-            Error::NotRegularFile {
+            Error::NotWritable {
                 what: "a folder",
                 ..
             }
@@ -116,7 +116,7 @@ fn a_folder_or_a_socket_is_refused() {
     assert!(
         matches!(
             e,
-            Error::NotRegularFile {
+            Error::NotWritable {
                 what: "a socket",
                 ..
             }
@@ -258,4 +258,51 @@ fn a_set_writes_all_or_nothing() {
     assert_eq!(set.commit().unwrap().len(), 3);
     assert_eq!(names_in(dir.path()), ["a.csv", "b.csv", "c.csv"]);
     assert_eq!(std::fs::read(&keep).unwrap(), b"b.csv");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_new_file_has_a_plain_creates_mode_and_a_replaced_one_keeps_its_own() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let mode = |p: &Path| p.metadata().unwrap().permissions().mode() & 0o7777;
+    // What a plain create gives here: 0666 less this process's umask.
+    let plain = dir.path().join("plain");
+    std::fs::File::create(&plain).unwrap();
+    let out = dir.path().join("x.csv");
+    write_atomic(&out, |w| w.write_all(b"t\n")).unwrap();
+    assert_eq!(mode(&out), mode(&plain));
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o640)).unwrap();
+    write_atomic(&out, |w| w.write_all(b"u\n")).unwrap();
+    assert_eq!(mode(&out), 0o640);
+}
+
+#[test]
+fn a_set_failing_while_placing_undoes_what_it_did_and_only_that() {
+    let dir = tempfile::tempdir().unwrap();
+    let (new, old, blocked) = (
+        dir.path().join("x.csv"),
+        dir.path().join("y.csv"),
+        dir.path().join("z.csv"),
+    );
+    std::fs::write(&old, b"old y").unwrap();
+    let mut set = OutputSet::new();
+    for (path, text) in [(&new, "x"), (&old, "y"), (&blocked, "z")] {
+        set.add(path)
+            .unwrap()
+            .writer()
+            .write_all(text.as_bytes())
+            .unwrap();
+    }
+    // The last name is taken by a folder holding a file, after the set
+    // checked it: its rename fails once the first two are in place.
+    std::fs::create_dir(&blocked).unwrap();
+    std::fs::write(blocked.join("keep"), b"k").unwrap();
+    let e = set.commit().unwrap_err();
+    assert!(e.to_string().contains("z.csv"), "{e}");
+    // The file the set created is gone again, the one it replaced is back
+    // as it was, the folder is untouched, and no temporary file is left.
+    assert_eq!(names_in(dir.path()), ["y.csv", "z.csv"]);
+    assert_eq!(std::fs::read(&old).unwrap(), b"old y");
+    assert_eq!(std::fs::read(blocked.join("keep")).unwrap(), b"k");
 }

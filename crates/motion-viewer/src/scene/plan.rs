@@ -73,6 +73,25 @@ impl Plan {
         Plan::with_layout(tracks, Layout::TrueScale)
     }
 
+    /// Measures `tracks` and leaves each in its own file's coordinates
+    /// (no translation, scale 1): what an export writes unless asked for
+    /// the viewer's layout.
+    pub fn unplaced(tracks: &[Track]) -> Result<Plan> {
+        let mut plan = Plan::with_layout(tracks, Layout::TrueScale)?;
+        for p in &mut plan.placements {
+            p.min -= p.offset;
+            p.max -= p.offset;
+            p.offset = Vec3::ZERO;
+        }
+        plan.bounds = plan
+            .placements
+            .iter()
+            .map(|p| (p.min, p.max))
+            .reduce(|(lo, hi), (min, max)| (lo.min(min), hi.max(max)))
+            .unwrap_or((Vec3::ZERO, Vec3::ZERO));
+        Ok(plan)
+    }
+
     /// Measures, sizes (as `layout` says) and places `tracks`.
     pub fn with_layout(tracks: &[Track], layout: Layout) -> Result<Plan> {
         let footprints = tracks.iter().map(footprint).collect::<Result<Vec<_>>>()?;

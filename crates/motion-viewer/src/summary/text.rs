@@ -67,7 +67,9 @@ impl Summary {
         for w in warnings {
             let _ = writeln!(out, "  warning: {w}");
         }
-        out
+        // Names, markers and warnings come from the files: escaped for the
+        // terminal, line breaks kept.
+        crate::text::escape_lines(&out).into_owned()
     }
 }
 

@@ -56,8 +56,10 @@ pub struct MtnTrack<'s> {
     pub name: String,
     /// The motion.
     pub motion: &'s Mtn,
-    /// The track's placement.
+    /// The track's placement: a translation…
     pub offset: Vec3,
+    /// …after a uniform scale (zero and one: the file's own coordinates).
+    pub scale: f32,
 }
 
 /// The frame ticks servo keys go at: every keyframe, and every tick of a
@@ -295,7 +297,8 @@ pub fn add(
     let root = doc.node(
         &track.name,
         json::Node {
-            translation: Some(track.offset.to_array()),
+            translation: super::document::placed(track.offset, track.scale).0,
+            scale: super::document::placed(track.offset, track.scale).1,
             children: Some(vec![body]),
             extras: extras(json!({ "model": model.name() })),
             ..Default::default()

@@ -20,7 +20,7 @@ use json::Index;
 use json::animation::{Interpolation, Property};
 use json::buffer::Target;
 
-use super::document::{Document, bounds, refuse};
+use super::document::{Document, bounds, placed, refuse};
 use super::memg::MemgTrack;
 use super::obj_mesh::{Part, Shared, parts, smooth_normals};
 use crate::anim::memg::Deformer;
@@ -182,7 +182,8 @@ pub fn add<'s>(
     Ok(doc.node(
         &track.name,
         json::Node {
-            translation: Some(track.offset.to_array()),
+            translation: placed(track.offset, track.scale).0,
+            scale: placed(track.offset, track.scale).1,
             children: Some(children),
             ..Default::default()
         },

@@ -1,7 +1,8 @@
 //! The files a finished document becomes: one binary `.glb` (a 12-byte
 //! header, the JSON chunk padded with spaces, the BIN chunk padded with
 //! zeros), or a `.gltf` (JSON) with its buffer in a `.bin` beside it.
-//! Both go through [`write_atomic`]: a failure leaves no partial file.
+//! Both go through [`crate::output`]: a failure leaves no partial file, and
+//! a `.gltf` and its `.bin` appear together or not at all.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -10,7 +11,7 @@ use gltf_json as json;
 
 use super::document::{Chunk, refuse};
 use crate::error::{Error, Result};
-use crate::output::write_atomic;
+use crate::output::{OutputSet, write_atomic};
 
 const GLB_MAGIC: u32 = 0x4654_6C67;
 const GLB_VERSION: u32 = 2;
@@ -139,9 +140,9 @@ fn uri(name: &str) -> String {
         .collect()
 }
 
-/// Writes a `.gltf` and its `.bin` (when the buffer has bytes); returns the
-/// files written with their sizes. If the `.gltf` fails, the new `.bin` is
-/// removed again.
+/// Writes a `.gltf` and its `.bin` (when the buffer has bytes) as one
+/// [`OutputSet`]: both appear, or neither (an old `.bin` beside it is left
+/// as it was); returns the files written with their sizes.
 pub fn write_gltf(
     path: &Path,
     mut root: json::Root,
@@ -150,41 +151,54 @@ pub fn write_gltf(
 ) -> Result<Vec<(PathBuf, u64)>> {
     let bin: u64 = chunks.iter().map(|c| c.len).sum();
     let bin_path = companion_bin(path);
-    let mut written = Vec::new();
+    let has_buffer = !root.buffers.is_empty();
     if let Some(buffer) = root.buffers.first_mut() {
         let name = bin_path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         buffer.uri = Some(uri(&name));
-        write_atomic(&bin_path, |w| write_chunks(w, &mut chunks, bin, progress)).map_err(|e| {
-            // Name the file asked for, not only its companion.
-            match e {
-                Error::Io { source, .. } => Error::Io {
-                    path: path.to_path_buf(),
-                    source: std::io::Error::new(
-                        source.kind(),
-                        format!(
-                            "its buffer {} could not be written: {source}",
-                            bin_path.display()
-                        ),
-                    ),
-                },
-                other => other,
-            }
-        })?;
-        written.push((bin_path.clone(), bin));
     }
     let mut json = json_bytes(&root, true)?;
     json.push(b'\n');
-    if let Err(e) = write_atomic(path, |w| w.write_all(&json)) {
-        if !written.is_empty() {
-            let _ = std::fs::remove_file(&bin_path);
-        }
-        return Err(e);
+    // The buffer is placed first, so that the `.gltf` naming it never
+    // stands without it.
+    let mut set = OutputSet::new();
+    let mut written = vec![(path.to_path_buf(), json.len() as u64)];
+    if has_buffer {
+        let out = set
+            .add(&bin_path)
+            .map_err(|e| for_gltf(path, &bin_path, e))?;
+        write_chunks(out.writer(), &mut chunks, bin, progress)
+            .map_err(|e| for_gltf(path, &bin_path, Error::io(&bin_path, e)))?;
+        written.push((bin_path.clone(), bin));
     }
-    written.insert(0, (path.to_path_buf(), json.len() as u64));
+    set.add(path)?
+        .writer()
+        .write_all(&json)
+        .map_err(|e| Error::io(path, e))?;
+    set.commit().map_err(|e| match e {
+        Error::Io { path: ref p, .. } if *p == bin_path => for_gltf(path, &bin_path, e),
+        other => other,
+    })?;
     Ok(written)
+}
+
+/// An error writing a `.gltf`'s buffer, naming the `.gltf` asked for and its `.bin`.
+fn for_gltf(path: &Path, bin_path: &Path, e: Error) -> Error {
+    match e {
+        Error::Io { source, .. } => Error::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::new(
+                source.kind(),
+                format!(
+                    "its buffer {} could not be written: {source}",
+                    bin_path.display()
+                ),
+            ),
+        },
+        other => other,
+    }
 }
 
 #[cfg(test)]

@@ -416,6 +416,16 @@ pub fn extras(value: Value) -> json::Extras {
     serde_json::value::to_raw_value(&value).ok()
 }
 
+/// A track root's translation and scale for its placement (`offset` after
+/// a uniform `scale`), each left out where it is the identity: by default
+/// a track keeps its file's own coordinates.
+pub fn placed(offset: glam::Vec3, scale: f32) -> (Option<[f32; 3]>, Option<[f32; 3]>) {
+    (
+        (offset != glam::Vec3::ZERO).then(|| offset.to_array()),
+        (scale != 1.0).then_some([scale; 3]),
+    )
+}
+
 /// The error for an export that can't be written as asked.
 pub fn refuse(file: impl AsRef<std::path::Path>, message: impl Into<String>) -> Error {
     Error::unsupported(file, message)

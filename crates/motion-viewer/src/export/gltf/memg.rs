@@ -23,13 +23,15 @@ use serde_json::json;
 
 use std::rc::Rc;
 
-use super::document::{Document, bounds, extras, refuse};
+use super::document::{Document, bounds, extras, placed, refuse};
 use super::obj_mesh::{Part, Shared, parts, smooth_normals};
 use super::rigid::{NotRigid, Trs, continuous, decompose};
 use crate::anim::memg::Binding;
 use crate::error::Result;
+use crate::export::finite;
 use crate::formats::memg::{MemgGroup, MemgMotion};
 use crate::formats::obj::ObjScene;
+use std::path::Path;
 
 /// What a reduced MEMG track needs.
 pub struct MemgTrack<'s> {
@@ -43,8 +45,10 @@ pub struct MemgTrack<'s> {
     pub motion: &'s MemgMotion,
     /// How the motion's groups bind to the scene.
     pub binding: &'s Binding,
-    /// The track's placement.
+    /// The track's placement: a translation…
     pub offset: Vec3,
+    /// …after a uniform scale (zero and one: the file's own coordinates).
+    pub scale: f32,
 }
 
 /// Which bound group (file order) moves each `.obj` vertex last, and the
@@ -152,6 +156,15 @@ fn frames(track: &MemgTrack<'_>, g: &MemgGroup) -> Result<Option<Vec<Trs>>> {
             )
         })?;
         trs.rotation = continuous(trs.rotation, out.last().map(|p| p.rotation));
+        // Stored as f32: a finite double past f32's range is refused too.
+        let time_s = t as f64 / f64::from(motion.fps.max(1));
+        for (part, v) in [("translation", trs.translation), ("scale", trs.scale)] {
+            for (axis, x) in ["x", "y", "z"].iter().zip(v.to_array()) {
+                finite::to_f32(x, Path::new(&track.file), time_s, || {
+                    format!("group '{}' parent frame {} {part} {axis}", g.name, g.parent)
+                })?;
+            }
+        }
         out.push(trs);
     }
     Ok(Some(out))
@@ -238,7 +251,8 @@ pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<Index<js
     Ok(doc.node(
         &track.name,
         json::Node {
-            translation: Some(track.offset.to_array()),
+            translation: placed(track.offset, track.scale).0,
+            scale: placed(track.offset, track.scale).1,
             children: Some(children),
             ..Default::default()
         },

@@ -1,8 +1,11 @@
 //! glTF 2.0 export: every track of a scene in one animated glTF scene, on
 //! one timeline (seconds from the start; a track that ends early holds its
-//! last pose), each track under a root node named for it and translated to
-//! where the viewer places it ([`Plan`]). World axes are the viewer's, which
-//! are glTF's: metres (a MEMG scene keeps its `.obj` units), right-handed, y up.
+//! last pose), each track under a root node named for it and placed by the
+//! [`Plan`] given: [`Plan::unplaced`] keeps each file's own coordinates (a
+//! MEMG mesh where its `.obj` puts it, an AIBO body frame at the origin, an
+//! MRTK recording in its recording's world), [`Plan::with_layout`] stands
+//! them as the viewer does. World axes are the viewer's, which are glTF's:
+//! metres (a MEMG scene keeps its `.obj` units), right-handed, y up.
 //!
 //! - **MEMG**, reduced (the default): the motion's own model, no frame
 //!   baked (below). Baked ([`GltfOptions::baked`], `--baked`): a plain mesh
@@ -207,6 +210,7 @@ fn build<T>(
                 motion,
                 binding,
                 offset: placement.offset,
+                scale: placement.scale,
             }),
             _ => None,
         })
@@ -236,6 +240,7 @@ fn build<T>(
                     name: track.name(),
                     motion,
                     offset: placement.offset,
+                    scale: placement.scale,
                 },
             )?,
             (Track::InputAnimation { recording, .. }, _) => mrtk::add(
@@ -246,7 +251,9 @@ fn build<T>(
                     name: track.name(),
                     recording,
                     offset: placement.offset,
+                    scale: placement.scale,
                 },
+                &mut warnings,
             )?,
             (Track::Memg { .. }, None) => unreachable!("every MEMG track has its binding"),
         };

@@ -31,6 +31,7 @@ use crate::anim::input_animation::{
     FRAME_PERIOD_S, HandState, InputState, JOINT_NAMES, Pose, duration_s, state_at,
 };
 use crate::error::Result;
+use crate::export::finite::Holder;
 use crate::formats::input_animation::InputAnimation;
 use crate::scene::hands::{
     CAMERA_COLOUR, GAZE_COLOUR, GAZE_LENGTH_M, HAND_SEGMENTS, JOINT_RADIUS_M, SEGMENT_RADIUS_M,
@@ -49,8 +50,10 @@ pub struct MrtkTrack<'s> {
     pub name: String,
     /// The recording.
     pub recording: &'s InputAnimation,
-    /// The track's placement.
+    /// The track's placement: a translation…
     pub offset: Vec3,
+    /// …after a uniform scale (zero and one: the file's own coordinates).
+    pub scale: f32,
 }
 
 /// Sample times: every 1/60 s from 0, and the end.
@@ -83,17 +86,27 @@ fn placed(pose: &Pose) -> (Vec3, Quat, Vec3) {
 }
 
 /// Adds the MRTK track to `doc`; returns its root node.
+///
+/// A value that is not finite (tracking lost) holds its last finite value,
+/// with one warning pushed to `warnings`.
 pub fn add(
     doc: &mut Document<'_>,
     shapes: &mut Shapes,
     track: &MrtkTrack<'_>,
+    warnings: &mut Vec<String>,
 ) -> Result<Index<json::Node>> {
     let seconds = sample_times(track)?;
     let times: Vec<f32> = seconds.iter().map(|&t| t as f32).collect();
+    let mut holder = Holder::default();
     let states: Vec<InputState> = seconds
         .iter()
-        .map(|&t| state_at(track.recording, t))
+        .map(|&t| {
+            let mut state = state_at(track.recording, t);
+            holder.hold_input(&mut state);
+            state
+        })
         .collect();
+    warnings.extend(holder.warning(std::path::Path::new(&track.file), "60 Hz samples"));
     let mut children = Vec::new();
 
     if track.recording.camera.is_some() {
@@ -126,7 +139,8 @@ pub fn add(
     Ok(doc.node(
         &track.name,
         json::Node {
-            translation: Some(track.offset.to_array()),
+            translation: super::document::placed(track.offset, track.scale).0,
+            scale: super::document::placed(track.offset, track.scale).1,
             children: Some(children),
             extras: extras(json!({ "markers": markers, "pinching": pinching })),
             ..Default::default()

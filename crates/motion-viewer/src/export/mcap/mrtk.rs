@@ -37,9 +37,9 @@ pub(super) fn write(
     sampling: &Sampling,
     warnings: &mut Vec<String>,
 ) -> Result<()> {
-    let mut camera = Holder::<7>::new(IDENTITY);
-    let mut hands: Vec<Holder<7>> = vec![Holder::new(IDENTITY); 2 * JOINT_NAMES.len()];
-    let mut gaze = Holder::<6>::new([0.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
+    let mut camera = Holder::new(IDENTITY);
+    let mut hands: Vec<Holder> = vec![Holder::new(IDENTITY); 2 * JOINT_NAMES.len()];
+    let mut gaze = Holder::new([0.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
     let tf_topic = ns.topic("/tf");
     let world = ns.frame("world");
     for row in 0..sampling.rows {
@@ -83,7 +83,8 @@ pub(super) fn write(
         if let Some(ray) = &state.eye_gaze {
             let o = ray.origin.map(f64::from);
             let d = ray.direction.map(f64::from);
-            let v = gaze.hold([o[0], o[1], o[2], d[0], d[1], d[2]], t);
+            let mut v = [o[0], o[1], o[2], d[0], d[1], d[2]];
+            gaze.hold(&mut v, t);
             let origin = position_to_ros([v[0], v[1], v[2]]);
             let dir = DVec3::from_array(position_to_ros([v[3], v[4], v[5]]));
             // The pose's x axis along the ray (identity for a zero direction).
@@ -128,10 +129,11 @@ pub(super) fn write(
 const IDENTITY: [f64; 7] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0];
 
 /// A pose in REP 103's axes, with non-finite values held by `holder`.
-fn held(holder: &mut Holder<7>, pose: &Pose, t: f64) -> ([f64; 3], [f64; 4]) {
+fn held(holder: &mut Holder, pose: &Pose, t: f64) -> ([f64; 3], [f64; 4]) {
     let p = pose.position.map(f64::from);
     let q = pose.rotation.map(f64::from);
-    let v = holder.hold([p[0], p[1], p[2], q[0], q[1], q[2], q[3]], t);
+    let mut v = [p[0], p[1], p[2], q[0], q[1], q[2], q[3]];
+    holder.hold(&mut v, t);
     (
         position_to_ros([v[0], v[1], v[2]]),
         rotation_to_ros([v[3], v[4], v[5], v[6]]),

@@ -30,7 +30,7 @@ pub fn rotation_to_usd(q: [f64; 4]) -> [f64; 4] {
 struct Track {
     translate: String,
     orient: String,
-    holder: Holder<7>,
+    holder: Holder,
 }
 
 impl Track {
@@ -45,9 +45,8 @@ impl Track {
     fn sample(&mut self, i: u64, pose: &Pose, t: f64) {
         let p = pose.position.map(f64::from);
         let q = pose.rotation.map(f64::from);
-        let v = self
-            .holder
-            .hold([p[0], p[1], p[2], q[0], q[1], q[2], q[3]], t);
+        let mut v = [p[0], p[1], p[2], q[0], q[1], q[2], q[3]];
+        self.holder.hold(&mut v, t);
         let p = position_to_usd([v[0], v[1], v[2]]);
         let q = rotation_to_usd([v[3], v[4], v[5], v[6]]);
         let _ = writeln!(self.translate, "{i}: ({}, {}, {}),", p[0], p[1], p[2]);

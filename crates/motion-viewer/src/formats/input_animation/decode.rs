@@ -39,6 +39,8 @@ pub fn decode(bytes: &[u8]) -> Result<InputAnimation, DecodeError> {
         r,
         key_size: if v11 { KEY_SIZE_PAIR } else { KEY_SIZE_1_0 },
         warnings: Vec::new(),
+        odd_wraps: (0, 0),
+        odd_strings: (0, 0),
     };
     let (has_camera, has_hands, has_gaze) = if v11 {
         (
@@ -105,6 +107,12 @@ pub fn decode(bytes: &[u8]) -> Result<InputAnimation, DecodeError> {
             d.r.pos()
         ));
     }
+    // One warning per cause: the first case, and how many more there were.
+    for (count, at) in [d.odd_wraps, d.odd_strings] {
+        if count > 1 {
+            d.warnings[at].push_str(&format!(" ({} more like it)", count - 1));
+        }
+    }
     Ok(InputAnimation {
         version: (major, minor),
         camera,
@@ -120,6 +128,11 @@ struct Decoder<'a> {
     r: Reader<'a>,
     key_size: usize,
     warnings: Vec<String>,
+    /// Wrap modes that are not Unity's, and the index of the one warning
+    /// that says them all.
+    odd_wraps: (usize, usize),
+    /// Strings that were not UTF-8, and the index of their one warning.
+    odd_strings: (usize, usize),
 }
 
 /// A curve's name, formatted only when an error or a warning needs it: decoding
@@ -154,6 +167,11 @@ impl Decoder<'_> {
         let raw = named(self.r.i32(""), || format!("{name} {which}"))?;
         let mode = WrapMode::from_i32(raw);
         if let WrapMode::Other(v) = mode {
+            self.odd_wraps.0 += 1;
+            if self.odd_wraps.0 > 1 {
+                return Ok(mode);
+            }
+            self.odd_wraps.1 = self.warnings.len();
             self.warnings.push(format!(
                 "{name} {which} at byte {at} is {v}, not a Unity wrap mode (0, 1, 2, 4, 8); evaluated as a clamp"
             ));
@@ -326,7 +344,13 @@ impl Decoder<'_> {
         Ok(match std::str::from_utf8(raw) {
             Ok(s) => s.to_owned(),
             Err(_) => {
-                // .NET's reader substitutes U+FFFD; do the same and say so.
+                // .NET's reader substitutes U+FFFD; do the same and say so
+                // (once: the count of others follows at the end).
+                self.odd_strings.0 += 1;
+                if self.odd_strings.0 > 1 {
+                    return Ok(String::from_utf8_lossy(raw).into_owned());
+                }
+                self.odd_strings.1 = self.warnings.len();
                 self.warnings.push(format!(
                     "{field} at byte {at} is not valid UTF-8; bad bytes replaced"
                 ));
