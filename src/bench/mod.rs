@@ -36,7 +36,6 @@ use motion_viewer::scene::Track;
 use motion_viewer::scene::load::read_bytes;
 use motion_viewer::synthetic::{self, Spec};
 use std::hint::black_box;
-use std::path::PathBuf;
 
 /// A bench session: the timer, and the GPU adapter once opened.
 pub struct Bench<'a> {
@@ -90,28 +89,24 @@ impl<'a> Bench<'a> {
         let progress = self.timer.progress();
         progress.status(&format!("generating {name}"));
         let (scene, motion) = synthetic::generate(spec);
-        let file = TempFile(
-            std::env::temp_dir().join(format!("viewer-bench-{}-{name}.memg", std::process::id())),
-        );
-        progress.status(&format!("writing {}", file.0.display()));
-        let written = std::fs::File::create(&file.0).and_then(|f| {
-            let mut out = std::io::BufWriter::new(f);
-            motion_viewer::formats::memg::write(&motion, ByteOrder::Little, &mut out)?;
-            std::io::Write::flush(&mut out)
-        });
-        written.map_err(|e| Error::io(&file.0, e))?;
+        // A fresh name created exclusively (never a link planted at a
+        // predictable one), removed when `file` drops, error or not.
+        let dir = std::env::temp_dir();
+        let file = tempfile::Builder::new()
+            .prefix(&format!("viewer-bench-{name}-"))
+            .suffix(".memg")
+            .tempfile_in(&dir)
+            .map_err(|e| Error::io(&dir, e))?;
+        progress.status(&format!("writing {}", file.path().display()));
+        let written = {
+            let mut out = std::io::BufWriter::new(file.as_file());
+            motion_viewer::formats::memg::write(&motion, ByteOrder::Little, &mut out)
+                .and_then(|()| std::io::Write::flush(&mut out))
+        };
+        written.map_err(|e| Error::io(file.path(), e))?;
         // The bench decodes the file itself; the generated arrays would be a second copy.
         drop(motion);
-        memg::bench(self, name, &file.0, &scene)
-    }
-}
-
-/// A file removed when dropped, error or not.
-struct TempFile(PathBuf);
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
+        memg::bench(self, name, file.path(), &scene)
     }
 }
 
