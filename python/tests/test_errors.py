@@ -119,9 +119,10 @@ def test_a_position_that_is_not_finite_is_refused(tmp_path):
     (tmp_path / "nan.bin").write_bytes(bytes(raw))
     cloud = mv.open(tmp_path / "nan.bin")
     assert np.isnan(cloud.positions([0.0])[0, 0]).all()
-    with pytest.raises(mv.UnsupportedError) as info:
+    with pytest.raises(mv.NonFiniteError) as info:
         cloud.export(tmp_path / "nan.pc2")
-    assert "not finite" in one_line(info.value)
+    message = one_line(info.value)
+    assert "is NaN; refused" in message and "at 0 s" in message, message
     assert not (tmp_path / "nan.pc2").exists()
 
 
