@@ -154,7 +154,7 @@ fn a_frame_that_is_not_finite_is_refused_by_the_bag_and_the_stage() {
     std::fs::write(&bin, motion.bytes()).unwrap();
     for (ext, field) in [
         ("mcap", "local frame 1 element 3"),
-        ("usda", ".obj vertex 1 x at 0.06666666666666667 s"),
+        ("usda", ".obj vertex 1 x at 0.066667 s"),
     ] {
         let out = dir.path().join(format!("x.{ext}"));
         let o = run(&[
