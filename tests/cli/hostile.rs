@@ -275,6 +275,27 @@ pub(super) struct Outcome {
     pub(super) stderr: String,
 }
 
+/// Limits the child's address space to `limit` bytes (the viewer, and
+/// `/usr/bin/time` around it, inherit it) and puts it in a process group of
+/// its own, so that a test can kill the whole group.
+pub(super) fn limit_memory(cmd: &mut Command, limit: u64) {
+    // SAFETY: setpgid and setrlimit are async-signal-safe; nothing else runs
+    // between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            let rl = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            if libc::setpgid(0, 0) == 0 && libc::setrlimit(libc::RLIMIT_AS, &rl) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+}
+
 /// Runs `viewer args…` with its address space limited to `limit` bytes,
 /// killed after [`TIMEOUT`], under `/usr/bin/time` for its peak resident
 /// memory where that is installed (measured any other way, the test
@@ -310,21 +331,7 @@ pub(super) fn run(args: &[String], limit: u64, out_dir: &Path) -> Outcome {
     if std::env::var_os("WGPU_BACKEND").is_none() {
         cmd.env("WGPU_BACKEND", "vulkan");
     }
-    // SAFETY: setpgid and setrlimit are async-signal-safe; nothing else runs
-    // between fork and exec. The viewer inherits the limit.
-    unsafe {
-        cmd.pre_exec(move || {
-            let rl = libc::rlimit {
-                rlim_cur: limit,
-                rlim_max: limit,
-            };
-            if libc::setpgid(0, 0) == 0 && libc::setrlimit(libc::RLIMIT_AS, &rl) == 0 {
-                Ok(())
-            } else {
-                Err(std::io::Error::last_os_error())
-            }
-        });
-    }
+    limit_memory(&mut cmd, limit);
     let started = Instant::now();
     let mut child = cmd.spawn().expect("the viewer starts");
     let mut timed_out = false;

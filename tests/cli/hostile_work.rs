@@ -6,11 +6,11 @@
 //! `serve`, that it still answers. Run with `--nocapture` for the time and
 //! peak memory of each case.
 
+use super::hostile::limit_memory;
 use motion_viewer::formats::bytes::ByteOrder;
 use motion_viewer::formats::memg::{self, MemgMotion};
 use motion_viewer::formats::mtn;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -20,26 +20,6 @@ const GIB: u64 = 1 << 30;
 /// Longest a refusal may take in a test (debug) build on a busy machine;
 /// the work refused would take hours.
 const TIMEOUT: Duration = Duration::from_secs(20);
-
-/// Limits the child's address space to `limit` bytes and puts it in a
-/// process group of its own (to kill it with `/usr/bin/time` around it).
-fn limit_memory(cmd: &mut Command, limit: u64) {
-    // SAFETY: setpgid and setrlimit are async-signal-safe; nothing else
-    // runs between fork and exec.
-    unsafe {
-        cmd.pre_exec(move || {
-            let rl = libc::rlimit {
-                rlim_cur: limit,
-                rlim_max: limit,
-            };
-            if libc::setpgid(0, 0) == 0 && libc::setrlimit(libc::RLIMIT_AS, &rl) == 0 {
-                Ok(())
-            } else {
-                Err(std::io::Error::last_os_error())
-            }
-        });
-    }
-}
 
 /// How a run ended.
 struct Outcome {
