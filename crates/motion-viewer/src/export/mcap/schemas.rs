@@ -33,6 +33,19 @@ macro_rules! header_deps {
     };
 }
 
+macro_rules! quaternion_dep {
+    () => {
+        concat!(
+            sep!(),
+            "MSG: geometry_msgs/Quaternion\n",
+            "float64 x\n",
+            "float64 y\n",
+            "float64 z\n",
+            "float64 w\n"
+        )
+    };
+}
+
 macro_rules! pose_deps {
     () => {
         concat!(
@@ -41,12 +54,7 @@ macro_rules! pose_deps {
             "float64 x\n",
             "float64 y\n",
             "float64 z\n",
-            sep!(),
-            "MSG: geometry_msgs/Quaternion\n",
-            "float64 x\n",
-            "float64 y\n",
-            "float64 z\n",
-            "float64 w\n"
+            quaternion_dep!()
         )
     };
 }
@@ -84,12 +92,7 @@ pub const TF_MESSAGE: Schema = Schema {
         "float64 x\n",
         "float64 y\n",
         "float64 z\n",
-        sep!(),
-        "MSG: geometry_msgs/Quaternion\n",
-        "float64 x\n",
-        "float64 y\n",
-        "float64 z\n",
-        "float64 w\n"
+        quaternion_dep!()
     ),
 };
 
