@@ -386,6 +386,23 @@ pub fn joint_transforms(robot: &Robot, positions: &[f64]) -> Vec<([f64; 3], [f64
         .collect()
 }
 
+/// The warning for a motion whose design label names no model (drawn and
+/// described as the model its rig falls back to), or none.
+pub(super) fn unknown_model(
+    motion: &crate::formats::mtn::Mtn,
+    rig: &crate::anim::aibo::MtnRig,
+    path: &std::path::Path,
+) -> Option<String> {
+    motion.model().is_none().then(|| {
+        format!(
+            "{}: unknown design label {:?}; described as an {}",
+            crate::text::Escaped::path(path),
+            motion.design,
+            rig.drawn_as()
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

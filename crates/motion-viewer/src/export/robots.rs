@@ -10,23 +10,6 @@ use crate::error::{Error, Result};
 use crate::formats::aibo::Model;
 use crate::scene::Track;
 
-/// The warning for a motion whose design label names no model (drawn and
-/// described as the model its rig falls back to), or none.
-pub(super) fn unknown_model(
-    motion: &crate::formats::mtn::Mtn,
-    rig: &MtnRig,
-    path: &Path,
-) -> Option<String> {
-    motion.model().is_none().then(|| {
-        format!(
-            "{}: unknown design label {:?}; described as an {}",
-            crate::text::Escaped::path(path),
-            motion.design,
-            rig.drawn_as()
-        )
-    })
-}
-
 /// The one robot model the AIBO motions among `tracks` are drawn as, with a
 /// warning for a motion whose model is unknown (drawn as an ERS-7).
 pub fn model_of(tracks: &[Track], out: &Path, warnings: &mut Vec<String>) -> Result<Model> {
@@ -34,7 +17,7 @@ pub fn model_of(tracks: &[Track], out: &Path, warnings: &mut Vec<String>) -> Res
     for track in tracks {
         if let Track::Mtn { motion, path, .. } = track {
             let rig = MtnRig::new(motion);
-            warnings.extend(unknown_model(motion, &rig, path));
+            warnings.extend(super::robot::unknown_model(motion, &rig, path));
             if !models.contains(&rig.drawn_as()) {
                 models.push(rig.drawn_as());
             }

@@ -287,7 +287,7 @@ fn aibo(
 ) -> Result<()> {
     let rig = MtnRig::new(motion);
     let robot = Robot::new(rig.drawn_as());
-    warnings.extend(super::robots::unknown_model(motion, &rig, path));
+    warnings.extend(super::robot::unknown_model(motion, &rig, path));
     let start = bag.stamp(sampling.start_s);
     let urdf = super::urdf::document(&robot);
     bag.string(&ns.topic("/robot_description"), true, start, &urdf)?;
