@@ -59,6 +59,7 @@
 
 pub mod anim;
 pub mod budget;
+pub mod curves;
 pub mod error;
 pub mod export;
 pub mod formats;

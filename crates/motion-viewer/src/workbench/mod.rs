@@ -14,6 +14,7 @@ pub mod check;
 pub mod convert;
 pub mod csv;
 pub mod edit;
+pub mod editor;
 mod table;
 
 use crate::formats::aibo::{Joint, Model};
@@ -23,6 +24,7 @@ pub use self::csv::{CsvError, FromTable, from_csv, from_json, from_table_reader}
 pub use check::{Finding, FindingKind, Report, Severity, check};
 pub use convert::convert;
 pub use edit::{Retime, concat, mirror, retime, reverse, with_name};
+pub use editor::{Applied, Editor, edited_path};
 
 /// A new motion and what the user should know about how it was made.
 #[derive(Debug, Clone, PartialEq)]
