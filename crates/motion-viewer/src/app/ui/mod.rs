@@ -8,10 +8,13 @@
 //! range, seeking) and hands back what only the window can do (frame the
 //! camera) as [`Command`]s.
 
+mod actions;
 mod archive;
 mod help;
 mod panel;
 mod timeline;
+
+pub use actions::CurveAction;
 
 use super::frame_time::FrameTimes;
 use crate::scene::Track;
