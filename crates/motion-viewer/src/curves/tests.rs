@@ -301,3 +301,30 @@ fn an_unknown_channel_or_too_many_samples_is_one_line() {
         .to_string();
     assert!(text.contains("finite"), "{text}");
 }
+
+#[test]
+fn memg_channels_are_named_as_the_state_json_holds_them() {
+    use crate::state::{At, State, state_at};
+    let track = open(&["flags.obj", "flags.bin"]);
+    let fps = match &track {
+        Track::Memg { motion, .. } => f64::from(motion.fps),
+        _ => unreachable!(),
+    };
+    let t = 37.0 / fps;
+    let State::Memg(state) = state_at(&track, At::Time(t)).unwrap() else {
+        panic!("a MEMG state")
+    };
+    let json = serde_json::to_value(&state).unwrap();
+    assert_eq!(json["timestep"], 37);
+    for name in ["g1_q0", "g1_q5", "g1_tx", "g2_tz", "g0_q23"] {
+        let (group, field) = name[1..].split_once('_').unwrap();
+        let g: usize = group.parse().unwrap();
+        let expected = match field.strip_prefix('q') {
+            Some(i) => &json["groups"][g]["q"][i.parse::<usize>().unwrap()],
+            None => &json["groups"][g]["translation"][usize::from(field.as_bytes()[1] - b'x')],
+        };
+        let got = sample(&track, &[name], &[t]).unwrap()[0].values[0];
+        assert_eq!(Some(got), expected.as_f64(), "{name}");
+    }
+    assert!(json["groups"][0]["translation"].is_null(), "the banner");
+}
