@@ -16,8 +16,12 @@
 //! Sampling is bounded: one series holds at most [`MAX_SAMPLES`] samples,
 //! and more are refused in one line before anything is evaluated.
 
+pub mod diff;
 mod envelope;
+pub mod plot;
+pub mod select;
 mod source;
+pub mod svg;
 #[cfg(test)]
 mod tests;
 
