@@ -4,6 +4,8 @@
 //! `T[t][parent] · (p_i + Σ_j U[3i.., j] · Q[j, t])` (docs/formats.md §3); `.obj`
 //! vertices no bound group maps keep their `.obj` position.
 
+#[cfg(test)]
+mod binding_tests;
 mod bounds;
 
 pub use bounds::{
@@ -31,6 +33,20 @@ impl Binding {
     /// Matches motion groups to scene groups by name and checks every mapping
     /// index against the scene's vertex count. The error names the group.
     pub fn new(scene: &ObjScene, motion: &MemgMotion) -> Result<Binding, String> {
+        Binding::bind(scene, motion, true)
+    }
+
+    /// [`Binding::new`] for a motion whose mean poses and bases are held
+    /// elsewhere, as [`crate::formats::memg::index`] and `MappedMemg` leave
+    /// them (empty here; the decoder checked their sizes): every check of
+    /// `new` but those two sizes, and the same binding as `new` makes for
+    /// the decoded motion.
+    pub fn for_index(scene: &ObjScene, motion: &MemgMotion) -> Result<Binding, String> {
+        Binding::bind(scene, motion, false)
+    }
+
+    /// The binding; `arrays`: check the mean poses' and bases' sizes too.
+    fn bind(scene: &ObjScene, motion: &MemgMotion, arrays: bool) -> Result<Binding, String> {
         let count = scene.positions.len();
         let mut groups = Vec::with_capacity(motion.groups.len());
         let mut world_space = Vec::new();
@@ -53,7 +69,8 @@ impl Binding {
                 ("U", g.basis.len(), 3 * v * r),
                 ("Q", g.coeffs.len(), r * motion.timesteps),
             ];
-            for (what, found, expected) in sizes {
+            let checked = if arrays { &sizes[..] } else { &sizes[2..] };
+            for &(what, found, expected) in checked {
                 if found != expected {
                     return Err(format!(
                         "group '{}' {what} has {found} values; {v} vertices, basis {r} and {} timesteps need {expected}",
