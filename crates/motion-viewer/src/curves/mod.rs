@@ -1,17 +1,30 @@
 //! Every channel of a track over time: what the curves panel, `viewer plot`
 //! and `viewer diff` read.
 //!
-//! A channel is one number per instant, named as `info` and `export` name it
-//! (a table column for AIBO and MRTK; for MEMG `g{group}_q{i}` and the local
-//! frame's `g{group}_tx`/`_ty`/`_tz`). A [`Series`] holds one channel sampled
+//! A channel is one number per instant, named as `info` and `export` name it:
+//! a table column for AIBO (`roll_deg`, `pitch_deg`, `yaw_deg`, each joint's
+//! PRM name) and MRTK (`camera_px`, `left_tracked`, `right_IndexTip_rw`,
+//! `gaze_dx`…); for MEMG group `g`'s coefficient `q_i(t)` is `g{g}_q{i}`
+//! (`groups[g].q[i]` in `export --time`'s state JSON) and, for a group with
+//! a local frame, the frame's translation `g{g}_tx`/`_ty`/`_tz`
+//! (`groups[g].translation`). MEMG coefficients blend linearly between
+//! timesteps and the frame holds the nearest one, as the deformer samples
+//! them. A [`Series`] holds one channel sampled
 //! at given times, with a min/max summary so that a curve of any length is
 //! drawn from a bounded number of points ([`Series::envelope`]).
 //!
-//! INTERFACE SKELETON: the bodies are being written (issue 24); the names and
-//! signatures below are what the app codes against.
+//! Sampling is bounded: one series holds at most [`MAX_SAMPLES`] samples,
+//! and more are refused in one line before anything is evaluated.
 
-use crate::error::Result;
+mod envelope;
+mod source;
+#[cfg(test)]
+mod tests;
+
+use crate::error::{Error, Result};
 use crate::scene::Track;
+use source::{Evaluator, Pick, catalogue};
+use std::sync::OnceLock;
 
 /// The unit a channel's values are in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -20,7 +33,8 @@ pub enum Unit {
     Degrees,
     /// Metres (MRTK positions, gaze origin).
     Metres,
-    /// No unit: a quaternion component, a direction, a basis coefficient.
+    /// No unit: a quaternion component, a direction, a basis coefficient;
+    /// also a MEMG frame translation, in the `.obj`'s own (unnamed) unit.
     Unitless,
     /// A state, 0 or 1 (MRTK tracked, pinching).
     State,
@@ -45,7 +59,8 @@ pub struct Channel {
     /// PRM name, `left_IndexTip_px`, `g0_q3`).
     pub name: String,
     /// Where it sits in the channel tree, outermost first (`["body"]`,
-    /// `["joints"]`, `["left hand", "IndexTip"]`, `["group 0", "coefficients"]`).
+    /// `["joints", "left_front_leg"]`, `["left hand", "IndexTip"]`,
+    /// `["group 1 (flag3)", "coefficients"]`).
     pub path: Vec<String>,
     /// The unit of its values.
     pub unit: Unit,
@@ -56,12 +71,15 @@ pub struct Channel {
 
 /// Every channel of `track`, in table order.
 pub fn channels(track: &Track) -> Vec<Channel> {
-    let _ = track;
-    todo!("issue 24: curves::channels")
+    catalogue(track).into_iter().map(|(c, _)| c).collect()
 }
 
 /// One channel sampled at increasing times.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// The min/max summary [`Series::envelope`] reads is built from `values` on
+/// its first use and kept: a series whose samples change afterwards must be
+/// made anew ([`Series::new`]) rather than edited in place.
+#[derive(Clone)]
 pub struct Series {
     /// The channel's name.
     pub name: String,
@@ -69,6 +87,24 @@ pub struct Series {
     pub times: Vec<f64>,
     /// The channel's value at each time.
     pub values: Vec<f64>,
+    /// Built on first use; `None` inside for a series too long to index.
+    summary: OnceLock<Option<envelope::Summary>>,
+}
+
+impl std::fmt::Debug for Series {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Series")
+            .field("name", &self.name)
+            .field("times", &self.times)
+            .field("values", &self.values)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for Series {
+    fn eq(&self, other: &Series) -> bool {
+        self.name == other.name && self.times == other.times && self.values == other.values
+    }
 }
 
 /// The smallest and largest value of a series over one stretch of time:
@@ -83,44 +119,159 @@ pub struct Span {
     pub min: f64,
     /// Largest value in it.
     pub max: f64,
+    /// The time of the sample holding `min`.
+    pub t_min: f64,
+    /// The time of the sample holding `max`.
+    pub t_max: f64,
 }
 
 /// Samples the channels `names` of `track` at `times` (one pose evaluation
 /// per time for all of them). Fails on a name the track does not have, or
 /// on more samples than [`MAX_SAMPLES`].
 pub fn sample(track: &Track, names: &[&str], times: &[f64]) -> Result<Vec<Series>> {
-    let _ = (track, names, times);
-    todo!("issue 24: curves::sample")
+    check_count(track, times.len())?;
+    if let Some(t) = times.iter().find(|t| !t.is_finite()) {
+        return Err(Error::unsupported(
+            track.path(),
+            format!("sample times must be finite; found {t}"),
+        ));
+    }
+    if let Some(w) = times.windows(2).find(|w| w[1] < w[0]) {
+        return Err(Error::unsupported(
+            track.path(),
+            format!("sample times must increase; found {} after {}", w[1], w[0]),
+        ));
+    }
+    let picks = picks(track, names)?;
+    let mut evaluator = Evaluator::new(track, picks);
+    let mut columns: Vec<Vec<f64>> = names
+        .iter()
+        .map(|_| Vec::with_capacity(times.len()))
+        .collect();
+    let mut row = vec![0.0; names.len()];
+    for &t in times {
+        evaluator.values_at(t, &mut row);
+        for (column, &v) in columns.iter_mut().zip(&row) {
+            column.push(v);
+        }
+    }
+    Ok(names
+        .iter()
+        .zip(columns)
+        .map(|(name, values)| Series::new(name.to_string(), times.to_vec(), values))
+        .collect())
+}
+
+/// Refuses more than [`MAX_SAMPLES`] samples, naming the track.
+fn check_count(track: &Track, count: usize) -> Result<()> {
+    if count > MAX_SAMPLES {
+        return Err(Error::TooLarge {
+            path: track.path().to_path_buf(),
+            what: format!("{count} samples of a channel"),
+            limit: format!("{MAX_SAMPLES}"),
+            hint: "sample a shorter stretch or at a coarser period".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Where each of `names` comes from, or the one-line refusal of a name the
+/// track does not have (with some of the names it has).
+fn picks(track: &Track, names: &[&str]) -> Result<Vec<Pick>> {
+    let catalogue = catalogue(track);
+    names
+        .iter()
+        .map(|name| {
+            catalogue
+                .iter()
+                .find(|(c, _)| c.name == *name)
+                .map(|(_, p)| *p)
+                .ok_or_else(|| {
+                    let known: Vec<&str> = catalogue.iter().map(|(c, _)| c.name.as_str()).collect();
+                    Error::unsupported(
+                        track.path(),
+                        format!("no channel \"{name}\"; {}", listing(&known)),
+                    )
+                })
+        })
+        .collect()
+}
+
+/// `N channels: a, b, c, …` (the first few names), for messages.
+pub fn listing(names: &[&str]) -> String {
+    const SHOWN: usize = 8;
+    match names.len() {
+        0 => "it has no channels".into(),
+        n => {
+            let mut text = format!(
+                "{n} channel{}: {}",
+                if n == 1 { "" } else { "s" },
+                names[..n.min(SHOWN)].join(", ")
+            );
+            if n > SHOWN {
+                text.push_str(", …");
+            }
+            text
+        }
+    }
+}
+
+/// The times [`sample_frames`] samples `track` at: every frame of its own
+/// period from 0 to its duration, last frame included; every k-th frame
+/// when there are more than [`MAX_SAMPLES`].
+pub fn frame_times(track: &Track) -> Vec<f64> {
+    let period = track.frame_period_s();
+    let duration = track.duration_s();
+    let duration = if duration.is_finite() {
+        duration.max(0.0)
+    } else {
+        0.0
+    };
+    if !(period.is_finite() && period > 0.0) {
+        return vec![0.0];
+    }
+    // Counted in f64: an absurd duration gives a large stride, never a long loop.
+    let frames = (duration / period + 1e-9).floor() + 1.0;
+    let stride = (frames / MAX_SAMPLES as f64).ceil().max(1.0);
+    let count = ((frames - 1.0) / stride).floor() as usize + 1;
+    (0..count).map(|k| k as f64 * stride * period).collect()
 }
 
 /// Samples the channels `names` of `track` at every frame of the track (at
 /// its own frame period; a coarser one when it has more than
 /// [`MAX_SAMPLES`] frames).
 pub fn sample_frames(track: &Track, names: &[&str]) -> Result<Vec<Series>> {
-    let _ = (track, names);
-    todo!("issue 24: curves::sample_frames")
+    sample(track, names, &frame_times(track))
 }
 
 /// The most samples one series holds.
 pub const MAX_SAMPLES: usize = 2_000_000;
 
 impl Series {
+    /// A series of `values` at `times` (increasing).
+    pub fn new(name: String, times: Vec<f64>, values: Vec<f64>) -> Series {
+        Series {
+            name,
+            times,
+            values,
+            summary: OnceLock::new(),
+        }
+    }
+
     /// The series over `[t0, t1]` cut into `columns` equal stretches, each
     /// with its smallest and largest value: at most `columns` spans whatever
     /// the series' length, and the true minimum and maximum kept.
     pub fn envelope(&self, t0: f64, t1: f64, columns: usize) -> Vec<Span> {
-        let _ = (t0, t1, columns);
-        todo!("issue 24: Series::envelope")
+        self.envelope_impl(t0, t1, columns)
     }
 
     /// The value at `t`, linearly between samples; `None` outside the series.
     pub fn value_at(&self, t: f64) -> Option<f64> {
-        let _ = t;
-        todo!("issue 24: Series::value_at")
+        self.value_at_impl(t)
     }
 
     /// The smallest and largest finite value, if any.
     pub fn range(&self) -> Option<(f64, f64)> {
-        todo!("issue 24: Series::range")
+        self.range_impl()
     }
 }

@@ -295,6 +295,19 @@ fn finite_state(track: &Track, at: At, warnings: &mut Vec<String>) -> Result<Sta
                 })?;
             }
         }
+        for g in &m.groups {
+            let name = crate::text::Escaped(&g.name);
+            for (i, &v) in g.q.iter().enumerate() {
+                finite::check(v, track.path(), m.time_s, || {
+                    format!("group '{name}' coefficient q{i}")
+                })?;
+            }
+            for (axis, &v) in ["x", "y", "z"].iter().zip(g.translation.iter().flatten()) {
+                finite::check(v, track.path(), m.time_s, || {
+                    format!("group '{name}' frame translation {axis}")
+                })?;
+            }
+        }
     }
     Ok(state)
 }

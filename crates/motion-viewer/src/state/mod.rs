@@ -157,6 +157,41 @@ pub struct MemgState {
     pub bbox_min: [f32; 3],
     /// Highest corner of the deformed scene.
     pub bbox_max: [f32; 3],
+    /// Each motion group at the timestep, in file order: the curves'
+    /// `g{g}_q{i}` is `groups[g].q[i]`, `g{g}_tx` is `groups[g].translation[0]`.
+    pub groups: Vec<MemgGroupState>,
+}
+
+/// One MEMG group's reduced coordinates at one timestep.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MemgGroupState {
+    /// The group's name.
+    pub name: String,
+    /// Its basis coefficients q_i, as stored.
+    pub q: Vec<f64>,
+    /// Its local frame's translation, `None` (null) for a group in world space.
+    pub translation: Option<[f64; 3]>,
+}
+
+impl MemgGroupState {
+    /// Every group of `m` at timestep `t` (coefficients the file lacks left out).
+    pub fn all(m: &MemgMotion, t: usize) -> Vec<MemgGroupState> {
+        m.groups
+            .iter()
+            .map(|g| {
+                let r = g.basis_len;
+                let q = t
+                    .checked_mul(r)
+                    .and_then(|start| g.coeffs.get(start..start.checked_add(r)?))
+                    .unwrap_or_default();
+                MemgGroupState {
+                    name: g.name.clone(),
+                    q: q.iter().map(|&v| f64::from(v)).collect(),
+                    translation: m.frame(t, g.parent).map(|f| [f[3], f[7], f[11]]),
+                }
+            })
+            .collect()
+    }
 }
 
 impl MemgState {
@@ -173,6 +208,7 @@ impl MemgState {
             timestep: t,
             bbox_min: lo,
             bbox_max: hi,
+            groups: MemgGroupState::all(m, t),
         })
     }
 }

@@ -14,32 +14,63 @@ use crate::formats::mtn::{Keyframe, MotionName, Mtn, URAD_TO_DEG};
 /// undo themselves (the sign change wraps, so even `i32::MIN`, an angle no
 /// motion holds, comes back as itself).
 pub fn mirror(m: &Mtn) -> Result<Edit, EditError> {
-    let (model, roles) = roles(m)?;
-    // For each joint: the joint it takes its angle from, and whether to negate it.
-    let sources = roles
-        .iter()
-        .map(|&role| {
-            let mirrored = model.mirror(role);
-            let from = roles
-                .iter()
-                .position(|&r| r == mirrored.joint)
-                .ok_or_else(|| EditError::NoMirror {
-                    joint: joint_label(role),
-                    mirror: joint_label(mirrored.joint),
-                })?;
-            Ok((from, mirrored.negate))
-        })
-        .collect::<Result<Vec<_>, EditError>>()?;
+    let map = MirrorMap::new(m)?;
     let mut out = m.clone();
-    for (k, old) in out.keyframes.iter_mut().zip(&m.keyframes) {
-        k.roll = old.roll.wrapping_neg();
-        k.yaw = old.yaw.wrapping_neg();
-        for (value, &(from, negate)) in k.joints.iter_mut().zip(&sources) {
-            let v = old.joints.get(from).copied().unwrap_or(0);
-            *value = if negate { v.wrapping_neg() } else { v };
-        }
+    for k in &mut out.keyframes {
+        *k = map.keyframe(k);
     }
     finish(out, Vec::new())
+}
+
+/// The left ↔ right mapping of one motion's joints: for each joint, the
+/// joint it takes its angle from and whether to negate it. Built once and
+/// applied to any keyframe of that motion (by [`mirror`], and by the editor
+/// to one keyframe).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MirrorMap {
+    sources: Vec<(usize, bool)>,
+}
+
+impl MirrorMap {
+    /// The mapping of `m`'s joints, or why it has none (an unknown model or
+    /// joint, a joint whose mirror the motion does not drive).
+    pub fn new(m: &Mtn) -> Result<MirrorMap, EditError> {
+        let (model, roles) = roles(m)?;
+        let sources = roles
+            .iter()
+            .map(|&role| {
+                let mirrored = model.mirror(role);
+                let from = roles
+                    .iter()
+                    .position(|&r| r == mirrored.joint)
+                    .ok_or_else(|| EditError::NoMirror {
+                        joint: joint_label(role),
+                        mirror: joint_label(mirrored.joint),
+                    })?;
+                Ok((from, mirrored.negate))
+            })
+            .collect::<Result<Vec<_>, EditError>>()?;
+        Ok(MirrorMap { sources })
+    }
+
+    /// `k` mirrored: its interpolation count kept, body roll and yaw negated
+    /// (the negation wraps, so mirroring twice gives `k` back), joints swapped.
+    pub fn keyframe(&self, k: &Keyframe) -> Keyframe {
+        Keyframe {
+            interp: k.interp,
+            roll: k.roll.wrapping_neg(),
+            pitch: k.pitch,
+            yaw: k.yaw.wrapping_neg(),
+            joints: self
+                .sources
+                .iter()
+                .map(|&(from, negate)| {
+                    let v = k.joints.get(from).copied().unwrap_or(0);
+                    if negate { v.wrapping_neg() } else { v }
+                })
+                .collect(),
+        }
+    }
 }
 
 /// Plays a motion backwards: the keyframes in reverse order, each segment

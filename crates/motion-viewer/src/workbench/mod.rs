@@ -23,7 +23,7 @@ use crate::formats::mtn::{self, MotionName, Mtn};
 pub use self::csv::{CsvError, FromTable, from_csv, from_json, from_table_reader};
 pub use check::{Finding, FindingKind, Report, Severity, check};
 pub use convert::convert;
-pub use edit::{Retime, concat, mirror, retime, reverse, with_name};
+pub use edit::{MirrorMap, Retime, concat, mirror, retime, reverse, with_name};
 pub use editor::{Applied, Editor, edited_path};
 
 /// A new motion and what the user should know about how it was made.
@@ -65,6 +65,20 @@ pub enum EditError {
     /// A speed, frame period or length the format cannot hold.
     #[error("{0}")]
     Timing(String),
+    /// A keyframe index past the motion's end (the editor's operations).
+    #[error("keyframe {key}: the motion has {count} keyframes, numbered from 0")]
+    NoKeyframe {
+        /// The index asked for.
+        key: usize,
+        /// How many keyframes the motion has.
+        count: usize,
+    },
+    /// A channel the motion does not have (the editor's operations).
+    #[error("channel {0:?}: expected roll_deg, pitch_deg, yaw_deg or one of the motion's joints")]
+    NoChannel(String),
+    /// An edit that cannot be made as asked, in one sentence.
+    #[error("{0}")]
+    Refused(String),
 }
 
 /// The model of `m` and the role of every joint, or why not.

@@ -19,3 +19,4 @@ mod timeline;
 mod workbench_check;
 mod workbench_csv;
 mod workbench_edit;
+mod workbench_editor;
