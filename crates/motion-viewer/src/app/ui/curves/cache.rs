@@ -167,11 +167,7 @@ fn difference(a: &Series, b: &Series, end_s: f64) -> Series {
             values.push(va - vb);
         }
     }
-    Series {
-        name: format!("{} A−B", a.name),
-        times,
-        values,
-    }
+    Series::new(format!("{} A−B", a.name), times, values)
 }
 
 #[cfg(test)]

@@ -60,7 +60,7 @@ pub fn draw(series: &Series, keyframes: Option<&[f64]>, t0: f64, t1: f64, column
 
 /// The samples in view (one more each side, so the line reaches the edges)
 /// when there are at most two per column; else each column's minimum and
-/// maximum, ordered so that the line joins the nearer one first.
+/// maximum where they occur.
 pub fn polyline(series: &Series, t0: f64, t1: f64, columns: usize) -> Vec<[f64; 2]> {
     let times = &series.times;
     let first = times.partition_point(|&t| t < t0).saturating_sub(1);
@@ -79,14 +79,14 @@ pub fn polyline(series: &Series, t0: f64, t1: f64, columns: usize) -> Vec<[f64; 
         if !(span.min.is_finite() && span.max.is_finite()) {
             continue;
         }
-        let x = 0.5 * (span.t0 + span.t1);
-        let previous = points.last().map_or(span.min, |p| p[1]);
-        if span.min == span.max {
-            points.push([x, span.min]);
-        } else if (previous - span.min).abs() <= (previous - span.max).abs() {
-            points.extend([[x, span.min], [x, span.max]]);
+        // Each extreme where it occurs, in time order.
+        let (low, high) = ([span.t_min, span.min], [span.t_max, span.max]);
+        if span.t_min == span.t_max {
+            points.push(low);
+        } else if span.t_min < span.t_max {
+            points.extend([low, high]);
         } else {
-            points.extend([[x, span.max], [x, span.min]]);
+            points.extend([high, low]);
         }
     }
     points
@@ -126,11 +126,11 @@ mod tests {
     use super::*;
 
     fn ramp(n: usize) -> Series {
-        Series {
-            name: "x".into(),
-            times: (0..n).map(|i| i as f64 * 0.01).collect(),
-            values: (0..n).map(|i| ((i * 7919) % 1000) as f64).collect(),
-        }
+        Series::new(
+            "x".into(),
+            (0..n).map(|i| i as f64 * 0.01).collect(),
+            (0..n).map(|i| ((i * 7919) % 1000) as f64).collect(),
+        )
     }
 
     #[test]
@@ -141,6 +141,23 @@ mod tests {
         assert_eq!(p.len(), 13);
         assert_eq!(p[0], [s.times[9], s.values[9]]);
         assert_eq!(p[12], [s.times[21], s.values[21]]);
+    }
+
+    #[test]
+    fn many_samples_are_drawn_from_each_columns_extremes() {
+        // 10^6 samples over 10 s into 500 columns.
+        let n = 1_000_000;
+        let s = Series::new(
+            "x".into(),
+            (0..n).map(|i| i as f64 * 1e-5).collect(),
+            (0..n).map(|i| ((i as u64 * 7919) % 1000) as f64).collect(),
+        );
+        let p = polyline(&s, 0.0, 10.0, 500);
+        assert!(p.len() <= 1000, "{} points", p.len());
+        let lo = p.iter().map(|q| q[1]).fold(f64::INFINITY, f64::min);
+        let hi = p.iter().map(|q| q[1]).fold(f64::NEG_INFINITY, f64::max);
+        assert_eq!((lo, hi), (0.0, 999.0));
+        assert!(p.windows(2).all(|w| w[0][0] <= w[1][0]), "in time order");
     }
 
     #[test]
