@@ -32,6 +32,11 @@ pub struct PlayArgs {
     /// kept; a file that no longer decodes leaves the last good version).
     #[arg(long)]
     pub watch: bool,
+    /// Open the curves panel on the channels matching PATTERN (names as
+    /// `info`/`export` give them; comma-separated, `*` and `?` wildcards),
+    /// e.g. `--curves '*_j1,head_*'`.
+    #[arg(long, value_name = "PATTERN")]
+    pub curves: Option<String>,
 }
 
 /// Opens the window on `files` and plays until it is closed.
@@ -45,6 +50,7 @@ pub fn run(files: &[PathBuf], args: &PlayArgs) -> anyhow::Result<()> {
         basis: args.basis.into(),
         layout: args.layout.map(Into::into),
         watch: args.watch,
+        curves: args.curves.clone(),
     };
     run_window(files, &options)?;
     Ok(())

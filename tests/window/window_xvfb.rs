@@ -108,7 +108,7 @@ fn changed_pixels(a: &image::RgbImage, b: &image::RgbImage) -> usize {
         .count()
 }
 
-/// A parsed `frame N/TOTAL time T tracks K shown S focus F` line.
+/// A parsed `frame N/TOTAL time T tracks K shown S focus F …` line.
 #[derive(Debug, Clone, PartialEq)]
 struct Status {
     frame: u64,
@@ -132,6 +132,8 @@ fn parse_status(line: &str) -> Option<Status> {
         shown,
         "focus",
         focus,
+        // The curves panel (and what later fields follow).
+        ..,
     ] = words[..]
     else {
         return None;

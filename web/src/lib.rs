@@ -47,6 +47,8 @@ pub fn start() -> Result<(), wasm_bindgen::JsValue> {
         layout: None,
         watch: false,
         basis: motion_viewer::gpu::BasisFormat::F32,
+        // `?curves=PATTERN` in the page's address opens the curves panel.
+        curves: page::query("curves"),
     };
     let state = options.state().map_err(|e| e.to_string())?;
     let event_loop = EventLoop::<HostEvent>::with_user_event()

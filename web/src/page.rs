@@ -36,6 +36,15 @@ pub fn given() -> Vec<Vec<Input>> {
     })
 }
 
+/// The value of `name` in the page address's query (`?curves=head_*`), if any.
+pub fn query(name: &str) -> Option<String> {
+    let search = web_sys::window()?.location().search().ok()?;
+    web_sys::UrlSearchParams::new_with_str(&search)
+        .ok()?
+        .get(name)
+        .filter(|v| !v.is_empty())
+}
+
 /// Writes panics to the console and into `#status` (as `{"panic": …}`):
 /// a panicked module draws nothing more, and a test should say why.
 pub fn report_panics() {

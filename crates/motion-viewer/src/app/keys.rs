@@ -60,6 +60,10 @@ pub enum Action {
     ToggleGrid,
     /// Show or hide the side panel.
     TogglePanel,
+    /// Show or hide the curves panel (channels over time).
+    ToggleCurves,
+    /// Overlay track B's same-named channels and the difference A−B on the curves.
+    ToggleCompare,
     /// Save a PNG of the 3D view.
     Screenshot,
     /// Save a PNG of the window as shown, panels included.
@@ -72,7 +76,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, in the order the help overlay lists them.
-    pub const ALL: [Action; 31] = [
+    pub const ALL: [Action; 33] = [
         Action::TogglePlay,
         Action::StepBack,
         Action::StepForward,
@@ -100,6 +104,8 @@ impl Action {
         Action::ToggleWireframe,
         Action::ToggleGrid,
         Action::TogglePanel,
+        Action::ToggleCurves,
+        Action::ToggleCompare,
         Action::Screenshot,
         Action::ScreenshotWithOverlay,
         Action::ToggleHelp,
@@ -136,6 +142,8 @@ impl Action {
             Action::ToggleWireframe => "wireframe on / off",
             Action::ToggleGrid => "grid on / off",
             Action::TogglePanel => "side panel on / off",
+            Action::ToggleCurves => "curves panel on / off",
+            Action::ToggleCompare => "compare A/B on the curves",
             Action::Screenshot => "save screenshot (PNG)",
             Action::ScreenshotWithOverlay => "save screenshot with panels",
             Action::ToggleHelp => "this help",
@@ -230,6 +238,8 @@ pub const BINDINGS: &[Binding] = &[
     chr("w", Action::ToggleWireframe),
     chr("g", Action::ToggleGrid),
     chr("p", Action::TogglePanel),
+    chr("c", Action::ToggleCurves),
+    chr("b", Action::ToggleCompare),
     named(NamedKey::F12, false, Action::Screenshot),
     named(NamedKey::F12, true, Action::ScreenshotWithOverlay),
     chr("h", Action::ToggleHelp),

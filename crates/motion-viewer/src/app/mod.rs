@@ -58,6 +58,9 @@ pub struct Options {
     pub watch: bool,
     /// How the GPU stores MEMG bases (`f16`: half the bytes per frame).
     pub basis: crate::gpu::BasisFormat,
+    /// Open the curves panel showing the channels these patterns match
+    /// (comma-separated; `*` any run of characters, `?` one), once tracks are open.
+    pub curves: Option<String>,
 }
 
 impl Options {

@@ -45,10 +45,12 @@ pub struct App<H: Host> {
 impl<H: Host> App<H> {
     /// The window application showing `state` (tracks may already be open).
     pub fn new(host: H, state: ViewerState, options: Options) -> App<H> {
+        let mut ui = UiState::default();
+        ui.curves = super::ui::CurvesPanel::with_pattern(options.curves.clone());
         let mut app = App {
             host,
             state,
-            ui: UiState::default(),
+            ui,
             options,
             view: None,
             opening: None,
@@ -169,6 +171,8 @@ impl<H: Host> App<H> {
             Action::ScreenshotWithOverlay => self.screenshot = Some(true),
             Action::ToggleHelp => self.ui.show_help = !self.ui.show_help,
             Action::TogglePanel => self.ui.hide_panel = !self.ui.hide_panel,
+            Action::ToggleCurves => self.ui.curves.open = !self.ui.curves.open,
+            Action::ToggleCompare => self.ui.curves.toggle_compare(),
             Action::Quit => return false,
             camera_action => {
                 if let Some(view) = &mut self.view {
@@ -242,6 +246,7 @@ impl<H: Host> App<H> {
             samples: view.samples(),
             commands: Vec::new(),
             free_rect: egui::Rect::NOTHING,
+            curve_actions: Vec::new(),
         };
         let egui_started = Instant::now();
         let egui_frame = view
@@ -327,7 +332,8 @@ impl<H: Host> App<H> {
             ),
             None => ("", 0.0),
         };
-        let status = Status::of(&self.state, backend, frame_ms);
+        let mut status = Status::of(&self.state, backend, frame_ms);
+        status.curves = self.ui.curves.status();
         self.host.report(&status);
         let line = status.line();
         if line != self.last_status {

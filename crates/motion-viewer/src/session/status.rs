@@ -34,6 +34,49 @@ pub struct Status {
     pub error: Option<String>,
     /// The smoothed time one frame takes, milliseconds (0 before any).
     pub frame_ms: f64,
+    /// The curves panel: whether it is open and the channels it shows
+    /// (filled by the window; closed for [`Status::of`]).
+    pub curves: CurvesStatus,
+}
+
+/// What the curves panel shows, for scripts and tests.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct CurvesStatus {
+    /// The panel is open.
+    pub open: bool,
+    /// Track B's same-named channels and A−B are overlaid.
+    pub compare: bool,
+    /// The channels drawn, in legend order.
+    pub channels: Vec<CurveChannel>,
+    /// Where the plot stands once drawn: its time range and rectangle.
+    pub plot: Option<PlotArea>,
+}
+
+/// One channel the curves panel draws.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CurveChannel {
+    /// The track, as an index into the tracks.
+    pub track: usize,
+    /// The channel's name as `info` and `export` call it.
+    pub name: String,
+}
+
+/// The plot's mapping from time to the window: `t0` at `left`, `t1` at
+/// `right`, in points (CSS pixels in a page; window pixels at scale 1).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PlotArea {
+    /// Time at the left edge, seconds.
+    pub t0: f64,
+    /// Time at the right edge, seconds.
+    pub t1: f64,
+    /// Left edge, points from the window's left.
+    pub left: f32,
+    /// Right edge.
+    pub right: f32,
+    /// Top edge, points from the window's top.
+    pub top: f32,
+    /// Bottom edge.
+    pub bottom: f32,
 }
 
 impl Status {
@@ -54,18 +97,26 @@ impl Status {
             backend: backend.to_string(),
             error: state.error().map(str::to_owned),
             frame_ms,
+            curves: CurvesStatus::default(),
         }
     }
 
-    /// The desktop's status line: `frame 3/241 time 0.100000 tracks 3 shown 2 focus 1`.
+    /// The desktop's status line: `frame 3/241 time 0.100000 tracks 3 shown 2 focus 1`,
+    /// then the curves panel: `curves -` while it is closed, else
+    /// `curves N TRACK:NAME,…` and, once drawn, `plot T0 T1 LEFT RIGHT TOP BOTTOM`.
     /// Errors are their own line (`error MESSAGE`), printed once.
     pub fn line(&self) -> String {
         let focus = self
             .focus
             .map_or_else(|| "-".to_string(), |i| i.to_string());
         format!(
-            "frame {}/{} time {:.6} tracks {} shown {} focus {focus}",
-            self.frame, self.frame_count, self.time_s, self.tracks, self.shown
+            "frame {}/{} time {:.6} tracks {} shown {} focus {focus} {}",
+            self.frame,
+            self.frame_count,
+            self.time_s,
+            self.tracks,
+            self.shown,
+            self.curves.words()
         )
     }
 
@@ -76,9 +127,39 @@ impl Status {
     }
 }
 
+impl CurvesStatus {
+    /// The curves part of the status line (see [`Status::line`]).
+    fn words(&self) -> String {
+        if !self.open {
+            return "curves -".into();
+        }
+        let names: Vec<String> = self
+            .channels
+            .iter()
+            .map(|c| format!("{}:{}", c.track, c.name))
+            .collect();
+        let list = if names.is_empty() {
+            "-".to_string()
+        } else {
+            names.join(",")
+        };
+        let mut words = format!("curves {} {list}", names.len());
+        if self.compare {
+            words += " compare";
+        }
+        if let Some(p) = self.plot {
+            words += &format!(
+                " plot {:.6} {:.6} {:.1} {:.1} {:.1} {:.1}",
+                p.t0, p.t1, p.left, p.right, p.top, p.bottom
+            );
+        }
+        words
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Status;
+    use super::{CurveChannel, CurvesStatus, PlotArea, Status};
     use crate::anim::timeline::Timeline;
     use crate::session::ViewerState;
 
@@ -89,7 +170,7 @@ mod tests {
         let status = Status::of(&state, "WebGPU", 16.5);
         assert_eq!(
             status.line(),
-            "frame 0/1 time 0.000000 tracks 0 shown 0 focus -"
+            "frame 0/1 time 0.000000 tracks 0 shown 0 focus - curves -"
         );
         let json: serde_json::Value = serde_json::from_str(&status.to_json()).unwrap();
         assert_eq!(json["tracks"], 0);
@@ -98,5 +179,44 @@ mod tests {
         assert!(json["error"].is_null());
         assert_eq!(json["frame_ms"], 16.5);
         assert_eq!(json["frame_period_s"], 1.0 / 60.0);
+        assert_eq!(json["curves"]["open"], false);
+    }
+
+    #[test]
+    fn the_curves_shown_are_in_the_line_and_the_json() {
+        let timeline = Timeline::new(2.0, 0.5).with_paused(true);
+        let state = ViewerState::new(timeline, 0.0, None);
+        let mut status = Status::of(&state, "Vulkan", 0.0);
+        status.curves = CurvesStatus {
+            open: true,
+            compare: false,
+            channels: vec![
+                CurveChannel {
+                    track: 0,
+                    name: "head_tilt".into(),
+                },
+                CurveChannel {
+                    track: 1,
+                    name: "pitch_deg".into(),
+                },
+            ],
+            plot: Some(PlotArea {
+                t0: 0.0,
+                t1: 2.0,
+                left: 10.0,
+                right: 410.0,
+                top: 300.0,
+                bottom: 500.0,
+            }),
+        };
+        assert_eq!(
+            status.line(),
+            "frame 0/5 time 0.000000 tracks 0 shown 0 focus - \
+             curves 2 0:head_tilt,1:pitch_deg plot 0.000000 2.000000 10.0 410.0 300.0 500.0"
+        );
+        let json: serde_json::Value = serde_json::from_str(&status.to_json()).unwrap();
+        assert_eq!(json["curves"]["open"], true);
+        assert_eq!(json["curves"]["channels"][1]["name"], "pitch_deg");
+        assert_eq!(json["curves"]["plot"]["right"], 410.0);
     }
 }

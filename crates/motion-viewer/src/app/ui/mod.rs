@@ -4,17 +4,22 @@
 //! cursor, AIBO joint values, frame time), a hint while nothing is open, and
 //! the key help.
 //!
+//! The curves panel (C) stands above the timeline ([`curves`]).
+//!
 //! The overlay edits the [`ViewerState`] directly (visibility, solo, loop
 //! range, seeking) and hands back what only the window can do (frame the
-//! camera) as [`Command`]s.
+//! camera) as [`Command`]s, and what was done to keyframes on the curves as
+//! [`CurveAction`]s for the motion editor.
 
 mod actions;
 mod archive;
+pub mod curves;
 mod help;
 mod panel;
 mod timeline;
 
 pub use actions::CurveAction;
+pub use curves::CurvesPanel;
 
 use super::frame_time::FrameTimes;
 use crate::scene::Track;
@@ -36,6 +41,8 @@ pub struct UiState {
     pub hover: Option<Hover>,
     /// Where a shift-drag on the timeline started, seconds.
     drag_from: Option<f64>,
+    /// The curves panel.
+    pub curves: CurvesPanel,
 }
 
 /// What the overlay asks of the window.
@@ -65,6 +72,9 @@ pub struct Overlay<'a> {
     /// The part of the window the panels leave to the 3D view, points;
     /// filled while showing.
     pub free_rect: egui::Rect,
+    /// What was done to keyframes on the curves this frame, in order, for
+    /// the motion editor to apply; filled while showing.
+    pub curve_actions: Vec<CurveAction>,
 }
 
 impl Overlay<'_> {
@@ -76,6 +86,12 @@ impl Overlay<'_> {
             timeline::bar(ui, self.state, &mut self.ui.drag_from);
             ui.add_space(4.0);
         });
+        if self.ui.curves.open {
+            let actions = self.ui.curves.show(ui, self.state);
+            // Where the curves' keyframe actions are passed on to the motion
+            // editor (`edit::apply_curve_action`, one call per action).
+            self.curve_actions.extend(actions);
+        }
         if !self.ui.hide_panel {
             egui::Panel::left("side panel")
                 .resizable(true)

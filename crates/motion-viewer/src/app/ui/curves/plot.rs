@@ -1,0 +1,487 @@
+//! The plot of the curves panel, on egui_plot: the time axis (which zooms,
+//! pans and follows the loop range), the curves with their keyframe
+//! markers, the joint limits as bands, `check`'s findings shaded, the
+//! playhead, and the value under the cursor. A click or drag seeks; a drag
+//! on a keyframe marker becomes [`CurveAction`]s for the editor.
+//!
+//! Mouse: left click or drag seeks (on a marker: selects or drags that
+//! keyframe); the wheel zooms time around the cursor, Shift+wheel or a
+//! right/middle drag pans it; double-click shows the loop range (or all).
+
+use super::super::actions::CurveAction;
+use super::draw::{Drawn, Shown, draw};
+use super::layer::Layer;
+use crate::session::mtn::FindingMark;
+use crate::session::state::ViewerState;
+use crate::session::status::PlotArea;
+use egui::{Color32, PointerButton, Pos2, Rect, Shape, Stroke};
+use egui_plot::{Corner, Legend, Plot, PlotPoint, PlotTransform, PlotUi};
+use std::sync::Arc;
+
+/// A marker is hit within this distance, points.
+const HIT_RADIUS: f32 = 6.0;
+/// Marker radius, points.
+const MARKER_RADIUS: f32 = 3.0;
+/// Band beyond a joint limit: the channel's colour at this opacity.
+const BAND_ALPHA: f32 = 0.14;
+/// Wheel points per e-fold of zoom.
+const WHEEL_PER_EFOLD: f32 = 400.0;
+const FINDING_ERROR: Color32 = Color32::from_rgba_premultiplied(90, 20, 18, 90);
+const FINDING_WARNING: Color32 = Color32::from_rgba_premultiplied(96, 56, 12, 90);
+const PLAYHEAD: Color32 = Color32::from_rgb(240, 240, 240);
+
+/// A keyframe being dragged on a curve.
+#[derive(Debug, Clone)]
+struct KeyDrag {
+    track: usize,
+    key: usize,
+    channel: String,
+}
+
+/// What one view's curves were made for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct DrawKey {
+    generation: u64,
+    version: u64,
+    t0: f64,
+    t1: f64,
+    columns: usize,
+}
+
+/// The plot's state between frames.
+#[derive(Debug, Clone, Default)]
+pub struct PlotState {
+    /// The time range shown.
+    view: Option<(f64, f64)>,
+    /// The loop range the view last followed, and the timeline's length then.
+    followed: Option<(Option<(f64, f64)>, f64)>,
+    drag: Option<KeyDrag>,
+    drawn: Option<(DrawKey, Vec<Drawn>)>,
+    /// The track and channel of each drawn curve, for hits on its markers.
+    shown_keys: Vec<(usize, String)>,
+    /// The time under the cursor, while over the plot.
+    pub hover_s: Option<f64>,
+    /// Where the plot stood last frame.
+    pub area: Option<PlotArea>,
+}
+
+/// What the plot is asked to draw this frame.
+pub struct Frame<'s> {
+    /// The curves, in legend order.
+    pub shown: &'s [Shown],
+    /// Bumped whenever `shown` changes.
+    pub version: u64,
+    /// The y axis' label (the units).
+    pub unit_label: String,
+}
+
+impl PlotState {
+    /// Shows the plot filling `ui`; returns the keyframe actions.
+    pub fn show(
+        &mut self,
+        ui: &mut egui::Ui,
+        state: &mut ViewerState,
+        frame: &Frame<'_>,
+    ) -> Vec<CurveAction> {
+        let mut actions = Vec::new();
+        let findings = findings(state, frame.shown);
+        let plot = Plot::new("curves plot")
+            .allow_drag(false)
+            .allow_zoom(false)
+            .allow_scroll(false)
+            .allow_boxed_zoom(false)
+            .allow_double_click_reset(false)
+            .allow_axis_zoom_drag(false)
+            .show_x(false)
+            .show_y(false)
+            .x_axis_label("s")
+            .y_axis_label(frame.unit_label.clone())
+            .legend(Legend::default().position(Corner::RightTop));
+        let ppp = ui.ctx().pixels_per_point();
+        let response = plot.show(ui, |p| {
+            self.interact(p, state, &mut actions);
+            self.build(p, state, frame, ppp, findings);
+        });
+        let t = &response.transform;
+        let (b, r) = (t.bounds(), t.frame());
+        self.area = Some(PlotArea {
+            t0: b.min()[0],
+            t1: b.max()[0],
+            left: r.left(),
+            right: r.right(),
+            top: r.top(),
+            bottom: r.bottom(),
+        });
+        actions
+    }
+
+    /// The view's time range: the loop range when it changes (or the whole
+    /// timeline), then as zoomed and panned; paged along while playing.
+    fn view(&mut self, state: &ViewerState) -> (f64, f64) {
+        let t = &state.timeline;
+        let duration = t.duration_s().max(t.frame_period_s());
+        let follow = (state.loop_range(), t.duration_s());
+        if self.followed != Some(follow) || self.view.is_none() {
+            self.followed = Some(follow);
+            self.view = Some(state.loop_range().unwrap_or((0.0, duration)));
+        }
+        let (mut t0, mut t1) = self.view.unwrap_or((0.0, duration));
+        let now = t.time_s();
+        if t.is_playing() && (now < t0 || now > t1) {
+            let span = t1 - t0;
+            t0 = if now > t1 { now } else { now - span };
+            t1 = t0 + span;
+        }
+        self.set_view(t0, t1, state);
+        self.view.unwrap_or((0.0, duration))
+    }
+
+    /// Sets the view, at least a few frames wide and inside the timeline
+    /// where it fits.
+    fn set_view(&mut self, t0: f64, t1: f64, state: &ViewerState) {
+        let t = &state.timeline;
+        let duration = t.duration_s().max(t.frame_period_s());
+        let span = (t1 - t0).clamp(4.0 * t.frame_period_s(), duration);
+        let start = t0.clamp(0.0, duration - span);
+        if start.is_finite() && span.is_finite() {
+            self.view = Some((start, start + span));
+        }
+    }
+
+    /// Zoom, pan, seek and keyframe drags, read from this frame's response
+    /// through last frame's transform (what the user sees).
+    fn interact(
+        &mut self,
+        p: &mut PlotUi<'_>,
+        state: &mut ViewerState,
+        actions: &mut Vec<CurveAction>,
+    ) {
+        let response = p.response().clone();
+        let last = *p.transform();
+        let (t0, t1) = self.view(state);
+        let width = f64::from(response.rect.width().max(1.0));
+        let span = t1 - t0;
+        if response.double_clicked() {
+            self.followed = None;
+            return;
+        }
+        if let Some(pos) = response.hover_pos() {
+            let (scroll, zoom) = p.ctx().input(|i| (i.smooth_scroll_delta, i.zoom_delta()));
+            let at = t0 + f64::from(pos.x - response.rect.left()) / width * span;
+            let factor = f64::from((-scroll.y / WHEEL_PER_EFOLD).exp() / zoom);
+            let pan = -f64::from(scroll.x) / width * span;
+            if factor != 1.0 || pan != 0.0 {
+                self.set_view(
+                    at - (at - t0) * factor + pan,
+                    at + (t1 - at) * factor + pan,
+                    state,
+                );
+            }
+            self.hover_s = Some(at);
+        } else {
+            self.hover_s = None;
+        }
+        if response.dragged_by(PointerButton::Secondary)
+            || response.dragged_by(PointerButton::Middle)
+        {
+            let dt = -f64::from(response.drag_delta().x) / width * span;
+            self.set_view(t0 + dt, t1 + dt, state);
+        }
+        let time_at = |pos: Pos2| last.value_from_position(pos).x;
+        if response.drag_started_by(PointerButton::Primary) {
+            let origin = p.ctx().input(|i| i.pointer.press_origin());
+            if let Some((track, key, channel)) = origin.and_then(|o| self.hit(o, &last)) {
+                actions.push(CurveAction::SelectKey { track, key });
+                self.drag = Some(KeyDrag {
+                    track,
+                    key,
+                    channel,
+                });
+            }
+        }
+        let pointer = response.interact_pointer_pos();
+        match (&self.drag, pointer) {
+            (Some(drag), Some(pos))
+                if response.dragged_by(PointerButton::Primary) || response.drag_stopped() =>
+            {
+                let value = last.value_from_position(pos);
+                actions.push(CurveAction::DragKey {
+                    track: drag.track,
+                    key: drag.key,
+                    channel: drag.channel.clone(),
+                    time_s: value.x,
+                    value: value.y,
+                    finished: response.drag_stopped(),
+                });
+            }
+            (None, Some(pos)) if response.clicked_by(PointerButton::Primary) => {
+                match self.hit(pos, &last) {
+                    Some((track, key, _)) => actions.push(CurveAction::SelectKey { track, key }),
+                    None => state.timeline.seek(time_at(pos)),
+                }
+            }
+            (None, Some(pos)) if response.dragged_by(PointerButton::Primary) => {
+                state.timeline.seek(time_at(pos))
+            }
+            _ => {}
+        }
+        if response.drag_stopped() {
+            self.drag = None;
+        }
+    }
+
+    /// The keyframe marker under `pos` (as drawn last frame), if any.
+    fn hit(&self, pos: Pos2, transform: &PlotTransform) -> Option<(usize, usize, String)> {
+        let (_, drawn) = self.drawn.as_ref()?;
+        let shown = self.shown_keys.as_slice();
+        drawn
+            .iter()
+            .zip(shown)
+            .flat_map(|(d, key)| d.markers.iter().map(move |m| (m, key)))
+            .map(|((key, at), channel)| {
+                let screen = transform.position_from_point(&PlotPoint::new(at[0], at[1]));
+                (screen.distance(pos), *key, channel)
+            })
+            .filter(|(d, _, _)| *d <= HIT_RADIUS)
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, key, (track, name))| (*track, key, name.clone()))
+    }
+}
+
+/// A stretch of time to shade: start, end, an error (else a warning).
+type Shade = (f64, f64, bool);
+
+impl PlotState {
+    /// Adds this frame's layers: shading and bands, the curves, their
+    /// markers, then the playhead and the values under the cursor.
+    fn build(
+        &mut self,
+        p: &mut PlotUi<'_>,
+        state: &ViewerState,
+        frame: &Frame<'_>,
+        ppp: f32,
+        shades: Vec<Shade>,
+    ) {
+        let (t0, t1) = self.view.unwrap_or((0.0, 1.0));
+        let rect = p.response().rect;
+        let columns = ((rect.width() * ppp).round() as usize).max(1);
+        let key = DrawKey {
+            generation: state.generation(),
+            version: frame.version,
+            t0,
+            t1,
+            columns,
+        };
+        if self.drawn.as_ref().is_none_or(|(k, _)| *k != key) {
+            let drawn = frame
+                .shown
+                .iter()
+                .map(|s| {
+                    draw(
+                        &s.series,
+                        s.keyframes.as_deref().map(Vec::as_slice),
+                        t0,
+                        t1,
+                        columns,
+                    )
+                })
+                .collect();
+            self.drawn = Some((key, drawn));
+            self.shown_keys = frame
+                .shown
+                .iter()
+                .map(|s| (s.key.track, s.key.name.clone()))
+                .collect();
+        }
+        let Some((_, drawn)) = &self.drawn else {
+            return;
+        };
+        let (y0, y1) = value_range(frame.shown, drawn);
+        p.set_plot_bounds_x(t0..=t1);
+        p.set_plot_bounds_y(y0..=y1);
+
+        let bands = bands(frame.shown);
+        p.add(Layer::new("", Color32::TRANSPARENT, move |tr, shapes| {
+            backdrop(tr, &shades, &bands, shapes);
+        }));
+        for (s, d) in frame.shown.iter().zip(drawn) {
+            let (points, color, dashed) = (Arc::clone(&d.points), s.color, s.dashed);
+            p.add(Layer::new(s.label.clone(), color, move |tr, shapes| {
+                let screen: Vec<Pos2> = points
+                    .iter()
+                    .map(|q| tr.position_from_point(&PlotPoint::new(q[0], q[1])))
+                    .collect();
+                let stroke = Stroke::new(1.5, color);
+                if dashed {
+                    shapes.extend(Shape::dashed_line(&screen, stroke, 6.0, 4.0));
+                } else {
+                    shapes.push(Shape::line(screen, stroke));
+                }
+            }));
+        }
+        let markers: Vec<(Arc<Vec<(usize, [f64; 2])>>, Color32)> = frame
+            .shown
+            .iter()
+            .zip(drawn)
+            .filter(|(_, d)| !d.markers.is_empty())
+            .map(|(s, d)| (Arc::clone(&d.markers), s.color))
+            .collect();
+        p.add(Layer::new("", Color32::TRANSPARENT, move |tr, shapes| {
+            for (list, color) in &markers {
+                for (_, at) in list.iter() {
+                    let c = tr.position_from_point(&PlotPoint::new(at[0], at[1]));
+                    shapes.push(Shape::circle_filled(c, MARKER_RADIUS, *color));
+                    shapes.push(Shape::circle_stroke(
+                        c,
+                        MARKER_RADIUS,
+                        Stroke::new(1.0, Color32::BLACK),
+                    ));
+                }
+            }
+        }));
+        let now = state.timeline.time_s();
+        let hover = self.hover_s;
+        let under: Vec<(f64, Color32)> = hover
+            .map(|t| {
+                frame
+                    .shown
+                    .iter()
+                    .filter_map(|s| Some((s.series.value_at(t)?, s.color)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        p.add(Layer::new("", PLAYHEAD, move |tr, shapes| {
+            let r = *tr.frame();
+            if let Some(t) = hover {
+                let x = tr.position_from_point_x(t);
+                shapes.push(Shape::vline(
+                    x,
+                    r.y_range(),
+                    Stroke::new(1.0, Color32::from_gray(110)),
+                ));
+                for (v, color) in &under {
+                    let c = tr.position_from_point(&PlotPoint::new(t, *v));
+                    shapes.push(Shape::circle_filled(c, 2.5, *color));
+                }
+            }
+            let x = tr.position_from_point_x(now);
+            shapes.push(Shape::vline(x, r.y_range(), Stroke::new(2.0, PLAYHEAD)));
+        }));
+    }
+}
+
+/// The values to show: every curve's, and the joint limits, with a margin.
+fn value_range(shown: &[Shown], drawn: &[Drawn]) -> (f64, f64) {
+    let mut range: Option<(f64, f64)> = None;
+    let mut merge = |lo: f64, hi: f64| {
+        range = Some(range.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
+    };
+    for (s, d) in shown.iter().zip(drawn) {
+        if let Some((lo, hi)) = d.range {
+            merge(lo, hi);
+        }
+        if let Some((lo, hi)) = s.limits {
+            merge(lo, hi);
+        }
+    }
+    let (lo, hi) = range.unwrap_or((-1.0, 1.0));
+    let pad = ((hi - lo) * 0.08).max(1e-3 * hi.abs().max(1.0));
+    (lo - pad, hi + pad)
+}
+
+/// Joint limits to draw as bands, each once: in its channel's colour, or
+/// grey where channels share it.
+fn bands(shown: &[Shown]) -> Vec<((f64, f64), Color32)> {
+    let mut bands: Vec<((f64, f64), Color32)> = Vec::new();
+    for s in shown.iter().filter(|s| !s.dashed) {
+        let Some(limits) = s.limits else { continue };
+        match bands.iter_mut().find(|(l, _)| *l == limits) {
+            Some(band) => band.1 = Color32::from_gray(150),
+            None => bands.push((limits, s.color)),
+        }
+    }
+    bands
+}
+
+/// The shading behind the curves: findings over their time, and the
+/// regions beyond each joint limit with a line at the limit.
+fn backdrop(
+    tr: &PlotTransform,
+    shades: &[Shade],
+    bands: &[((f64, f64), Color32)],
+    shapes: &mut Vec<Shape>,
+) {
+    let r = *tr.frame();
+    for &(a, b, error) in shades {
+        let (xa, xb) = (tr.position_from_point_x(a), tr.position_from_point_x(b));
+        // At least two points wide, so that a one-frame finding shows.
+        let (xa, xb) = (xa.min(xb - 2.0), xb.max(xa + 2.0));
+        let colour = if error {
+            FINDING_ERROR
+        } else {
+            FINDING_WARNING
+        };
+        shapes.push(Shape::rect_filled(
+            Rect::from_x_y_ranges(xa..=xb, r.y_range()),
+            0.0,
+            colour,
+        ));
+    }
+    for &((lo, hi), colour) in bands {
+        let fill = colour.gamma_multiply(BAND_ALPHA);
+        let line = Stroke::new(1.0, colour.gamma_multiply(0.6));
+        let (y_hi, y_lo) = (tr.position_from_point_y(hi), tr.position_from_point_y(lo));
+        if y_hi > r.top() {
+            shapes.push(Shape::rect_filled(
+                Rect::from_x_y_ranges(r.x_range(), r.top()..=y_hi),
+                0.0,
+                fill,
+            ));
+            shapes.push(Shape::hline(r.x_range(), y_hi, line));
+        }
+        if y_lo < r.bottom() {
+            shapes.push(Shape::rect_filled(
+                Rect::from_x_y_ranges(r.x_range(), y_lo..=r.bottom()),
+                0.0,
+                fill,
+            ));
+            shapes.push(Shape::hline(r.x_range(), y_lo, line));
+        }
+    }
+}
+
+/// The findings of the tracks shown, each over the segment it concerns
+/// (from the keyframe before to its own), overlapping ones merged.
+fn findings(state: &ViewerState, shown: &[Shown]) -> Vec<Shade> {
+    let period = state.timeline.frame_period_s();
+    let mut tracks: Vec<usize> = shown.iter().map(|s| s.key.track).collect();
+    tracks.sort_unstable();
+    tracks.dedup();
+    let mut shades: Vec<Shade> = Vec::new();
+    for entry in tracks.iter().filter_map(|&i| state.tracks().get(i)) {
+        for mark in &entry.findings {
+            shades.push(segment(mark, &entry.keyframes, period));
+        }
+    }
+    shades.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut merged: Vec<Shade> = Vec::with_capacity(shades.len());
+    for s in shades {
+        match merged.last_mut() {
+            Some(last) if last.2 == s.2 && s.0 <= last.1 => last.1 = last.1.max(s.1),
+            _ => merged.push(s),
+        }
+    }
+    merged
+}
+
+/// The time a finding concerns: from the keyframe before it to its own
+/// (a speed finding names the keyframe ending the segment); a frame either
+/// side where there is none before.
+fn segment(mark: &FindingMark, keyframes: &[f64], period: f64) -> Shade {
+    let eps = 1e-9;
+    let before = keyframes.iter().rev().find(|&&k| k < mark.time_s - eps);
+    match before {
+        Some(&k) => (k, mark.time_s, mark.error),
+        None => (mark.time_s - period, mark.time_s + period, mark.error),
+    }
+}
