@@ -3,6 +3,7 @@
 //! it as JSON in its `#status` element. Both come from [`Status`], so the
 //! two cannot drift apart.
 
+use super::edit::EditStatus;
 use super::state::ViewerState;
 use serde::Serialize;
 
@@ -34,6 +35,8 @@ pub struct Status {
     pub error: Option<String>,
     /// The smoothed time one frame takes, milliseconds (0 before any).
     pub frame_ms: f64,
+    /// The AIBO motion being edited, if any (see [`super::edit`]).
+    pub edit: Option<EditStatus>,
 }
 
 impl Status {
@@ -54,6 +57,7 @@ impl Status {
             backend: backend.to_string(),
             error: state.error().map(str::to_owned),
             frame_ms,
+            edit: state.edit_status(),
         }
     }
 
@@ -98,5 +102,6 @@ mod tests {
         assert!(json["error"].is_null());
         assert_eq!(json["frame_ms"], 16.5);
         assert_eq!(json["frame_period_s"], 1.0 / 60.0);
+        assert!(json["edit"].is_null(), "no AIBO track, nothing edited");
     }
 }
