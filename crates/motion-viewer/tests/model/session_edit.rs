@@ -152,7 +152,7 @@ fn a_save_writes_the_edited_bytes_beside_the_original() {
     assert_eq!(edited.keyframes[2].joints[j], 218_166);
     state.mark_saved(1);
     assert!(!state.has_unsaved_edits());
-    assert_eq!(state.edit_status().unwrap().dirty, false);
+    assert!(!state.edit_status().unwrap().dirty);
     // Undone after the save: unsaved again, and the original's bytes.
     state.undo_edit(1);
     assert!(state.has_unsaved_edits());
