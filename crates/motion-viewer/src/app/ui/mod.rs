@@ -1,7 +1,7 @@
 //! The egui overlay: the timeline along the bottom (controls, a lane per
 //! track with its keyframes and `check`'s findings, markers, the loop
 //! range), the side panel (tracks, archive entry lists, what is under the
-//! cursor, AIBO joint values, frame time), a hint while nothing is open, and
+//! cursor, AIBO joint values, editing the AIBO motion, frame time), a hint while nothing is open, and
 //! the key help.
 //!
 //! The overlay edits the [`ViewerState`] directly (visibility, solo, loop
@@ -10,6 +10,7 @@
 
 mod actions;
 mod archive;
+pub mod edit;
 mod help;
 mod panel;
 mod timeline;
@@ -36,11 +37,23 @@ pub struct UiState {
     pub hover: Option<Hover>,
     /// Where a shift-drag on the timeline started, seconds.
     drag_from: Option<f64>,
+    /// The edit section's state and questions.
+    pub edit: edit::EditUi,
 }
 
 /// What the overlay asks of the window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Command {
+    /// Save the edited motion (over the original only with `overwrite`).
+    SaveMotion {
+        /// The user confirmed writing over the original.
+        overwrite: bool,
+    },
+    /// Close the window, after saving the edited motion if `save`.
+    Quit {
+        /// Save first; stay open if that fails.
+        save: bool,
+    },
     /// Frame the camera on the focused track (or everything without a focus).
     Frame,
     /// The tracks' files changed (an archive entry picked): tell the host,
@@ -97,6 +110,9 @@ impl Overlay<'_> {
         if self.ui.show_help {
             help::window(ui.ctx());
         }
+        if let Some(command) = edit::dialogs(ui.ctx(), self.state, &mut self.ui.edit) {
+            self.commands.push(command);
+        }
     }
 
     /// The side panel: one collapsible section after another. A new section
@@ -128,6 +144,13 @@ impl Overlay<'_> {
         let aibo = |e: &crate::session::state::TrackEntry| matches!(e.track, Track::Mtn { .. });
         if self.state.tracks().iter().any(aibo) {
             section(ui, "Joints", true, |ui| panel::joints(ui, self.state));
+            let mut save = false;
+            section(ui, "Edit", true, |ui| {
+                save = edit::section(ui, self.state, &mut self.ui.edit);
+            });
+            if save {
+                self.commands.push(Command::SaveMotion { overwrite: false });
+            }
         }
         section(ui, "Frame", true, |ui| {
             panel::frame(ui, self.state, self.adapter, self.times, self.samples);
