@@ -11,7 +11,7 @@
 
 use super::state::{TrackEntry, ViewerState};
 use crate::scene::Track;
-use crate::workbench::{EditError, Editor, edited_path};
+use crate::workbench::{Applied, EditError, Editor, edited_path};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -174,6 +174,57 @@ impl ViewerState {
             original: entry.track.path().to_path_buf(),
             suggested: suggested_path(&entry.track),
         })
+    }
+
+    /// What the last edit had to say (a clamp, a refusal, where a save
+    /// went), for the edit section.
+    pub fn edit_message(&self) -> Option<&str> {
+        self.edit_message.as_deref()
+    }
+
+    /// Sets (or clears) what the edit section says.
+    pub fn set_edit_message(&mut self, message: Option<String>) {
+        self.edit_message = message;
+    }
+
+    /// Applies `op` to the edited track's selected keyframe (or, without
+    /// a selection, the keyframe at the playhead) and says what happened in
+    /// [`ViewerState::edit_message`]; `done` words a success without a
+    /// message of its own.
+    pub fn edit_selected(
+        &mut self,
+        done: &str,
+        op: impl FnOnce(&mut Editor, usize) -> Result<Applied, EditError>,
+    ) {
+        let Some(i) = self.edit_track() else {
+            return;
+        };
+        let Some(key) = self.editor(i).and_then(Editor::selected).or_else(|| {
+            let now = self.timeline.time_s();
+            let eps = 1e-3 * self.timeline.frame_period_s();
+            self.tracks()[i]
+                .keyframes
+                .iter()
+                .position(|&t| (t - now).abs() <= eps)
+        }) else {
+            self.edit_message =
+                Some("select a keyframe first: , and . jump to one, or click its tick".into());
+            return;
+        };
+        let result = self.edit(i, |e| op(e, key));
+        self.report_edit(done, result);
+    }
+
+    /// Words an edit's result in [`ViewerState::edit_message`].
+    pub fn report_edit(&mut self, done: &str, result: Result<Applied, EditError>) {
+        self.edit_message = Some(match result {
+            Ok(Applied {
+                message: Some(m), ..
+            }) => m,
+            Ok(Applied { key: Some(k), .. }) => format!("{done} (keyframe {k})"),
+            Ok(_) => done.to_string(),
+            Err(e) => e.to_string(),
+        });
     }
 
     /// Records that track `i`'s motion as it is now was saved.

@@ -131,6 +131,8 @@ pub struct ViewerState {
     plan: Plan,
     generation: u64,
     revision: u64,
+    /// What the last edit has to say ([`super::edit`]).
+    pub(super) edit_message: Option<String>,
     error: Option<String>,
     warnings: Vec<String>,
     archives: Vec<ArchiveList>,
@@ -152,6 +154,7 @@ impl ViewerState {
             plan: Plan::new(&[]).expect("an empty plan always builds"),
             generation: 0,
             revision: 0,
+            edit_message: None,
             error: None,
             warnings: Vec::new(),
             archives: Vec::new(),
