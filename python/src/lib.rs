@@ -10,6 +10,7 @@ mod memg;
 mod mtn;
 mod sample;
 mod track;
+mod track_memg;
 
 use errors::OrRaise;
 use pyo3::prelude::*;
@@ -50,9 +51,9 @@ fn mapped(path: &std::path::Path) -> motion_viewer::Result<memg::Stored> {
 #[pyfunction]
 #[pyo3(signature = (path, entry=None))]
 fn open(py: Python<'_>, path: PathBuf, entry: Option<String>) -> PyResult<Track> {
-    // A MEMG motion is mapped and checked, not decoded (see memg.rs).
+    // A MEMG motion is mapped and checked, not decoded (see track_memg.rs).
     if entry.is_none()
-        && let Some(track) = memg::open(py, &path)?
+        && let Some(track) = track_memg::open(py, &path)?
     {
         return Ok(track);
     }
