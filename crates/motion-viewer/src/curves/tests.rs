@@ -328,3 +328,24 @@ fn memg_channels_are_named_as_the_state_json_holds_them() {
     }
     assert!(json["groups"][0]["translation"].is_null(), "the banner");
 }
+
+#[test]
+fn the_last_envelope_is_kept_and_a_new_view_recomputed() {
+    let s = spiky(50_000, 100, 40_000);
+    let a = s.envelope(0.0, 49.999, 300);
+    assert_eq!(s.envelope(0.0, 49.999, 300), a);
+    let b = s.envelope(10.0, 20.0, 300);
+    assert_ne!(a, b);
+    assert!(
+        b.iter()
+            .all(|span| span.t_min >= 10.0 && span.t_max <= 20.0)
+    );
+    // 10..20 s holds neither spike: its extremes are the wave's.
+    let lo = b.iter().map(|x| x.min).fold(f64::INFINITY, f64::min);
+    let wave = (10_000..=20_000)
+        .map(|i| (f64::from(i) * 1e-3 * 0.7).sin())
+        .fold(f64::INFINITY, f64::min);
+    assert_eq!(lo, wave);
+    let copy = s.clone();
+    assert_eq!(copy.envelope(0.0, 49.999, 300), a);
+}
