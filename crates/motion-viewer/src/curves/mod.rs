@@ -94,8 +94,11 @@ pub struct Series {
     /// Built on first use.
     summary: OnceLock<envelope::Summary>,
     /// The last envelope: `(t0, t1, columns)` and its spans.
-    last: Mutex<Option<((f64, f64, usize), Vec<Span>)>>,
+    last: Mutex<Option<LastEnvelope>>,
 }
+
+/// A view `(t0, t1, columns)` and its envelope.
+type LastEnvelope = ((f64, f64, usize), Vec<Span>);
 
 impl Clone for Series {
     fn clone(&self) -> Series {
