@@ -71,8 +71,9 @@ impl Extremes {
         Extremes { lo, hi, ilo, ihi }
     }
 
-    fn found(self) -> Option<(usize, usize)> {
-        (self.ilo != usize::MAX).then_some((self.ilo, self.ihi))
+    /// `(smallest, index, largest, index)`, if any value was finite.
+    fn found(self) -> Option<(f64, usize, f64, usize)> {
+        (self.ilo != usize::MAX).then_some((self.lo, self.ilo, self.hi, self.ihi))
     }
 }
 
@@ -149,6 +150,30 @@ impl Summary {
     }
 }
 
+/// An index guessed from a time's place on an even grid (NaN, negative or
+/// huge when the grid is no guide: then out of range, and not used).
+fn guess(at: f64) -> usize {
+    if at.is_finite() && at >= 0.0 && at < usize::MAX as f64 {
+        at as usize
+    } else {
+        usize::MAX
+    }
+}
+
+/// The first index at or after `from` whose time fails `before`, given that
+/// every index below `from` passes: `guess` when the samples on either side
+/// of it say so (one cache line read), else found by [`gallop`].
+fn locate(times: &[f64], from: usize, guess: usize, before: impl Fn(f64) -> bool) -> usize {
+    let n = times.len();
+    if (from..=n).contains(&guess)
+        && (guess == from || before(times[guess - 1]))
+        && (guess == n || !before(times[guess]))
+    {
+        return guess;
+    }
+    gallop(times, from, before)
+}
+
 /// The first index at or after `from` whose time fails `before` (`times`
 /// increasing): steps of 1, 2, 4… from `from`, then a bisection of the last
 /// step. A column's end lies a column's worth of samples on, so this reads
@@ -178,7 +203,7 @@ fn scan(values: &[f64], lo: usize, hi: usize) -> Extremes {
 impl Series {
     /// The extremes among samples `lo..hi`: scanned when short, from the
     /// summary otherwise.
-    fn extremes(&self, lo: usize, hi: usize) -> Option<(usize, usize)> {
+    fn extremes(&self, lo: usize, hi: usize) -> Option<(f64, usize, f64, usize)> {
         let values = &self.values;
         if hi - lo <= SCAN {
             return scan(values, lo, hi).found();
@@ -201,6 +226,9 @@ impl Series {
         }
         let width = (t1 - t0) / columns as f64;
         let mut spans = Vec::with_capacity(columns.min(n));
+        // Where a time falls if the samples are evenly spaced (frames are):
+        // a guess, checked before it is used.
+        let (first, step) = (times[0], (times[n - 1] - times[0]) / (n.max(2) - 1) as f64);
         // The first sample at or after t0; each column starts where the last ended.
         let mut lo = times.partition_point(|&t| t < t0);
         for c in 0..columns {
@@ -215,19 +243,20 @@ impl Series {
                 t0 + (c + 1) as f64 * width
             };
             // The last column holds its end; the others stop short of it.
+            let at = (b - first) / step;
             let hi = if last {
-                gallop(times, lo, |t| t <= b)
+                locate(times, lo, guess(at.floor() + 1.0), |t| t <= b)
             } else {
-                gallop(times, lo, |t| t < b)
+                locate(times, lo, guess(at.ceil()), |t| t < b)
             };
             if hi > lo
-                && let Some((i, j)) = self.extremes(lo, hi)
+                && let Some((min, i, max, j)) = self.extremes(lo, hi)
             {
                 spans.push(Span {
                     t0: a,
                     t1: b,
-                    min: self.values[i],
-                    max: self.values[j],
+                    min,
+                    max,
                     t_min: times[i],
                     t_max: times[j],
                 });
@@ -261,7 +290,7 @@ impl Series {
         if n == 0 {
             return None;
         }
-        let (i, j) = self.extremes(0, n)?;
-        Some((self.values[i], self.values[j]))
+        let (min, _, max, _) = self.extremes(0, n)?;
+        Some((min, max))
     }
 }
