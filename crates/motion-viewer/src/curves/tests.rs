@@ -349,3 +349,30 @@ fn the_last_envelope_is_kept_and_a_new_view_recomputed() {
     let copy = s.clone();
     assert_eq!(copy.envelope(0.0, 49.999, 300), a);
 }
+
+#[test]
+fn uneven_times_are_cut_into_columns_exactly() {
+    // Samples crowding toward the end (t = i²), so no even-grid guess holds.
+    let n = 20_000usize;
+    let times: Vec<f64> = (0..n).map(|i| (i * i) as f64 * 1e-6).collect();
+    let values: Vec<f64> = (0..n).map(|i| ((i * 7919) % 1000) as f64).collect();
+    let s = Series::new("u".into(), times.clone(), values.clone());
+    let (t0, t1) = (3.0, times[n - 1]);
+    let spans = s.envelope(t0, t1, 333);
+    let mut covered = 0;
+    for span in &spans {
+        let last = span.t1 == t1;
+        let inside: Vec<f64> = times
+            .iter()
+            .zip(&values)
+            .filter(|(t, _)| **t >= span.t0 && (**t < span.t1 || (last && **t <= t1)))
+            .map(|(_, v)| *v)
+            .collect();
+        covered += inside.len();
+        let lo = inside.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = inside.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        assert_eq!((span.min, span.max), (lo, hi), "{span:?}");
+        assert!(span.t_min >= span.t0 && span.t_max <= span.t1, "{span:?}");
+    }
+    assert_eq!(covered, times.iter().filter(|t| **t >= t0).count());
+}
