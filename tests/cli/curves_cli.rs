@@ -398,3 +398,47 @@ fn bad_plot_requests_are_one_line() {
     ]);
     assert!(err.contains("more than the 40000000"), "{err}");
 }
+
+#[test]
+fn names_from_files_are_escaped_in_the_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let weird = ["a<b & \"c\"", "d'e>\u{7}f"];
+    let mut files = Vec::new();
+    for name in weird {
+        let path = dir.path().join(format!("{name}.mtn"));
+        std::fs::copy(data("sony_stand_sit.mtn"), &path).unwrap();
+        files.push(path);
+    }
+    let svg = dir.path().join("weird.svg");
+    let run = viewer()
+        .arg("plot")
+        .args(&files)
+        .args(["--channels", "yaw_deg", "--out"])
+        .arg(&svg)
+        .output()
+        .unwrap();
+    ok(&run);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        text.contains(r#"data-track="a&lt;b &amp; &quot;c&quot;""#),
+        "{text}"
+    );
+    assert!(text.contains(r#"data-track="d&apos;e&gt;\x07f""#), "{text}");
+    assert!(!text.contains('\u{7}'));
+    // An XML reader takes it whole and gives the names back.
+    if crate::common::on_path("python3") {
+        let script = "import sys, xml.etree.ElementTree as E\n\
+                      r = E.parse(sys.argv[1]).getroot()\n\
+                      print('|'.join(p.get('data-track') for p in r.iter('{http://www.w3.org/2000/svg}polyline')))";
+        let out = Command::new("python3")
+            .args(["-c", script])
+            .arg(&svg)
+            .output()
+            .unwrap();
+        ok(&out);
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            "a<b & \"c\"|d'e>\\x07f"
+        );
+    }
+}

@@ -289,3 +289,48 @@ fn bad_diff_requests_exit_2_with_one_line() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn memg_scenes_compare_by_vertex_distance() {
+    use motion_viewer::anim::memg::{Binding, deform_reference_f64};
+    let (obj, bin) = (seed("flags.obj"), seed("flags.bin"));
+    // The flags against themselves twice as fast: they move apart.
+    let (code, r) = diff_json(&[&obj, &bin, &obj, &bin, "--b-speed", "2"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(r["format"], "memg");
+    let rows = channels(&r);
+    assert_eq!(rows[0]["channel"], "vertices");
+    assert!(rows.iter().any(|c| c["channel"] == "group 'flag0'"));
+    // The worst over all vertices is the worst of the groups'.
+    let worst = rows[0]["max_abs"].as_f64().unwrap();
+    let groups = rows[1..]
+        .iter()
+        .map(|c| c["max_abs"].as_f64().unwrap())
+        .fold(0.0, f64::max);
+    assert!(worst >= groups && worst > 0.1, "{worst} {groups}");
+    // At the time and vertex named, the f64 reference deformer puts the two
+    // scenes that far apart (within f32 rounding of the positions).
+    let loaded = motion_viewer::open_all([&obj, &bin]).unwrap();
+    let motion_viewer::Track::Memg { scene, motion, .. } = &loaded.tracks[0] else {
+        panic!("a MEMG scene")
+    };
+    let binding = Binding::new(scene, motion).unwrap();
+    let fps = f64::from(motion.fps);
+    let t = rows[0]["at_s"].as_f64().unwrap();
+    let a = deform_reference_f64(scene, motion, &binding, t * fps);
+    let b = deform_reference_f64(scene, motion, &binding, t / 2.0 * fps);
+    let distance = |i: usize| {
+        (0..3)
+            .map(|k| (a[i][k] - b[i][k]).powi(2))
+            .sum::<f64>()
+            .sqrt()
+    };
+    let vertex = rows[0]["vertex"].as_u64().unwrap() as usize;
+    assert!(
+        (distance(vertex - 1) - worst).abs() < 1e-4,
+        "{} vs {worst}",
+        distance(vertex - 1)
+    );
+    let most = (0..a.len()).map(distance).fold(0.0, f64::max);
+    assert!((most - worst).abs() < 1e-4, "{most} vs {worst}");
+}

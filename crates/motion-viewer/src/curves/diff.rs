@@ -135,7 +135,7 @@ pub fn diff(a: &Track, b: &Track, options: &DiffOptions) -> Result<DiffReport> {
             format!("--b-speed {speed}: expected a positive factor such as 2"),
         ));
     }
-    if !(options.tolerance >= 0.0) {
+    if options.tolerance.is_nan() || options.tolerance < 0.0 {
         return Err(Error::unsupported(
             a.path(),
             format!("--tolerance {}: expected a number ≥ 0", options.tolerance),
@@ -183,7 +183,8 @@ pub fn diff(a: &Track, b: &Track, options: &DiffOptions) -> Result<DiffReport> {
         _ => channel_diff(a, b, &grid, speed, &mut report),
     }
     for c in &mut report.channels {
-        c.exceeds = !(c.max_abs <= options.tolerance);
+        // A NaN difference (none is made, but to be sure) exceeds.
+        c.exceeds = c.max_abs.is_nan() || c.max_abs > options.tolerance;
     }
     report.exceeds = report.channels.iter().any(|c| c.exceeds);
     Ok(report)

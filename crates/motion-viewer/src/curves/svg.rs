@@ -176,6 +176,6 @@ mod tests {
         );
         assert_eq!(num(12.0), "12");
         assert_eq!(num(-0.0001), "0");
-        assert_eq!(num(3.14159), "3.142");
+        assert_eq!(num(1.23456), "1.235");
     }
 }
