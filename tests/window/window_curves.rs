@@ -70,13 +70,22 @@ fn c_opens_the_curves_and_a_click_seeks() {
     });
     assert_eq!(first.1, (Vec::new(), None), "the panel starts closed");
     let key = keyboard(&display);
-
+    // Let the first frames settle before the key (as the other window tests do).
+    std::thread::sleep(std::time::Duration::from_millis(1500));
     key("c");
     let (names, plot) = wait_for(lines, STEP_TIMEOUT, "the curves panel drawn", |l| {
         parse_curves(l).filter(|(_, plot)| plot.is_some())
     });
     assert_eq!(names, want);
-    let [t0, t1, left, right, top, bottom] = plot.unwrap();
+    // The axes settle their widths over the first frames: take the last
+    // mapping announced.
+    let mut plot = plot.unwrap();
+    while let Ok(line) = lines.recv_timeout(std::time::Duration::from_secs(3)) {
+        if let Some((_, Some(later))) = parse_curves(&line) {
+            plot = later;
+        }
+    }
+    let [t0, t1, left, right, top, bottom] = plot;
     // Nothing zoomed and no loop range: the whole motion, 305 frames of 16 ms.
     assert_eq!((t0, t1), (0.0, 4.88));
     assert!(left < right && top < bottom, "{plot:?}");
