@@ -64,7 +64,7 @@ pub struct PlotState {
     /// The track and channel of each drawn curve, for hits on its markers.
     shown_keys: Vec<(usize, String)>,
     /// The findings' shading, for a generation and the tracks shown.
-    shades: Option<((u64, Vec<usize>), Arc<Vec<Shade>>)>,
+    shades: Option<(ShadeKey, Arc<Vec<Shade>>)>,
     /// The time under the cursor, while over the plot.
     pub hover_s: Option<f64>,
     /// Where the plot stood last frame.
@@ -275,6 +275,10 @@ impl PlotState {
 
 /// A stretch of time to shade: start, end, an error (else a warning).
 type Shade = (f64, f64, bool);
+/// What the shading was formed for: a generation and the tracks shown.
+type ShadeKey = (u64, Vec<usize>);
+/// A curve's keyframe markers and its colour.
+type Markers = (Arc<Vec<(usize, [f64; 2])>>, Color32);
 
 impl PlotState {
     /// Adds this frame's layers: shading and bands, the curves, their
@@ -336,7 +340,7 @@ impl PlotState {
                 curve(tr, &points, &bars, color, dashed, shapes);
             }));
         }
-        let markers: Vec<(Arc<Vec<(usize, [f64; 2])>>, Color32)> = frame
+        let markers: Vec<Markers> = frame
             .shown
             .iter()
             .zip(drawn)
