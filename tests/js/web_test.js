@@ -7,7 +7,13 @@
 // one frame, that MEMG positions read back from the compute shader match the
 // CPU reference, and that a truncated .mtn dropped on the canvas shows its
 // error while the rest plays on. MODE `webgl2`: no WebGPU; the page must
-// fall back to WebGL2 and play. Prints `RESULT {json}`; exits 1 on a failure.
+// fall back to WebGL2 and play. MODE `curves`: opens sony_stand_sit.mtn,
+// presses C, reads the channels and the plot's mapping from #status and
+// clicks on the plot: the time must become the time under the click.
+// MODE `curves-bench` (DATA_DIR holding long.mtn, see
+// benches/curves_frame_time.sh): the page's frame time with the curves panel
+// open on the 20 joints (`?curves=PRM:*`), closed (C), and open again.
+// Prints `RESULT {json}`; exits 1 on a failure.
 'use strict';
 const { chromium } = require('playwright-core');
 const fs = require('fs');
@@ -205,8 +211,59 @@ async function runWebGl2(page, result) {
   await page.screenshot({ path: path.join(outDir, 'page_webgl2.png') });
 }
 
+async function runCurves(page, result) {
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  await until(page, 'the GPU', (s) => s.backend !== undefined && s.backend !== '');
+  await page.setInputFiles('#files', [path.join(dataDir, 'sony_stand_sit.mtn')]);
+  await until(page, 'the motion', (s) => s.tracks === 1);
+  await page.focus('#viewer');
+  await page.keyboard.press('Space');
+  const paused = await until(page, 'a pause', (s) => !s.playing, 5000);
+  if (paused.curves.open) fail('the curves panel starts open');
+  await page.keyboard.press('c');
+  const open = await until(page, 'the curves drawn', (s) => s.curves.open && s.curves.plot, 20000);
+  const plot = open.curves.plot;
+  const box = await page.locator('#viewer').boundingBox();
+  // 37 % across the plot, near its bottom edge (below every curve).
+  const x = Math.round(plot.left + 0.37 * (plot.right - plot.left));
+  const y = Math.round(plot.bottom - 4);
+  const want = plot.t0 + ((x - plot.left) / (plot.right - plot.left)) * (plot.t1 - plot.t0);
+  await page.mouse.click(box.x + x, box.y + y);
+  const seeked = await until(page, 'the seek', (s) => s.time_s !== paused.time_s, 10000);
+  result.curves = open.curves;
+  result.clicked_s = want;
+  result.time_s = seeked.time_s;
+  result.frame_period_s = seeked.frame_period_s;
+  await page.screenshot({ path: path.join(outDir, 'page_curves.png') });
+}
+
+async function runCurvesBench(page, result) {
+  await page.goto(`${url}?curves=${encodeURIComponent('PRM:*')}`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  await until(page, 'the GPU', (s) => s.backend !== undefined && s.backend !== '');
+  await page.setInputFiles('#files', [path.join(dataDir, 'long.mtn')]);
+  const s = await until(page, 'the motion with its curves', (s) => s.tracks === 1 && s.curves.plot, 120000);
+  result.backend = s.backend;
+  result.frame_count = s.frame_count;
+  result.channels = s.curves.channels.length;
+  await page.focus('#viewer');
+  await page.waitForTimeout(3000);
+  result.open_ms = await rafFrameMs(page, 10000);
+  await page.keyboard.press('c');
+  await until(page, 'the panel closed', (s) => !s.curves.open, 10000);
+  await page.waitForTimeout(3000);
+  result.closed_ms = await rafFrameMs(page, 10000);
+  await page.keyboard.press('c');
+  await until(page, 'the panel open again', (s) => s.curves.open && s.curves.plot, 10000);
+  await page.waitForTimeout(3000);
+  result.open_again_ms = await rafFrameMs(page, 10000);
+  result.ratio = (result.open_ms + result.open_again_ms) / 2 / result.closed_ms;
+  await page.screenshot({ path: path.join(outDir, 'page_curves_bench.png') });
+}
+
 (async () => {
-  const args = mode === 'webgpu' ? [...common, ...webgpu] : common;
+  const args = mode === 'webgl2' ? common : [...common, ...webgpu];
   const userDir = fs.mkdtempSync(path.join(outDir, 'profile-'));
   const browser = await chromium.launch({
     executablePath: chromiumPath,
@@ -223,6 +280,8 @@ async function runWebGl2(page, result) {
     page.on('console', (m) => console.push(`${m.type()}: ${m.text()}`));
     page.on('pageerror', (e) => console.push(`pageerror: ${e}`));
     if (mode === 'webgpu') await runWebGpu(page, result);
+    else if (mode === 'curves') await runCurves(page, result);
+    else if (mode === 'curves-bench') await runCurvesBench(page, result);
     else await runWebGl2(page, result);
     process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
   } catch (e) {

@@ -172,6 +172,41 @@ fn without_webgpu_the_page_falls_back_to_webgl2() {
     assert!(result["raf_frame_ms"].as_f64().unwrap() > 0.0);
 }
 
+#[test]
+fn the_curves_panel_opens_and_a_click_seeks_in_the_page() {
+    let Some(dist) = ready() else { return };
+    let (result, _) = run_page(&dist, "curves");
+    let curves = &result["curves"];
+    assert_eq!(curves["open"], true);
+    // The first six joints with limits, as the library lists them.
+    let path = repo("data/sony_stand_sit.mtn");
+    let track = motion_viewer::scene::Track::Mtn {
+        motion: motion_viewer::formats::mtn::decode(&std::fs::read(&path).unwrap()).unwrap(),
+        path,
+        entry: None,
+    };
+    let want: Vec<String> = motion_viewer::curves::channels(&track)
+        .into_iter()
+        .filter(|c| c.limits.is_some())
+        .take(6)
+        .map(|c| c.name)
+        .collect();
+    let got: Vec<&str> = curves["channels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(got, want);
+    let clicked = result["clicked_s"].as_f64().unwrap();
+    let time = result["time_s"].as_f64().unwrap();
+    let period = result["frame_period_s"].as_f64().unwrap();
+    assert!(
+        (time - clicked).abs() <= period,
+        "clicked at {clicked} s, the page is at {time} s"
+    );
+}
+
 /// `viewer serve --port 0` on a folder, stopped when dropped.
 struct Served {
     child: std::process::Child,

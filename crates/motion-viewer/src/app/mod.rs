@@ -13,8 +13,9 @@
 //!   overlay; [`frame_time`]: where a frame goes.
 //!
 //! Set `MOTION_VIEWER_STATUS=1` to have the window print status lines on
-//! stdout: `adapter NAME` once, `frame 3/241 time 0.100000 tracks 3 shown 2 focus 1`
-//! whenever one of those changes, `error MESSAGE` for a load that failed,
+//! stdout: `adapter NAME` once, `frame 3/241 time 0.100000 tracks 3 shown 2 focus 1 curves -`
+//! whenever one of those changes (the curves panel's channels and plot
+//! mapping at the end, see [`Status::line`]), `error MESSAGE` for a load that failed,
 //! `screenshot PATH` for each F12 (printed regardless), and on exit
 //! `frame_time_ms 16.70` (smoothed) and `frame_split_ms deform … present …`.
 //! Scripts and tests read these instead of guessing from pixels.

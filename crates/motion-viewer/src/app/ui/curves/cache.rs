@@ -250,7 +250,9 @@ mod tests {
         // Over the shorter motion: the Skitter example's 40 frames of 16 ms.
         let last = *diff.times.last().unwrap();
         assert!((last - 0.64).abs() < 1e-9, "{last}");
-        let sa = cache.series(&state, &[a.clone()])[0].clone().unwrap();
+        let sa = cache.series(&state, std::slice::from_ref(&a))[0]
+            .clone()
+            .unwrap();
         let sb = cache.series(
             &state,
             &[ChannelKey {

@@ -1,7 +1,9 @@
-//! From a sampled series to what is drawn over a stretch of time: a
-//! polyline of at most two points per pixel column (the smallest and the
-//! largest value in it, [`Series::envelope`]) or, zoomed in, the samples
-//! themselves; and the keyframe markers, at most one per few pixels.
+//! From a sampled series to what is drawn over a stretch of time: one bar
+//! per pixel column from the smallest to the largest value in it
+//! ([`Series::envelope`]) or, zoomed in to at most two samples a column,
+//! the samples themselves as a polyline; and the keyframe markers, at most
+//! one per few pixels. Either way a curve costs a bounded number of
+//! triangles whatever its length.
 
 use super::cache::ChannelKey;
 use crate::curves::{Series, Unit};
@@ -9,7 +11,7 @@ use egui::Color32;
 use std::sync::Arc;
 
 /// Markers closer than this (pixels) to the last one drawn are skipped.
-const MIN_MARKER_GAP_PX: f64 = 4.0;
+const MIN_MARKER_GAP_PX: f64 = 8.0;
 
 /// One curve the panel draws.
 #[derive(Debug, Clone)]
@@ -35,8 +37,12 @@ pub struct Shown {
 /// A curve made ready for one view.
 #[derive(Debug, Clone, Default)]
 pub struct Drawn {
-    /// The polyline, plot coordinates (seconds, value).
+    /// The samples in view as a polyline, plot coordinates (seconds,
+    /// value); empty when `bars` are drawn instead.
     pub points: Arc<Vec<[f64; 2]>>,
+    /// One bar per column, `[t0, t1, low, high]`, each reaching the next
+    /// so that the curve stays joined; empty when `points` are drawn.
+    pub bars: Arc<Vec<[f64; 4]>>,
     /// Keyframe markers: the keyframe's index and where it sits.
     pub markers: Arc<Vec<(usize, [f64; 2])>>,
     /// The smallest and largest value drawn.
@@ -46,50 +52,59 @@ pub struct Drawn {
 /// `series` over `[t0, t1]` for a plot `columns` pixels wide, with markers
 /// at `keyframes`.
 pub fn draw(series: &Series, keyframes: Option<&[f64]>, t0: f64, t1: f64, columns: usize) -> Drawn {
-    let points = polyline(series, t0, t1, columns);
-    let range = points.iter().fold(None, |r: Option<(f64, f64)>, p| {
-        Some(r.map_or((p[1], p[1]), |(lo, hi)| (lo.min(p[1]), hi.max(p[1]))))
+    let (points, bars) = match samples(series, t0, t1, columns) {
+        Some(points) => (points, Vec::new()),
+        None => (Vec::new(), bars(series, t0, t1, columns)),
+    };
+    let values = points
+        .iter()
+        .map(|p| (p[1], p[1]))
+        .chain(bars.iter().map(|b| (b[2], b[3])));
+    let range = values.fold(None, |r: Option<(f64, f64)>, (lo, hi)| {
+        Some(r.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))))
     });
     let markers = keyframes.map_or_else(Vec::new, |k| markers(series, k, t0, t1, columns));
     Drawn {
         points: Arc::new(points),
+        bars: Arc::new(bars),
         markers: Arc::new(markers),
         range,
     }
 }
 
-/// The samples in view (one more each side, so the line reaches the edges)
-/// when there are at most two per column; else each column's minimum and
-/// maximum where they occur.
-pub fn polyline(series: &Series, t0: f64, t1: f64, columns: usize) -> Vec<[f64; 2]> {
+/// The samples in view (one more each side, so the line reaches the
+/// edges) when there are at most two per column; `None` when there are more.
+pub fn samples(series: &Series, t0: f64, t1: f64, columns: usize) -> Option<Vec<[f64; 2]>> {
     let times = &series.times;
     let first = times.partition_point(|&t| t < t0).saturating_sub(1);
     let last = (times.partition_point(|&t| t <= t1) + 1).min(times.len());
-    if first >= last {
-        return Vec::new();
+    if last.saturating_sub(first) > 2 * columns.max(1) {
+        return None;
     }
-    if last - first <= 2 * columns.max(1) {
-        return (first..last)
+    Some(
+        (first..last.max(first))
             .filter(|&i| series.values[i].is_finite())
             .map(|i| [times[i], series.values[i]])
-            .collect();
-    }
-    let mut points: Vec<[f64; 2]> = Vec::with_capacity(2 * columns);
+            .collect(),
+    )
+}
+
+/// Each column's smallest and largest value as a bar, stretched where
+/// needed to reach the bar before it (the curve passes between them).
+pub fn bars(series: &Series, t0: f64, t1: f64, columns: usize) -> Vec<[f64; 4]> {
+    let mut bars: Vec<[f64; 4]> = Vec::with_capacity(columns);
     for span in series.envelope(t0, t1, columns) {
         if !(span.min.is_finite() && span.max.is_finite()) {
             continue;
         }
-        // Each extreme where it occurs, in time order.
-        let (low, high) = ([span.t_min, span.min], [span.t_max, span.max]);
-        if span.t_min == span.t_max {
-            points.push(low);
-        } else if span.t_min < span.t_max {
-            points.extend([low, high]);
-        } else {
-            points.extend([high, low]);
+        let (mut lo, mut hi) = (span.min, span.max);
+        if let Some(prev) = bars.last() {
+            lo = lo.min(prev[3]);
+            hi = hi.max(prev[2]);
         }
+        bars.push([span.t0, span.t1, lo, hi]);
     }
-    points
+    bars
 }
 
 /// The keyframes in `[t0, t1]` on the curve, skipping any closer than a
@@ -136,7 +151,7 @@ mod tests {
     #[test]
     fn few_samples_are_drawn_as_they_are() {
         let s = ramp(50);
-        let p = polyline(&s, 0.1, 0.2, 100);
+        let p = samples(&s, 0.1, 0.2, 100).unwrap();
         // Samples 10..=20 and one either side.
         assert_eq!(p.len(), 13);
         assert_eq!(p[0], [s.times[9], s.values[9]]);
@@ -152,12 +167,21 @@ mod tests {
             (0..n).map(|i| i as f64 * 1e-5).collect(),
             (0..n).map(|i| ((i as u64 * 7919) % 1000) as f64).collect(),
         );
-        let p = polyline(&s, 0.0, 10.0, 500);
-        assert!(p.len() <= 1000, "{} points", p.len());
-        let lo = p.iter().map(|q| q[1]).fold(f64::INFINITY, f64::min);
-        let hi = p.iter().map(|q| q[1]).fold(f64::NEG_INFINITY, f64::max);
+        assert!(samples(&s, 0.0, 10.0, 500).is_none());
+        let b = bars(&s, 0.0, 10.0, 500);
+        assert!(b.len() <= 500, "{} bars", b.len());
+        let lo = b.iter().map(|q| q[2]).fold(f64::INFINITY, f64::min);
+        let hi = b.iter().map(|q| q[3]).fold(f64::NEG_INFINITY, f64::max);
         assert_eq!((lo, hi), (0.0, 999.0));
-        assert!(p.windows(2).all(|w| w[0][0] <= w[1][0]), "in time order");
+        assert!(
+            b.windows(2).all(|w| w[0][1] <= w[1][0] + 1e-12),
+            "in time order"
+        );
+        // Each bar reaches the one before it.
+        assert!(
+            b.windows(2)
+                .all(|w| w[1][2] <= w[0][3] && w[1][3] >= w[0][2])
+        );
     }
 
     #[test]
@@ -172,9 +196,9 @@ mod tests {
         let want = 0.5 * (s.values[87] + s.values[88]);
         assert_eq!(all[7].0, 7);
         assert!((all[7].1[1] - want).abs() < 1e-9, "{:?} {want}", all[7]);
-        // Over 100 pixels: 1.25 px apart, one in four kept (5 px ≥ 4 px).
+        // Over 100 pixels: 1.25 px apart, one in seven kept (8.75 px ≥ 8 px).
         let few = markers(&s, &keys, 0.0, 10.0, 100);
-        assert_eq!(few.len(), 21);
-        assert_eq!(few[1].0, 4);
+        assert_eq!(few.len(), 12);
+        assert_eq!(few[1].0, 7);
     }
 }

@@ -1,6 +1,6 @@
 //! The plot of the curves panel, on egui_plot: the time axis (which zooms,
 //! pans and follows the loop range), the curves with their keyframe
-//! markers, the joint limits as bands, `check`'s findings shaded, the
+//! markers, the joint limits as bands (a strip beyond each limit), `check`'s findings shaded, the
 //! playhead, and the value under the cursor. A click or drag seeks; a drag
 //! on a keyframe marker becomes [`CurveAction`]s for the editor.
 //!
@@ -14,16 +14,20 @@ use super::layer::Layer;
 use crate::session::mtn::FindingMark;
 use crate::session::state::ViewerState;
 use crate::session::status::PlotArea;
-use egui::{Color32, PointerButton, Pos2, Rect, Shape, Stroke};
+use egui::{Color32, Mesh, PointerButton, Pos2, Rect, Shape, Stroke};
 use egui_plot::{Corner, Legend, Plot, PlotPoint, PlotTransform, PlotUi};
 use std::sync::Arc;
 
 /// A marker is hit within this distance, points.
 const HIT_RADIUS: f32 = 6.0;
 /// Marker radius, points.
-const MARKER_RADIUS: f32 = 3.0;
-/// Band beyond a joint limit: the channel's colour at this opacity.
-const BAND_ALPHA: f32 = 0.14;
+const MARKER_RADIUS: f32 = 3.5;
+/// Curve width, points.
+const LINE_WIDTH: f32 = 1.5;
+/// Band beyond a joint limit: the channel's colour at this opacity…
+const BAND_ALPHA: f32 = 0.35;
+/// …this deep, points.
+const BAND_DEPTH: f32 = 7.0;
 /// Wheel points per e-fold of zoom.
 const WHEEL_PER_EFOLD: f32 = 400.0;
 const FINDING_ERROR: Color32 = Color32::from_rgba_premultiplied(90, 20, 18, 90);
@@ -59,6 +63,8 @@ pub struct PlotState {
     drawn: Option<(DrawKey, Vec<Drawn>)>,
     /// The track and channel of each drawn curve, for hits on its markers.
     shown_keys: Vec<(usize, String)>,
+    /// The findings' shading, for a generation and the tracks shown.
+    shades: Option<(ShadeKey, Arc<Vec<Shade>>)>,
     /// The time under the cursor, while over the plot.
     pub hover_s: Option<f64>,
     /// Where the plot stood last frame.
@@ -84,7 +90,7 @@ impl PlotState {
         frame: &Frame<'_>,
     ) -> Vec<CurveAction> {
         let mut actions = Vec::new();
-        let findings = findings(state, frame.shown);
+        let findings = self.shades(state, frame.shown);
         let plot = Plot::new("curves plot")
             .allow_drag(false)
             .allow_zoom(false)
@@ -92,6 +98,9 @@ impl PlotState {
             .allow_boxed_zoom(false)
             .allow_double_click_reset(false)
             .allow_axis_zoom_drag(false)
+            // On the panel's own fill: one full-size rectangle fewer for a
+            // software rasteriser to paint each frame.
+            .show_background(false)
             .show_x(false)
             .show_y(false)
             .x_axis_label("s")
@@ -230,6 +239,22 @@ impl PlotState {
         }
     }
 
+    /// The findings of the tracks shown, merged, formed once per generation.
+    fn shades(&mut self, state: &ViewerState, shown: &[Shown]) -> Arc<Vec<Shade>> {
+        let mut tracks: Vec<usize> = shown.iter().map(|s| s.key.track).collect();
+        tracks.sort_unstable();
+        tracks.dedup();
+        let key = (state.generation(), tracks);
+        match &self.shades {
+            Some((k, shades)) if *k == key => Arc::clone(shades),
+            _ => {
+                let shades = Arc::new(findings(state, &key.1));
+                self.shades = Some((key, Arc::clone(&shades)));
+                shades
+            }
+        }
+    }
+
     /// The keyframe marker under `pos` (as drawn last frame), if any.
     fn hit(&self, pos: Pos2, transform: &PlotTransform) -> Option<(usize, usize, String)> {
         let (_, drawn) = self.drawn.as_ref()?;
@@ -250,6 +275,10 @@ impl PlotState {
 
 /// A stretch of time to shade: start, end, an error (else a warning).
 type Shade = (f64, f64, bool);
+/// What the shading was formed for: a generation and the tracks shown.
+type ShadeKey = (u64, Vec<usize>);
+/// A curve's keyframe markers and its colour.
+type Markers = (Arc<Vec<(usize, [f64; 2])>>, Color32);
 
 impl PlotState {
     /// Adds this frame's layers: shading and bands, the curves, their
@@ -260,7 +289,7 @@ impl PlotState {
         state: &ViewerState,
         frame: &Frame<'_>,
         ppp: f32,
-        shades: Vec<Shade>,
+        shades: Arc<Vec<Shade>>,
     ) {
         let (t0, t1) = self.view.unwrap_or((0.0, 1.0));
         let rect = p.response().rect;
@@ -305,21 +334,13 @@ impl PlotState {
             backdrop(tr, &shades, &bands, shapes);
         }));
         for (s, d) in frame.shown.iter().zip(drawn) {
-            let (points, color, dashed) = (Arc::clone(&d.points), s.color, s.dashed);
+            let (points, bars) = (Arc::clone(&d.points), Arc::clone(&d.bars));
+            let (color, dashed) = (s.color, s.dashed);
             p.add(Layer::new(s.label.clone(), color, move |tr, shapes| {
-                let screen: Vec<Pos2> = points
-                    .iter()
-                    .map(|q| tr.position_from_point(&PlotPoint::new(q[0], q[1])))
-                    .collect();
-                let stroke = Stroke::new(1.5, color);
-                if dashed {
-                    shapes.extend(Shape::dashed_line(&screen, stroke, 6.0, 4.0));
-                } else {
-                    shapes.push(Shape::line(screen, stroke));
-                }
+                curve(tr, &points, &bars, color, dashed, shapes);
             }));
         }
-        let markers: Vec<(Arc<Vec<(usize, [f64; 2])>>, Color32)> = frame
+        let markers: Vec<Markers> = frame
             .shown
             .iter()
             .zip(drawn)
@@ -327,17 +348,17 @@ impl PlotState {
             .map(|(s, d)| (Arc::clone(&d.markers), s.color))
             .collect();
         p.add(Layer::new("", Color32::TRANSPARENT, move |tr, shapes| {
+            // Diamonds, two triangles each (an outline, then the fill):
+            // thousands of them cost little on a software rasteriser.
+            let mut mesh = Mesh::default();
             for (list, color) in &markers {
                 for (_, at) in list.iter() {
                     let c = tr.position_from_point(&PlotPoint::new(at[0], at[1]));
-                    shapes.push(Shape::circle_filled(c, MARKER_RADIUS, *color));
-                    shapes.push(Shape::circle_stroke(
-                        c,
-                        MARKER_RADIUS,
-                        Stroke::new(1.0, Color32::BLACK),
-                    ));
+                    diamond(&mut mesh, c, MARKER_RADIUS + 1.0, Color32::BLACK);
+                    diamond(&mut mesh, c, MARKER_RADIUS, *color);
                 }
             }
+            shapes.push(Shape::mesh(mesh));
         }));
         let now = state.timeline.time_s();
         let hover = self.hover_s;
@@ -368,6 +389,77 @@ impl PlotState {
             shapes.push(Shape::vline(x, r.y_range(), Stroke::new(2.0, PLAYHEAD)));
         }));
     }
+}
+
+/// One curve in screen space: its bars as rectangles, or its polyline as
+/// one quad per segment (dashed: egui's dashes), without feathering, so that
+/// a curve is a few thousand triangles at most.
+fn curve(
+    tr: &PlotTransform,
+    points: &[[f64; 2]],
+    bars: &[[f64; 4]],
+    color: Color32,
+    dashed: bool,
+    shapes: &mut Vec<Shape>,
+) {
+    let half = 0.5 * LINE_WIDTH;
+    let mut mesh = Mesh::default();
+    let fill = if dashed {
+        color.gamma_multiply(0.5)
+    } else {
+        color
+    };
+    for b in bars {
+        let (x0, x1) = (
+            tr.position_from_point_x(b[0]),
+            tr.position_from_point_x(b[1]),
+        );
+        let (y_lo, y_hi) = (
+            tr.position_from_point_y(b[2]),
+            tr.position_from_point_y(b[3]),
+        );
+        let rect = Rect::from_x_y_ranges(x0..=x1.max(x0 + 1.0), (y_hi - half)..=(y_lo + half));
+        mesh.add_colored_rect(rect, fill);
+    }
+    let screen: Vec<Pos2> = points
+        .iter()
+        .map(|q| tr.position_from_point(&PlotPoint::new(q[0], q[1])))
+        .collect();
+    if dashed {
+        shapes.extend(Shape::dashed_line(
+            &screen,
+            Stroke::new(LINE_WIDTH, color),
+            6.0,
+            4.0,
+        ));
+    } else {
+        for w in screen.windows(2) {
+            let d = w[1] - w[0];
+            let n = d.normalized().rot90() * half;
+            if !n.x.is_finite() || !n.y.is_finite() {
+                continue;
+            }
+            let i = mesh.vertices.len() as u32;
+            for p in [w[0] + n, w[0] - n, w[1] - n, w[1] + n] {
+                mesh.colored_vertex(p, color);
+            }
+            mesh.add_triangle(i, i + 1, i + 2);
+            mesh.add_triangle(i, i + 2, i + 3);
+        }
+    }
+    if !mesh.is_empty() {
+        shapes.push(Shape::mesh(mesh));
+    }
+}
+
+/// A diamond of `radius` at `c`.
+fn diamond(mesh: &mut Mesh, c: Pos2, radius: f32, color: Color32) {
+    let i = mesh.vertices.len() as u32;
+    for (dx, dy) in [(0.0, -radius), (radius, 0.0), (0.0, radius), (-radius, 0.0)] {
+        mesh.colored_vertex(c + egui::vec2(dx, dy), color);
+    }
+    mesh.add_triangle(i, i + 1, i + 2);
+    mesh.add_triangle(i, i + 2, i + 3);
 }
 
 /// The values to show: every curve's, and the joint limits, with a margin.
@@ -427,21 +519,26 @@ fn backdrop(
             colour,
         ));
     }
+    // A strip a few points deep beyond each limit: the forbidden side shows
+    // without painting the plot over once per joint (a software rasteriser
+    // pays for every pixel painted).
     for &((lo, hi), colour) in bands {
         let fill = colour.gamma_multiply(BAND_ALPHA);
         let line = Stroke::new(1.0, colour.gamma_multiply(0.6));
         let (y_hi, y_lo) = (tr.position_from_point_y(hi), tr.position_from_point_y(lo));
         if y_hi > r.top() {
+            let strip = (y_hi - BAND_DEPTH).max(r.top())..=y_hi;
             shapes.push(Shape::rect_filled(
-                Rect::from_x_y_ranges(r.x_range(), r.top()..=y_hi),
+                Rect::from_x_y_ranges(r.x_range(), strip),
                 0.0,
                 fill,
             ));
             shapes.push(Shape::hline(r.x_range(), y_hi, line));
         }
         if y_lo < r.bottom() {
+            let strip = y_lo..=(y_lo + BAND_DEPTH).min(r.bottom());
             shapes.push(Shape::rect_filled(
-                Rect::from_x_y_ranges(r.x_range(), y_lo..=r.bottom()),
+                Rect::from_x_y_ranges(r.x_range(), strip),
                 0.0,
                 fill,
             ));
@@ -450,13 +547,10 @@ fn backdrop(
     }
 }
 
-/// The findings of the tracks shown, each over the segment it concerns
-/// (from the keyframe before to its own), overlapping ones merged.
-fn findings(state: &ViewerState, shown: &[Shown]) -> Vec<Shade> {
+/// The findings of `tracks`, each over the segment it concerns (from the
+/// keyframe before to its own), overlapping ones merged.
+fn findings(state: &ViewerState, tracks: &[usize]) -> Vec<Shade> {
     let period = state.timeline.frame_period_s();
-    let mut tracks: Vec<usize> = shown.iter().map(|s| s.key.track).collect();
-    tracks.sort_unstable();
-    tracks.dedup();
     let mut shades: Vec<Shade> = Vec::new();
     for entry in tracks.iter().filter_map(|&i| state.tracks().get(i)) {
         for mark in &entry.findings {
@@ -478,10 +572,9 @@ fn findings(state: &ViewerState, shown: &[Shown]) -> Vec<Shade> {
 /// (a speed finding names the keyframe ending the segment); a frame either
 /// side where there is none before.
 fn segment(mark: &FindingMark, keyframes: &[f64], period: f64) -> Shade {
-    let eps = 1e-9;
-    let before = keyframes.iter().rev().find(|&&k| k < mark.time_s - eps);
-    match before {
-        Some(&k) => (k, mark.time_s, mark.error),
+    let before = keyframes.partition_point(|&k| k < mark.time_s - 1e-9);
+    match before.checked_sub(1).map(|i| keyframes[i]) {
+        Some(k) => (k, mark.time_s, mark.error),
         None => (mark.time_s - period, mark.time_s + period, mark.error),
     }
 }

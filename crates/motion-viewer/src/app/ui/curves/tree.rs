@@ -33,11 +33,6 @@ pub fn show(
 ) -> bool {
     let mut changed = false;
     ui.horizontal(|ui| {
-        ui.add(
-            egui::TextEdit::singleline(search)
-                .hint_text("search channels")
-                .desired_width(ui.available_width() - 44.0),
-        );
         if ui
             .small_button("none")
             .on_hover_text("show no channel")
@@ -46,6 +41,13 @@ pub fn show(
             changed |= !rows.selected.is_empty();
             rows.selected.clear();
         }
+        // Exactly the width left: a field asking for more would widen the
+        // resizable panel a little every frame.
+        ui.add(
+            egui::TextEdit::singleline(search)
+                .hint_text("search channels")
+                .desired_width(ui.available_width()),
+        );
     });
     let needle = search.trim().to_lowercase();
     egui::ScrollArea::vertical()
