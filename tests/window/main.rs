@@ -5,5 +5,6 @@ mod app;
 #[path = "../common/mod.rs"]
 mod common;
 
+mod window_edit;
 mod window_keys;
 mod window_xvfb;

@@ -19,11 +19,11 @@ use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 /// Debug builds on a software rasteriser start slowly.
-const START_TIMEOUT: Duration = Duration::from_secs(120);
-const STEP_TIMEOUT: Duration = Duration::from_secs(30);
+pub(super) const START_TIMEOUT: Duration = Duration::from_secs(120);
+pub(super) const STEP_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Kills the child when the test ends, however it ends.
-struct Reaped(Child);
+pub(super) struct Reaped(pub(super) Child);
 
 impl Drop for Reaped {
     fn drop(&mut self) {
@@ -33,7 +33,7 @@ impl Drop for Reaped {
 }
 
 /// True when the test can run; otherwise prints why it cannot (and panics on CI).
-fn prerequisites() -> bool {
+pub(super) fn prerequisites() -> bool {
     let missing: Vec<&str> = ["Xvfb", "xdotool", "import"]
         .into_iter()
         .filter(|t| !on_path(t))
@@ -49,7 +49,7 @@ fn prerequisites() -> bool {
 }
 
 /// A private X server; returns it and its `DISPLAY` value.
-fn start_xvfb() -> (Reaped, String) {
+pub(super) fn start_xvfb() -> (Reaped, String) {
     let mut xvfb = Command::new("Xvfb")
         // -displayfd picks a free display number and writes it to fd 1.
         .args([
@@ -75,7 +75,7 @@ fn start_xvfb() -> (Reaped, String) {
 }
 
 /// Runs a tool on `display` and returns its stdout; panics on failure.
-fn tool(display: &str, program: &str, args: &[&str]) -> String {
+pub(super) fn tool(display: &str, program: &str, args: &[&str]) -> String {
     let out = Command::new(program)
         .args(args)
         .env("DISPLAY", display)
@@ -110,16 +110,16 @@ fn changed_pixels(a: &image::RgbImage, b: &image::RgbImage) -> usize {
 
 /// A parsed `frame N/TOTAL time T tracks K shown S focus F` line.
 #[derive(Debug, Clone, PartialEq)]
-struct Status {
-    frame: u64,
-    total: u64,
-    time: f64,
-    tracks: usize,
-    shown: usize,
-    focus: String,
+pub(super) struct Status {
+    pub(super) frame: u64,
+    pub(super) total: u64,
+    pub(super) time: f64,
+    pub(super) tracks: usize,
+    pub(super) shown: usize,
+    pub(super) focus: String,
 }
 
-fn parse_status(line: &str) -> Option<Status> {
+pub(super) fn parse_status(line: &str) -> Option<Status> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let [
         "frame",
@@ -148,7 +148,7 @@ fn parse_status(line: &str) -> Option<Status> {
 }
 
 /// Reads lines until one satisfies `want`, failing after `timeout`.
-fn wait_for<T>(
+pub(super) fn wait_for<T>(
     lines: &Receiver<String>,
     timeout: Duration,
     what: &str,
@@ -251,14 +251,14 @@ fn write_flags(obj_path: &Path, motion_path: &Path) {
 }
 
 /// A viewer running on a display, its stdout lines arriving on a channel.
-struct Running {
-    viewer: Reaped,
-    stderr: std::process::ChildStderr,
-    lines: Receiver<String>,
+pub(super) struct Running {
+    pub(super) viewer: Reaped,
+    pub(super) stderr: std::process::ChildStderr,
+    pub(super) lines: Receiver<String>,
 }
 
 /// Starts the viewer on `display` with status lines, `args` after the inputs.
-fn start_viewer(display: &str, inputs: &[PathBuf], args: &[&str]) -> Running {
+pub(super) fn start_viewer(display: &str, inputs: &[PathBuf], args: &[&str]) -> Running {
     let mut viewer = crate::app::viewer()
         .args(inputs)
         .args(args)
@@ -287,7 +287,7 @@ fn start_viewer(display: &str, inputs: &[PathBuf], args: &[&str]) -> Running {
 }
 
 /// Focuses the viewer's window and returns a key sender for it.
-fn keyboard(display: &str) -> impl Fn(&str) + '_ {
+pub(super) fn keyboard(display: &str) -> impl Fn(&str) + '_ {
     let window = tool(
         display,
         "xdotool",

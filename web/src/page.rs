@@ -101,7 +101,8 @@ pub fn connect(proxy: EventLoopProxy<HostEvent>) -> Result<(), JsValue> {
         }
     });
     if let Some(window) = web_sys::window() {
-        window.add_event_listener_with_callback("beforeunload", on_leave.as_ref().unchecked_ref())?;
+        window
+            .add_event_listener_with_callback("beforeunload", on_leave.as_ref().unchecked_ref())?;
     }
     on_leave.forget();
     Ok(())
