@@ -187,7 +187,10 @@ fn an_edit_in_the_page_downloads_the_edited_motion_then_the_original() {
     assert_eq!((&after.name, &after.joints), (&before.name, &before.joints));
     assert_eq!(file("undone"), original, "undone: the original's bytes");
     let title = result["dirty_title"].as_str().unwrap();
-    assert!(title.starts_with("* "), "unsaved edits in the title: {title}");
+    assert!(
+        title.starts_with("* "),
+        "unsaved edits in the title: {title}"
+    );
     let title = result["saved_title"].as_str().unwrap();
     assert!(!title.starts_with('*'), "saved: {title}");
 }

@@ -11,6 +11,7 @@
 
 use super::{Command, CurveAction};
 use crate::anim::aibo::joint_label;
+use crate::app::Host;
 use crate::app::keys::Action;
 use crate::session::edit::SaveRequest;
 use crate::session::state::ViewerState;
@@ -68,6 +69,35 @@ impl EditUi {
 /// from (for an archive entry, the archive).
 pub fn is_original(target: &Path, request: &SaveRequest) -> bool {
     target == crate::scene::archive::disk_file(&request.original)
+}
+
+/// Saves the edited track's motion where the section says, through
+/// `host`; asks first (and returns false) before writing over the
+/// original, unless `overwrite`. Returns true when it was saved.
+pub fn save(
+    host: &mut impl Host,
+    state: &mut ViewerState,
+    edit: &mut EditUi,
+    overwrite: bool,
+) -> bool {
+    let Some(request) = state.edit_track().and_then(|i| state.save_request(i)) else {
+        return false;
+    };
+    let target = edit.target(&request);
+    if !overwrite && is_original(&target, &request) {
+        edit.ask_overwrite();
+        return false;
+    }
+    let saved = host.save_motion(&target, &request.original, &request.bytes, overwrite);
+    let message = match &saved {
+        Ok(place) => {
+            state.mark_saved(request.track);
+            format!("saved {place}")
+        }
+        Err(e) => format!("not saved: {e}"),
+    };
+    state.set_edit_message(Some(message));
+    saved.is_ok()
 }
 
 /// An edit key pressed. Returns true for Save, which the window carries out.
