@@ -399,36 +399,16 @@ impl<H: Host> App<H> {
         }
     }
 
-    /// Saves the edited track's motion where the edit section says (asking
-    /// first before writing over the original, unless `overwrite`).
-    /// Returns true when it was saved.
+    /// Saves the edited track's motion (see [`super::ui::edit::save`]).
     fn save_motion(&mut self, overwrite: bool) -> bool {
-        let Some(request) = self
-            .state
-            .edit_track()
-            .and_then(|i| self.state.save_request(i))
-        else {
-            return false;
-        };
-        let target = self.ui.edit.target(&request);
-        if !overwrite && super::ui::edit::is_original(&target, &request) {
-            self.ui.edit.ask_overwrite();
-            self.request_redraw();
-            return false;
-        }
-        let saved = self
-            .host
-            .save_motion(&target, &request.original, &request.bytes, overwrite);
-        let message = match &saved {
-            Ok(place) => {
-                self.state.mark_saved(request.track);
-                format!("saved {place}")
-            }
-            Err(e) => format!("not saved: {e}"),
-        };
-        self.state.set_edit_message(Some(message));
+        let saved = super::ui::edit::save(
+            &mut self.host,
+            &mut self.state,
+            &mut self.ui.edit,
+            overwrite,
+        );
         self.request_redraw();
-        saved.is_ok()
+        saved
     }
 
     /// The GPU for the window is open (or failed): the window becomes a view.

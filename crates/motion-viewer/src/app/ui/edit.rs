@@ -11,6 +11,7 @@
 
 use super::{Command, CurveAction};
 use crate::anim::aibo::joint_label;
+use crate::app::Host;
 use crate::app::keys::Action;
 use crate::session::edit::SaveRequest;
 use crate::session::state::ViewerState;
@@ -23,6 +24,9 @@ use std::path::{Path, PathBuf};
 pub struct EditUi {
     /// Put the keyboard in the first value field on the next frame (Enter).
     focus_value: bool,
+    /// Select the focused field's text once it shows as text, so that
+    /// what is typed replaces it.
+    select_value: bool,
     /// The file name to save as, and the original it is for (a new track
     /// starts from its suggested name).
     save_as: Option<(PathBuf, String)>,
@@ -65,6 +69,35 @@ impl EditUi {
 /// from (for an archive entry, the archive).
 pub fn is_original(target: &Path, request: &SaveRequest) -> bool {
     target == crate::scene::archive::disk_file(&request.original)
+}
+
+/// Saves the edited track's motion where the section says, through
+/// `host`; asks first (and returns false) before writing over the
+/// original, unless `overwrite`. Returns true when it was saved.
+pub fn save(
+    host: &mut impl Host,
+    state: &mut ViewerState,
+    edit: &mut EditUi,
+    overwrite: bool,
+) -> bool {
+    let Some(request) = state.edit_track().and_then(|i| state.save_request(i)) else {
+        return false;
+    };
+    let target = edit.target(&request);
+    if !overwrite && is_original(&target, &request) {
+        edit.ask_overwrite();
+        return false;
+    }
+    let saved = host.save_motion(&target, &request.original, &request.bytes, overwrite);
+    let message = match &saved {
+        Ok(place) => {
+            state.mark_saved(request.track);
+            format!("saved {place}")
+        }
+        Err(e) => format!("not saved: {e}"),
+    };
+    state.set_edit_message(Some(message));
+    saved.is_ok()
 }
 
 /// An edit key pressed. Returns true for Save, which the window carries out.
@@ -220,9 +253,8 @@ pub fn section(ui: &mut egui::Ui, state: &mut ViewerState, edit: &mut EditUi) ->
     ui.label(RichText::new(format!("undo {} · redo {}", depths.0, depths.1)).small());
 
     let save = save_row(ui, state, edit, i);
-    if let Some(message) = state.edit_message() {
-        ui.label(RichText::new(message).small());
-    }
+    // Always a line, so that a new message moves nothing under it.
+    ui.label(RichText::new(state.edit_message().unwrap_or(" ")).small());
     if let Some(k) = selected {
         value_fields(ui, state, edit, i, k, rows);
     } else {
@@ -314,9 +346,33 @@ fn value_fields(
             for (n, (channel, label, value)) in rows.into_iter().enumerate() {
                 ui.label(RichText::new(label).monospace());
                 let mut v = value;
-                let response = ui.add(egui::DragValue::new(&mut v).speed(0.1).max_decimals(3));
+                let response = ui.add(
+                    egui::DragValue::new(&mut v)
+                        .speed(0.1)
+                        .max_decimals(3)
+                        // A typed value is one edit, made on Enter.
+                        .update_while_editing(false),
+                );
                 if n == 0 && std::mem::take(&mut edit.focus_value) {
+                    // The focus moves at the start of the next frame: draw
+                    // it now, or the next key would reach the window instead.
                     response.request_focus();
+                    response.scroll_to_me(None);
+                    ui.ctx().request_repaint();
+                    edit.select_value = true;
+                } else if n == 0 && edit.select_value && response.has_focus() {
+                    // egui selects a field's text when it is clicked, not
+                    // when it is given the keyboard: select it here.
+                    let mut text =
+                        egui::TextEdit::load_state(ui.ctx(), response.id).unwrap_or_default();
+                    let all = egui::text::CCursorRange::two(
+                        egui::text::CCursor::new(0),
+                        egui::text::CCursor::new(usize::MAX / 2),
+                    );
+                    text.cursor.set_char_range(Some(all));
+                    text.store(ui.ctx(), response.id);
+                    edit.select_value = false;
+                    ui.ctx().request_repaint();
                 }
                 if response.drag_started() {
                     let _ = state.edit(i, |e| {
