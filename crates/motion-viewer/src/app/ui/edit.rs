@@ -135,8 +135,6 @@ pub fn key(state: &mut ViewerState, edit: &mut EditUi, action: Action) -> bool {
 
 /// Applies what the curves panel asks: a click selects the keyframe; a
 /// drag moves it in time and value, the whole drag one undo step.
-// The curves panel (`curves.rs`, issue 24) calls it.
-#[cfg_attr(not(test), allow(dead_code))]
 pub fn apply_curve_action(state: &mut ViewerState, action: &CurveAction) {
     match action {
         CurveAction::SelectKey { track, key } => state.select_key(*track, Some(*key)),

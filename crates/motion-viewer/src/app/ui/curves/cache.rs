@@ -1,7 +1,7 @@
 //! What the curves panel keeps between frames: each track's channels, the
 //! series it has sampled (once, with [`curves::sample_frames`]) and the A−B
 //! differences it has formed, all dropped when
-//! [`ViewerState::generation`] changes (tracks opened, reloaded or edited).
+//! [`ViewerState::revision`] changes (tracks opened, reloaded or edited).
 
 use crate::curves::{self, Channel, Series};
 use crate::scene::Track;
@@ -18,7 +18,7 @@ pub struct ChannelKey {
     pub name: String,
 }
 
-/// Channels and series of the tracks of one [`ViewerState::generation`].
+/// Channels and series of the tracks of one [`ViewerState::revision`].
 #[derive(Debug, Clone, Default)]
 pub struct SeriesCache {
     generation: Option<u64>,
@@ -39,11 +39,11 @@ impl SeriesCache {
     /// Follows `state`: everything is dropped and the channels listed again
     /// when its generation changed. Returns true when that happened.
     pub fn sync(&mut self, state: &ViewerState) -> bool {
-        if self.generation == Some(state.generation()) {
+        if self.generation == Some(state.revision()) {
             return false;
         }
         *self = SeriesCache {
-            generation: Some(state.generation()),
+            generation: Some(state.revision()),
             channels: state
                 .tracks()
                 .iter()
@@ -187,6 +187,33 @@ mod tests {
             .collect();
         state.open(&inputs, &DiskMaterials).unwrap();
         state
+    }
+
+    #[test]
+    fn an_edit_that_keeps_the_duration_is_drawn_at_once() {
+        // An edit moves the state's revision but not its generation (the
+        // stage keeps its layout): the curves must follow it all the same.
+        let mut state = state_with(&["sony_stand_sit.mtn"]);
+        let mut cache = SeriesCache::default();
+        cache.sync(&state);
+        let joint = cache.channels(0)[3].name.clone();
+        let key = ChannelKey {
+            track: 0,
+            name: joint.clone(),
+        };
+        let times = state.editor(0).unwrap().keyframe_times_s();
+        let before = cache.series(&state, std::slice::from_ref(&key));
+        let at_key = |s: &Series| s.value_at(times[1]).unwrap();
+        let old = at_key(before[0].as_ref().unwrap());
+        let generation = state.generation();
+        let target = if old > 0.0 { old - 10.0 } else { old + 10.0 };
+        state.edit(0, |e| e.set_value(1, &joint, target)).unwrap();
+        assert_eq!(state.generation(), generation, "the layout is kept");
+        assert!(cache.sync(&state), "the edit drops the series");
+        let after = cache.series(&state, &[key]);
+        let new = at_key(after[0].as_ref().unwrap());
+        // Angles are stored in micro-radians: within one of the target.
+        assert!((new - target).abs() < 1e-4, "{new} against {target}");
     }
 
     #[test]

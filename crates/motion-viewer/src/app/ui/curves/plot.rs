@@ -244,7 +244,7 @@ impl PlotState {
         let mut tracks: Vec<usize> = shown.iter().map(|s| s.key.track).collect();
         tracks.sort_unstable();
         tracks.dedup();
-        let key = (state.generation(), tracks);
+        let key = (state.revision(), tracks);
         match &self.shades {
             Some((k, shades)) if *k == key => Arc::clone(shades),
             _ => {
@@ -295,7 +295,7 @@ impl PlotState {
         let rect = p.response().rect;
         let columns = ((rect.width() * ppp).round() as usize).max(1);
         let key = DrawKey {
-            generation: state.generation(),
+            generation: state.revision(),
             version: frame.version,
             t0,
             t1,
