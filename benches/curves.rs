@@ -3,6 +3,10 @@
 //! tangents and weighted Bezier; then a whole MRTK state (`state_at`) on
 //! `data/hands.mrtk`.
 //!
+//! Then the curves panel's decimation: `Series::envelope` of 20 channels of
+//! 10⁵ samples over a view that moves every frame (nothing kept from the
+//! frame before), and of one 10⁶-sample channel on 1920 columns.
+//!
 //! `cargo bench --bench curves`
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -111,5 +115,35 @@ fn bench_state_at(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_evaluate, bench_state_at);
+fn bench_envelope(c: &mut Criterion) {
+    use motion_viewer::curves::Series;
+    let series = |n: usize, k: usize| {
+        let times: Vec<f64> = (0..n).map(|i| i as f64 * 1e-3).collect();
+        let values = times.iter().map(|t| (t * (0.5 + k as f64)).sin()).collect();
+        Series::new(format!("c{k}"), times, values)
+    };
+    let mut group = c.benchmark_group("envelope");
+    group.measurement_time(Duration::from_secs(3));
+    let twenty: Vec<Series> = (0..20).map(|k| series(100_000, k)).collect();
+    let mut shift = 0.0;
+    group.bench_function("20x1e5_samples_1000_columns_moving_view", |b| {
+        b.iter(|| {
+            // A new view each time: nothing is reused from the last.
+            shift = (shift + 0.001) % 1.0;
+            for s in &twenty {
+                black_box(s.envelope(shift, 99.0 + shift, 1000));
+            }
+        })
+    });
+    let million = series(1_000_000, 3);
+    group.bench_function("1e6_samples_1920_columns_moving_view", |b| {
+        b.iter(|| {
+            shift = (shift + 0.001) % 1.0;
+            black_box(million.envelope(shift, 998.0 + shift, 1920))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_evaluate, bench_state_at, bench_envelope);
 criterion_main!(benches);

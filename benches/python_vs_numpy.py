@@ -8,10 +8,18 @@
   the parent frame; motion_viewer: `open` then `positions()`.
 - open: a synthetic MEMG scene (VERTICES×BASIS×FRAMES, default 1M×32×100:
   a 796 MB motion and its `.obj` of a million `v` lines), in the page cache.
-  numpy: the `.obj`'s vertices, then the motion read and `memg_numpy.decode`d;
-  motion_viewer: `open` (the same two files). Also numpy's decode of the
-  motion alone, read from the file and (as memg_numpy.py times it) of bytes
-  already in memory, beside `open`.
+  numpy: the `.obj`'s vertices, then the motion read and `memg_numpy.decode`d
+  (every array narrowed to float32); motion_viewer: `open` (the same two
+  files: the `.obj` parsed, the motion mapped and checked whole, its arrays
+  left in the file as float64 views, narrowed when `positions` first needs
+  them).
+- the motion alone: the same motion with every vertex mapped to `.obj`
+  vertex 1 and a one-vertex `.obj` beside it (`open` needs a scene the
+  motion binds to; this one costs nothing to parse), so `open` is the
+  motion's decode: against numpy's decode of that file, read from the file
+  and (as memg_numpy.py times it) of its bytes already in memory.
+- open + positions of the synthetic scene, every timestep (numpy as for the
+  flags; medians of --big-runs).
 
 Prints one JSON object (medians of --runs after a warm-up). Run from the
 repository root with the package installed (`pip install ./python`):
@@ -79,6 +87,7 @@ def main():
     parser.add_argument("--scene", default="/tmp/py-bench", help="folder for the synthetic scene")
     parser.add_argument("--size", default="1000000x32x100", help="VERTICESxBASISxFRAMES")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--big-runs", type=int, default=3, help="runs of open + positions on the synthetic scene")
     args = parser.parse_args()
     root = HERE.parent
     flags_obj, flags_bin = root / "data" / "flags.obj", root / "data" / "flags.bin"
@@ -96,22 +105,34 @@ def main():
     motion = scene / f"synthetic-{args.size}.bin"
     if not motion.exists():
         write_memg(motion, vertices=v, basis=r, timesteps=n)
-    data = motion.read_bytes()
+    # The motion alone: every vertex on .obj vertex 1 of a one-vertex scene.
+    alone = scene / f"alone-{args.size}.bin"
+    if not alone.exists():
+        raw = bytearray(motion.read_bytes())
+        at = 16 + 4 + len(b"cloud") + 4  # header, name length, name, count (write_memg)
+        raw[at : at + 4 * v] = np.ones(v, "<i4").tobytes()
+        alone.write_bytes(bytes(raw))
+        del raw
+        alone.with_suffix(".obj").write_text("g cloud\nv 0 0 0\n")
+    data = alone.read_bytes()
     np_decode = median_s(lambda: memg_numpy.decode(data), args.runs)
     del data
+
+    def numpy_read_decode():
+        with open(alone, "rb") as f:
+            return memg_numpy.decode(f.read())
 
     def numpy_open():
         rest = obj_vertices(motion.with_suffix(".obj"))
         with open(motion, "rb") as f:
             return rest, memg_numpy.decode(f.read())
 
-    def numpy_read_decode():
-        with open(motion, "rb") as f:
-            return memg_numpy.decode(f.read())
-
     np_read_decode = median_s(numpy_read_decode, args.runs)
+    mv_alone = median_s(lambda: mv.open(alone), args.runs)
     np_open = median_s(numpy_open, args.runs)
     mv_open = median_s(lambda: mv.open(motion), args.runs)
+    np_big = median_s(lambda: numpy_positions(motion.with_suffix(".obj"), motion), args.big_runs)
+    mv_big = median_s(lambda: mv.open(motion).positions(), args.big_runs)
     mb = motion.stat().st_size / 1e6
     print(
         json.dumps(
@@ -125,15 +146,17 @@ def main():
                 "flags_speedup": np_flags / mv_flags,
                 "synthetic": args.size,
                 "synthetic_mb": mb,
-                "decode_numpy_s": np_decode,
-                "read_decode_numpy_s": np_read_decode,
                 "open_numpy_s": np_open,
                 "open_motion_viewer_s": mv_open,
-                "decode_numpy_mb_s": mb / np_decode,
-                "open_motion_viewer_mb_s": mb / mv_open,
                 "open_speedup": np_open / mv_open,
-                "open_vs_numpy_read_decode": np_read_decode / mv_open,
-                "open_vs_numpy_decode_from_memory": np_decode / mv_open,
+                "motion_decode_numpy_from_memory_s": np_decode,
+                "motion_read_decode_numpy_s": np_read_decode,
+                "motion_open_motion_viewer_s": mv_alone,
+                "motion_vs_numpy_read_decode": np_read_decode / mv_alone,
+                "motion_vs_numpy_decode_from_memory": np_decode / mv_alone,
+                "open_positions_numpy_s": np_big,
+                "open_positions_motion_viewer_s": mv_big,
+                "open_positions_speedup": np_big / mv_big,
             },
             indent=2,
         )

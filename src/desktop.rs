@@ -66,6 +66,20 @@ impl Host for DesktopHost {
         Ok(path.display().to_string())
     }
 
+    fn save_motion(
+        &mut self,
+        path: &Path,
+        original: &Path,
+        bytes: &[u8],
+        overwrite: bool,
+    ) -> std::result::Result<String, String> {
+        save_motion(path, original, bytes, overwrite).map_err(|e| e.to_string())?;
+        // Whoever saved wants to know where it went, status lines or not.
+        println!("saved {}", path.display());
+        let _ = std::io::stdout().flush();
+        Ok(path.display().to_string())
+    }
+
     fn status(&mut self, line: &str) {
         if self.status {
             println!("{line}");
@@ -80,6 +94,16 @@ impl Host for DesktopHost {
     fn run(&mut self, task: motion_viewer::app::host::Task) -> Option<HostEvent> {
         Some(pollster::block_on(task))
     }
+}
+
+/// Writes an edited motion's `bytes` as `path`, all or nothing; refuses the
+/// file it came from unless `overwrite`, and always an archive it came out
+/// of (a `.mtn` written over an `.ODA` would lose every other entry).
+pub fn save_motion(path: &Path, original: &Path, bytes: &[u8], overwrite: bool) -> Result<()> {
+    let inputs = [original.to_path_buf()];
+    let archived = split_entry(original).is_some();
+    motion_viewer::output::check_not_input(path, &inputs, overwrite && !archived)?;
+    motion_viewer::output::write_atomic(path, |w| w.write_all(bytes))
 }
 
 /// The first free `<stem>_NNNN.png` beside `input`, counting from 1.
@@ -236,6 +260,31 @@ mod tests {
         let size = bytes.len() as u64;
         assert!(matches!(signature(&[named])[..], [Some((_, s))] if s == size));
         assert!(read_owned(&entry_path(&pack, "no_such")).is_ok_and(|i| i.entry.is_some()));
+    }
+
+    #[test]
+    fn an_edited_motion_never_replaces_its_original_unless_confirmed() {
+        use super::save_motion;
+        let dir = tempfile::tempdir().unwrap();
+        let original = dir.path().join("walk.mtn");
+        std::fs::write(&original, b"old").unwrap();
+        let edited = dir.path().join("walk-edited.mtn");
+        save_motion(&edited, &original, b"new", false).unwrap();
+        assert_eq!(std::fs::read(&edited).unwrap(), b"new");
+        // Saved again: the edited file is replaced, not the original.
+        save_motion(&edited, &original, b"newer", false).unwrap();
+        assert_eq!(std::fs::read(&edited).unwrap(), b"newer");
+        let refused = save_motion(&original, &original, b"new", false).unwrap_err();
+        assert!(refused.to_string().contains("walk.mtn"), "{refused}");
+        assert_eq!(std::fs::read(&original).unwrap(), b"old");
+        save_motion(&original, &original, b"new", true).unwrap();
+        assert_eq!(std::fs::read(&original).unwrap(), b"new");
+        // Never over an archive, confirmed or not.
+        let pack = dir.path().join("pack.ODA");
+        std::fs::write(&pack, b"archive").unwrap();
+        let entry = entry_path(&pack, "a_sit#sit");
+        assert!(save_motion(&pack, &entry, b"new", true).is_err());
+        assert_eq!(std::fs::read(&pack).unwrap(), b"archive");
     }
 
     #[test]

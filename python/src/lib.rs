@@ -6,9 +6,11 @@
 
 mod errors;
 mod export;
+mod memg;
 mod mtn;
 mod sample;
 mod track;
+mod track_memg;
 
 use errors::OrRaise;
 use pyo3::prelude::*;
@@ -16,13 +18,31 @@ use pyo3::pybacked::PyBackedBytes;
 use std::path::PathBuf;
 use track::Track;
 
-/// The tracks of one load, each carrying the load's warnings first.
-fn tracks(py: Python<'_>, loaded: motion_viewer::Loaded) -> PyResult<Vec<Track>> {
+/// The tracks of one load, each carrying the load's warnings first; a
+/// MEMG track with its motion file, from `stored` (given the track's path).
+fn tracks(
+    py: Python<'_>,
+    loaded: motion_viewer::Loaded,
+    mut stored: impl FnMut(&std::path::Path) -> motion_viewer::Result<memg::Stored>,
+) -> PyResult<Vec<Track>> {
     loaded
         .tracks
         .into_iter()
-        .map(|t| Track::new(py, t, loaded.warnings.clone()))
+        .map(|t| {
+            let file = match &t {
+                motion_viewer::Track::Memg { motion_path, .. } => {
+                    Some(stored(motion_path).or_raise(py)?)
+                }
+                _ => None,
+            };
+            Track::with_file(py, t, loaded.warnings.clone(), file, false)
+        })
         .collect()
+}
+
+/// A MEMG motion file on disk, mapped again after the front door decoded it.
+fn mapped(path: &std::path::Path) -> motion_viewer::Result<memg::Stored> {
+    memg::Stored::map(path).map(|(stored, _)| stored)
 }
 
 /// Opens one motion file (an AIBO `.mtn`, an MRTK recording, a MEMG motion
@@ -31,13 +51,19 @@ fn tracks(py: Python<'_>, loaded: motion_viewer::Loaded) -> PyResult<Vec<Track>>
 #[pyfunction]
 #[pyo3(signature = (path, entry=None))]
 fn open(py: Python<'_>, path: PathBuf, entry: Option<String>) -> PyResult<Track> {
+    // A MEMG motion is mapped and checked, not decoded (see track_memg.rs).
+    if entry.is_none()
+        && let Some(track) = track_memg::open(py, &path)?
+    {
+        return Ok(track);
+    }
     let loaded = py
         .detach(|| match &entry {
             Some(entry) => motion_viewer::open_entry(&path, entry),
             None => motion_viewer::open(&path),
         })
         .or_raise(py)?;
-    first(py, &path, tracks(py, loaded)?)
+    first(py, &path, tracks(py, loaded, mapped)?)
 }
 
 /// The first track, or an error naming `path` when the file held none.
@@ -54,7 +80,7 @@ fn first(py: Python<'_>, path: &std::path::Path, tracks: Vec<Track>) -> PyResult
 #[pyfunction]
 fn open_all(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<Vec<Track>> {
     let loaded = py.detach(|| motion_viewer::open_all(&paths)).or_raise(py)?;
-    tracks(py, loaded)
+    tracks(py, loaded, mapped)
 }
 
 /// Opens a file held in memory; `name` is what errors and the track call
@@ -75,7 +101,14 @@ fn open_bytes(
             None => motion_viewer::open_bytes(name.clone(), data.to_vec()),
         })
         .or_raise(py)?;
-    first(py, &name, tracks(py, loaded)?)
+    // A MEMG motion needs its .obj: never a MEMG track here.
+    let none = |p: &std::path::Path| {
+        Err(motion_viewer::Error::mismatch(
+            p,
+            "a MEMG motion needs its .obj scene",
+        ))
+    };
+    first(py, &name, tracks(py, loaded, none)?)
 }
 
 /// Opens several files held in memory as one set, paired as `open_all`
@@ -92,7 +125,20 @@ fn open_bytes_all(py: Python<'_>, files: Vec<(PathBuf, PyBackedBytes)>) -> PyRes
             )
         })
         .or_raise(py)?;
-    tracks(py, loaded)
+    // Each MEMG motion keeps its bytes object, for the arrays' views.
+    let mut files: Vec<_> = files.into_iter().map(Some).collect();
+    tracks(py, loaded, |path| {
+        let at = files
+            .iter()
+            .position(|f| f.as_ref().is_some_and(|(name, _)| name == path));
+        let Some((name, bytes)) = at.and_then(|i| files[i].take()) else {
+            return Err(motion_viewer::Error::mismatch(
+                path,
+                "is not among the files given",
+            ));
+        };
+        memg::Stored::python(&name, bytes)
+    })
 }
 
 /// Writes `tracks` to `path` in the format its extension names (.json,
@@ -124,10 +170,17 @@ fn export_tracks(
         baked,
     };
     match tracks.as_slice() {
-        [one] => export::run(py, std::slice::from_ref(&one.get().inner), &path, &choices),
+        [one] => export::run(
+            py,
+            std::slice::from_ref(one.get().whole(py)?),
+            &path,
+            &choices,
+        ),
         many => {
-            let owned: Vec<motion_viewer::Track> =
-                many.iter().map(|t| t.get().inner.clone()).collect();
+            let owned: Vec<motion_viewer::Track> = many
+                .iter()
+                .map(|t| t.get().whole(py).cloned())
+                .collect::<PyResult<_>>()?;
             export::run(py, &owned, &path, &choices)
         }
     }

@@ -199,8 +199,9 @@ pub fn gaze(curves: &RayCurves, times: &[f64], out: &mut [f32]) {
     }
 }
 
-/// Every `.obj` vertex at each time (seconds × `fps` = timesteps), one
-/// deformer kept across frames, each frame written in place.
+/// Every `.obj` vertex at each time (seconds × `fps` = timesteps), every
+/// frame at once (`Deformer::deform_many`: the same values as one frame at
+/// a time, each chunk of the basis read once for all the times).
 pub fn positions(
     scene: &ObjScene,
     motion: &MemgMotion,
@@ -209,13 +210,7 @@ pub fn positions(
     fps: f64,
     out: &mut [f32],
 ) {
-    let vertices = scene.positions.len();
-    if vertices == 0 {
-        return;
-    }
     let (points, _) = out.as_chunks_mut::<3>();
-    let mut deformer = Deformer::new();
-    for (&t, frame) in times.iter().zip(points.chunks_exact_mut(vertices)) {
-        deformer.deform_into(scene, motion, binding, t * fps, frame);
-    }
+    let steps: Vec<f64> = times.iter().map(|t| t * fps).collect();
+    Deformer::new().deform_many(scene, motion, binding, &steps, points);
 }

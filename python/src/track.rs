@@ -1,38 +1,66 @@
 //! `motion_viewer.Track`: one motion, its facts, and its samplers.
 
+use crate::memg::{Stored, Which};
 use crate::sample::{self, Times};
 use motion_viewer::Track as Inner;
 use motion_viewer::anim::memg::Binding;
 use motion_viewer::formats::input_animation::InputAnimation;
-use motion_viewer::formats::memg::{MemgGroup, MemgMotion};
+use motion_viewer::formats::memg::MemgMotion;
 use motion_viewer::formats::mtn::Mtn;
 use motion_viewer::formats::obj::ObjScene;
 use numpy::ndarray::{ArrayView, Dimension, ShapeBuilder};
 use numpy::{Element, PyArray, PyArray1, PyArray2, PyArray3, PyArray4};
-use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::sync::OnceLock;
 
 /// One motion: an AIBO `.mtn` (kind `"mtn"`), a MEMG scene and motion
 /// (`"memg"`) or an MRTK input animation (`"input-animation"`). Immutable;
 /// the samplers take times in seconds and return numpy arrays.
 #[pyclass(frozen, module = "motion_viewer")]
 pub struct Track {
-    /// The library's track.
+    /// The library's track; for a MEMG track opened from a file, its
+    /// motion's mean poses and bases are empty (`indexed`): they are in
+    /// `stored`, and `whole` decodes them.
     pub inner: Inner,
     /// Which `.obj` group each MEMG group moves (MEMG only).
-    binding: Option<Binding>,
+    pub(crate) binding: Option<Binding>,
     /// Loading (or edit) warnings, the binding's, then the decoder's.
-    warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
+    /// The MEMG motion file, held whole (MEMG only).
+    pub(crate) stored: Option<Stored>,
+    /// Whether `inner`'s MEMG motion lacks its mean poses and bases.
+    pub(crate) indexed: bool,
+    /// `inner` with them decoded, made on first need (`indexed` only).
+    pub(crate) decoded: OnceLock<Inner>,
 }
 
 impl Track {
-    /// Wraps a loaded track; a MEMG motion is bound to its scene now, so a
-    /// motion that does not fit raises here rather than when sampled.
-    pub fn new(py: Python<'_>, inner: Inner, mut warnings: Vec<String>) -> PyResult<Track> {
+    /// Wraps a loaded track other than a MEMG one.
+    pub fn new(py: Python<'_>, inner: Inner, warnings: Vec<String>) -> PyResult<Track> {
+        Track::with_file(py, inner, warnings, None, false)
+    }
+
+    /// Wraps a loaded track with, for MEMG, its motion file (`stored`;
+    /// `indexed` when `inner`'s motion lacks the arrays `stored` holds). A
+    /// MEMG motion is bound to its scene now, so a motion that does not fit
+    /// raises here rather than when sampled.
+    pub fn with_file(
+        py: Python<'_>,
+        inner: Inner,
+        mut warnings: Vec<String>,
+        stored: Option<Stored>,
+        indexed: bool,
+    ) -> PyResult<Track> {
         let binding = match &inner {
             Inner::Memg { scene, motion, .. } => {
-                Some(Binding::new(scene, motion).map_err(|reason| {
+                let bound = if indexed {
+                    Binding::for_index(scene, motion)
+                } else {
+                    Binding::new(scene, motion)
+                };
+                Some(bound.map_err(|reason| {
                     crate::errors::to_py(py, motion_viewer::Error::mismatch(inner.path(), reason))
                 })?)
             }
@@ -46,6 +74,9 @@ impl Track {
             inner,
             binding,
             warnings,
+            stored,
+            indexed,
+            decoded: OnceLock::new(),
         })
     }
 
@@ -66,7 +97,7 @@ impl Track {
     }
 
     /// The MEMG scene, motion and binding, or a `TypeError`.
-    fn memg(&self, what: &str) -> PyResult<(&ObjScene, &MemgMotion, &Binding)> {
+    pub(crate) fn memg(&self, what: &str) -> PyResult<(&ObjScene, &MemgMotion, &Binding)> {
         match (&self.inner, &self.binding) {
             (Inner::Memg { scene, motion, .. }, Some(b)) => Ok((scene, motion, b)),
             _ => Err(self.wrong_kind(what, "memg")),
@@ -79,25 +110,6 @@ impl Track {
             self.inner.path().display(),
             kind(&self.inner)
         ))
-    }
-
-    /// The MEMG group `group` names: an index, or a group's name.
-    fn group(&self, group: &Bound<'_, PyAny>) -> PyResult<&MemgGroup> {
-        let (_, motion, _) = self.memg("a MEMG group")?;
-        if let Ok(i) = group.extract::<isize>() {
-            let n = motion.groups.len() as isize;
-            let at = if i < 0 { i + n } else { i };
-            return usize::try_from(at)
-                .ok()
-                .and_then(|i| motion.groups.get(i))
-                .ok_or_else(|| PyIndexError::new_err(format!("group {i} of {n}")));
-        }
-        let name: String = group.extract()?;
-        motion
-            .groups
-            .iter()
-            .find(|g| g.name == name)
-            .ok_or_else(|| PyKeyError::new_err(format!("no group {name:?}")))
     }
 
     /// The kind's times: `times` as given, or every frame period (or every
@@ -193,7 +205,7 @@ impl Track {
 
     /// The summary `viewer info --json` prints for this track, as a dict.
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let summary = motion_viewer::summary::summarize(&self.inner);
+        let summary = motion_viewer::summary::summarize(self.whole(py)?);
         let text =
             serde_json::to_string(&summary).map_err(|e| PyValueError::new_err(e.to_string()))?;
         py.import("json")?.call_method1("loads", (text,))
@@ -243,8 +255,8 @@ impl Track {
             baked,
         };
         let py = slf.py();
-        let track = slf.get();
-        crate::export::run(py, std::slice::from_ref(&track.inner), &path, &options)
+        let track = slf.get().whole(py)?;
+        crate::export::run(py, std::slice::from_ref(track), &path, &options)
     }
 
     // --- AIBO .mtn ---
@@ -446,8 +458,11 @@ impl Track {
         times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray3<f32>>> {
-        let (scene, motion, binding) = self.memg("positions")?;
+        let (_, _, binding) = self.memg("positions")?;
         let times = self.times(times, rate)?;
+        let Inner::Memg { scene, motion, .. } = self.whole(py)? else {
+            unreachable!("memg() found a MEMG track");
+        };
         let fps = f64::from(motion.fps.max(1));
         sample::fill(py, [times.len(), scene.positions.len(), 3], |out| {
             sample::positions(scene, motion, binding, &times, fps, out)
@@ -497,39 +512,34 @@ impl Track {
         borrowed(slf, view)
     }
 
-    /// A group's mean pose, vertices × 3 float32, a view (MEMG; `group`: index or name).
+    /// A group's mean pose, vertices × 3 float64, a view of the stored
+    /// doubles (MEMG; `group`: index or name, the first when `None`).
     #[pyo3(signature = (group=None))]
     fn mean<'py>(
         slf: &Bound<'py, Self>,
         group: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let g = group_of(slf, group)?;
-        borrowed(slf, shaped((g.vertex_count(), 3), &g.mean)?)
+    ) -> PyResult<Bound<'py, PyAny>> {
+        Track::stored_view(slf, group, Which::Mean)
     }
 
-    /// A group's basis U, 3·vertices × r float32 (row 3i + axis), a
-    /// Fortran-ordered view (MEMG).
+    /// A group's basis U, 3·vertices × r float64 (row 3i + axis), a
+    /// Fortran-ordered view of the stored doubles (MEMG).
     #[pyo3(name = "U", signature = (group=None))]
     fn basis<'py>(
         slf: &Bound<'py, Self>,
         group: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let g = group_of(slf, group)?;
-        borrowed(
-            slf,
-            shaped((3 * g.vertex_count(), g.basis_len).f(), &g.basis)?,
-        )
+    ) -> PyResult<Bound<'py, PyAny>> {
+        Track::stored_view(slf, group, Which::Basis)
     }
 
-    /// A group's coefficients Q, r × timesteps float32, a Fortran-ordered view (MEMG).
+    /// A group's coefficients Q, r × timesteps float64, a Fortran-ordered
+    /// view of the stored doubles (MEMG).
     #[pyo3(name = "Q", signature = (group=None))]
     fn coeffs<'py>(
         slf: &Bound<'py, Self>,
         group: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let g = group_of(slf, group)?;
-        let n = g.coeffs.len().checked_div(g.basis_len).unwrap_or(0);
-        borrowed(slf, shaped((g.basis_len, n).f(), &g.coeffs)?)
+    ) -> PyResult<Bound<'py, PyAny>> {
+        Track::stored_view(slf, group, Which::Coeffs)
     }
 
     /// Which `.obj` vertex (1-based, as stored) each of a group's vertices
@@ -539,29 +549,14 @@ impl Track {
         slf: &Bound<'py, Self>,
         group: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<u32>>> {
-        let g = group_of(slf, group)?;
+        let g = Track::group_of(slf, group)?;
         borrowed(slf, shaped(g.mapping.len(), &g.mapping)?)
     }
 
     /// The local frame a group lives in (outside 0..frames: world space) (MEMG).
     #[pyo3(signature = (group=None))]
     fn parent(slf: &Bound<'_, Self>, group: Option<&Bound<'_, PyAny>>) -> PyResult<i32> {
-        Ok(group_of(slf, group)?.parent)
-    }
-}
-
-/// The group `group` names (the first when `None`).
-fn group_of<'a>(
-    slf: &'a Bound<'_, Track>,
-    group: Option<&Bound<'_, PyAny>>,
-) -> PyResult<&'a MemgGroup> {
-    let track = slf.get();
-    match group {
-        Some(g) => track.group(g),
-        None => {
-            let zero = 0i64.into_pyobject(slf.py())?;
-            track.group(zero.as_any())
-        }
+        Ok(Track::group_of(slf, group)?.parent)
     }
 }
 

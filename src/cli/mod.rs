@@ -1,8 +1,9 @@
 //! Command-line interface: `viewer [FILE...]` plays; `info`, `export`,
-//! `render`, `bench`, `mtn` (the AIBO workbench) and `serve` (the web page)
-//! are subcommands.
+//! `render`, `plot`, `diff`, `bench`, `mtn` (the AIBO workbench) and `serve`
+//! (the web page) are subcommands.
 
 mod bench;
+mod curves;
 mod export;
 mod info;
 mod play;
@@ -49,6 +50,11 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Render pictures without a window: one PNG, or a numbered sequence.
     Render(render::RenderArgs),
+    /// Plot channels over time (joints, hand positions, MEMG coefficients) as SVG or PNG.
+    Plot(curves::PlotArgs),
+    /// Compare two motions channel by channel: the largest difference and when
+    /// (exit 0 within --tolerance, 1 beyond it, 2 on an error).
+    Diff(curves::DiffArgs),
     /// Make, transform and check AIBO .mtn motions.
     Mtn(workbench::MtnArgs),
     /// Serve the web page (built by web/build.sh) on 127.0.0.1 and print its URL.
@@ -63,6 +69,8 @@ impl Cli {
             Some(Command::Export(a)) => vec![&mut a.files],
             Some(Command::Bench(a)) => vec![&mut a.files],
             Some(Command::Render(a)) => vec![&mut a.files],
+            Some(Command::Plot(a)) => vec![&mut a.files],
+            Some(Command::Diff(a)) => vec![&mut a.files],
             Some(Command::Mtn(a)) => a.inputs(),
             Some(Command::Serve(_)) => Vec::new(),
             None => vec![&mut self.files],
@@ -226,21 +234,35 @@ pub fn main() -> ExitCode {
     // default (or their own) handling.
     if matches!(
         cli.command,
-        Some(Command::Export(_) | Command::Render(_) | Command::Mtn(_) | Command::Bench(_))
+        Some(
+            Command::Export(_)
+                | Command::Render(_)
+                | Command::Plot(_)
+                | Command::Mtn(_)
+                | Command::Bench(_)
+        )
     ) {
         remove_partial_outputs_on_interrupt();
     }
+    // `diff` tells a difference (1) from an error (2).
+    let error_status = if matches!(cli.command, Some(Command::Diff(_))) {
+        ExitCode::from(2)
+    } else {
+        ExitCode::FAILURE
+    };
     if let Some(entry) = cli.entry.take()
         && let Err(e) = workbench::select_entry(cli.inputs(), &entry)
     {
         eprintln!("viewer: {}", one_line(&e));
-        return ExitCode::FAILURE;
+        return error_status;
     }
     let result = match cli.command {
         Some(Command::Info(args)) => info::run(&args),
         Some(Command::Export(args)) => export::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Render(args)) => render::run(&args),
+        Some(Command::Plot(args)) => curves::plot_run(&args),
+        Some(Command::Diff(args)) => return curves::diff_run(&args),
         Some(Command::Mtn(args)) => workbench::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
         // Without files the window opens empty and says how to open some.

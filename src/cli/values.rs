@@ -74,6 +74,51 @@ impl FromStr for FrameRange {
     }
 }
 
+/// A stretch of time `A..B` in seconds, A < B, both finite.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimeRange {
+    /// Its start, seconds.
+    pub start: f64,
+    /// Its end, seconds (included).
+    pub end: f64,
+}
+
+impl FromStr for TimeRange {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<TimeRange, String> {
+        let parsed = text
+            .split_once("..")
+            .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
+        match parsed {
+            Some((start, end)) if f64::is_finite(start) && f64::is_finite(end) && start < end => {
+                Ok(TimeRange { start, end })
+            }
+            _ => Err("expected A..B in seconds with A < B, e.g. 0.5..2.25".into()),
+        }
+    }
+}
+
+/// A number ≥ 0 (`--tolerance`).
+pub fn non_negative(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!(
+            "expected a number ≥ 0 such as 0.01, found {text:?}"
+        )),
+    }
+}
+
+/// A factor > 0 (`--b-speed`).
+pub fn positive(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!(
+            "expected a positive number such as 2 or 0.5, found {text:?}"
+        )),
+    }
+}
+
 /// `--view`: where the camera looks from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum View {
@@ -203,6 +248,16 @@ mod tests {
         for bad in ["9..3", "3..3", "a..b", "3", "..4", "-1..2"] {
             assert!(range(bad).is_err(), "{bad}");
         }
+        let seconds = |s: &str| s.parse::<TimeRange>().map(|r| (r.start, r.end));
+        assert_eq!(seconds("0.5..2.25").unwrap(), (0.5, 2.25));
+        assert_eq!(seconds("-1..1").unwrap(), (-1.0, 1.0));
+        for bad in ["2..1", "1..1", "0..inf", "nan..1", "1", "a..2"] {
+            assert!(seconds(bad).is_err(), "{bad}");
+        }
+        assert_eq!(non_negative("0"), Ok(0.0));
+        assert!(non_negative("-0.1").is_err() && non_negative("nan").is_err());
+        assert_eq!(positive("2"), Ok(2.0));
+        assert!(positive("0").is_err() && positive("inf").is_err());
     }
 
     #[test]

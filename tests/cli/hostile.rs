@@ -452,6 +452,31 @@ fn commands(files: &[PathBuf], out: &Path) -> Vec<(String, Vec<String>, u64)> {
             with(&["bench"], &[s("--runs"), s("1")]),
             4 * GIB,
         ),
+        (
+            s("plot .svg"),
+            with(
+                &["plot"],
+                &[s("--channels"), s("*"), s("--out"), o("plot.svg")],
+            ),
+            GIB,
+        ),
+        (
+            s("plot .png"),
+            with(
+                &["plot"],
+                &[
+                    s("--channels"),
+                    s("*"),
+                    s("--size"),
+                    s("64x48"),
+                    s("--out"),
+                    o("plot.png"),
+                ],
+            ),
+            GIB,
+        ),
+        // The files against themselves.
+        (s("diff"), with(&["diff"], &files), GIB),
     ]
 }
 
@@ -489,9 +514,11 @@ fn survive(class: &str, make: fn(&Path) -> Vec<PathBuf>) -> Vec<(String, Outcome
             "{class}: {name} panicked: {}",
             o.stderr
         );
+        // `diff` exits 1 for a difference and 2 for an error.
+        let error = if name == "diff" { Some(2) } else { Some(1) };
         match o.code {
             Some(0) => {}
-            Some(1) => assert!(
+            code if code == error => assert!(
                 said.len() == 1,
                 "{class}: {name} failed without one clear line: {}",
                 o.stderr

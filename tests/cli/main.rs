@@ -6,6 +6,8 @@ mod app;
 mod common;
 
 mod bench_cli;
+mod curves_cli;
+mod diff_cli;
 mod hostile;
 mod hostile_out;
 mod hostile_work;

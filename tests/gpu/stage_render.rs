@@ -309,3 +309,31 @@ fn a_plain_target_shows_the_colours_of_an_srgb_one() {
     assert!(mean <= 0.25, "mean difference {mean}");
     assert!(p99 <= 1, "99th percentile difference {p99}");
 }
+
+#[test]
+fn an_edited_motion_is_swapped_into_the_stage() {
+    let Some(ctx) = gpu() else { return };
+    let bytes = std::fs::read(data("sony_stand_sit.mtn")).unwrap();
+    let motion = motion_viewer::formats::mtn::decode(&bytes).unwrap();
+    let track = Track::Mtn {
+        path: "m.mtn".into(),
+        motion: motion.clone(),
+        entry: None,
+    };
+    let mut stage = Stage::new(&ctx, &[track]).unwrap();
+    let t = motion.keyframe_times_s()[2];
+    let spheres = |s: &Stage| format!("{:?}", s.frame_scene(t).spheres);
+    let before = spheres(&stage);
+    // The left front shoulder (PRM:/r2/c1-Joint2:j1) turned by 0.5 rad.
+    let mut edited = motion.clone();
+    let j = motion
+        .joints
+        .iter()
+        .position(|j| j == "PRM:/r2/c1-Joint2:j1")
+        .unwrap();
+    edited.keyframes[2].joints[j] += 500_000;
+    stage.set_motion(0, &edited);
+    assert_ne!(spheres(&stage), before, "the joints moved with the edit");
+    stage.set_motion(0, &motion);
+    assert_eq!(spheres(&stage), before);
+}

@@ -13,7 +13,11 @@
 // MODE `curves-bench` (DATA_DIR holding long.mtn, see
 // benches/curves_frame_time.sh): the page's frame time with the curves panel
 // open on the 20 joints (`?curves=PRM:*`), closed (C), and open again.
-// Prints `RESULT {json}`; exits 1 on a failure.
+// MODE `edit`: opens the Sony .mtn, selects
+// keyframe 2 with `.` twice, types 12.5 into its first joint's field (Enter,
+// then the digits, then Enter), saves (Ctrl+S: a download, edited_1.mtn),
+// undoes (Ctrl+Z) and saves again (edited_2.mtn); the Rust side checks the
+// files. Prints `RESULT {json}`; exits 1 on a failure.
 'use strict';
 const { chromium } = require('playwright-core');
 const fs = require('fs');
@@ -194,6 +198,55 @@ async function download(page, button) {
   return { name: file.suggestedFilename(), bytes: fs.readFileSync(to) };
 }
 
+/// Presses `key` and keeps the file the page offers as `saveName`.
+async function downloadOnKey(page, key, saveName) {
+  const [file] = await Promise.all([
+    page.waitForEvent('download', { timeout: 30000 }),
+    page.keyboard.press(key),
+  ]);
+  await file.saveAs(path.join(outDir, saveName));
+  return { name: file.suggestedFilename(), file: saveName };
+}
+
+async function runEdit(page, result) {
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  await until(page, 'the GPU', (s) => s.backend !== undefined && s.backend !== '');
+  await page.setInputFiles('#files', [path.join(dataDir, 'sony_stand_sit.mtn')]);
+  let s = await until(page, 'the motion', (s) => s.tracks === 1 && s.edit !== null);
+  if (s.edit.dirty || s.edit.undo_depth !== 0) fail(`edited before any edit: ${JSON.stringify(s.edit)}`);
+  await page.focus('#viewer');
+  if (s.playing) {
+    await page.keyboard.press('Space');
+    await until(page, 'a pause', (s) => !s.playing, 5000);
+  }
+  await page.keyboard.press('Home');
+  await until(page, 'the start', (s) => s.frame === 0, 5000);
+  await page.keyboard.press('.');
+  await until(page, 'keyframe 1 selected', (s) => s.edit.keyframe === 1, 5000);
+  await page.keyboard.press('.');
+  await until(page, 'keyframe 2 selected', (s) => s.edit.keyframe === 2, 5000);
+  // Enter gives the keyboard to the keyframe's first joint field.
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(500);
+  // The field's text is selected when it gets the keyboard; Ctrl+A again
+  // in case the page had not drawn that frame yet.
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('12.5', { delay: 50 });
+  await page.screenshot({ path: path.join(outDir, 'page_typed.png') });
+  await page.keyboard.press('Enter');
+  await until(page, 'the edit', (s) => s.edit.dirty && s.edit.undo_depth === 1, 10000);
+  result.dirty_title = await page.title();
+  await page.screenshot({ path: path.join(outDir, 'page_edit.png') });
+  result.edited = await downloadOnKey(page, 'Control+s', 'edited_1.mtn');
+  await until(page, 'saved', (s) => !s.edit.dirty, 5000);
+  result.saved_title = await page.title();
+  await page.keyboard.press('Control+z');
+  await until(page, 'the undo', (s) => s.edit.undo_depth === 0, 5000);
+  result.undone = await downloadOnKey(page, 'Control+s', 'edited_2.mtn');
+  result.status = await status(page);
+}
+
 async function runWebGl2(page, result) {
   const s = await open(page);
   if (s.backend !== 'WebGL2') fail(`backend ${s.backend}, expected WebGL2`);
@@ -285,6 +338,7 @@ async function runCurvesBench(page, result) {
     if (mode === 'webgpu') await runWebGpu(page, result);
     else if (mode === 'curves') await runCurves(page, result);
     else if (mode === 'curves-bench') await runCurvesBench(page, result);
+    else if (mode === 'edit') await runEdit(page, result);
     else await runWebGl2(page, result);
     process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
   } catch (e) {

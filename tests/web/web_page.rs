@@ -6,7 +6,10 @@
 //! reference within the GPU tests' tolerance, and a truncated `.mtn`
 //! dropped on the canvas shows its one-line error while the rest plays on;
 //! the `.glb` the page offers passes Khronos' validator.
-//! Without WebGPU: the page says WebGL2 and plays.
+//! Without WebGPU: the page says WebGL2 and plays. An edit scripted in the
+//! page (keyframe 2's first joint typed as 12.5°, saved, undone, saved
+//! again) downloads the original with exactly that value changed, then the
+//! original's bytes.
 //!
 //! Needs the built page (`web/build.sh`, which `.ci/run` runs first),
 //! Chromium and `npm ci --prefix tests/js`. Where one is missing, or the
@@ -162,6 +165,34 @@ fn the_page_plays_the_samples_on_webgpu() {
         assert_eq!(report["errors"], 0, "{report}");
         assert_eq!(report["warnings"], 0, "{report}");
     }
+}
+
+#[test]
+fn an_edit_in_the_page_downloads_the_edited_motion_then_the_original() {
+    let Some(dist) = ready() else { return };
+    let (result, downloads) = run_page(&dist, "edit");
+    let original = std::fs::read(repo("data/sony_stand_sit.mtn")).unwrap();
+    let file = |key: &str| {
+        let saved = &result[key];
+        assert_eq!(saved["name"], "sony_stand_sit-edited.mtn", "{saved}");
+        std::fs::read(downloads.path().join(saved["file"].as_str().unwrap())).unwrap()
+    };
+    let before = motion_viewer::formats::mtn::decode(&original).unwrap();
+    let after = motion_viewer::formats::mtn::decode(&file("edited")).unwrap();
+    assert!(after.warnings.is_empty(), "{:?}", after.warnings);
+    let mut expected = before.keyframes.clone();
+    // 12.5° = 12.5 · π/180 · 10⁶ µrad = 218 166.156.
+    expected[2].joints[0] = 218_166;
+    assert_eq!(after.keyframes, expected);
+    assert_eq!((&after.name, &after.joints), (&before.name, &before.joints));
+    assert_eq!(file("undone"), original, "undone: the original's bytes");
+    let title = result["dirty_title"].as_str().unwrap();
+    assert!(
+        title.starts_with("* "),
+        "unsaved edits in the title: {title}"
+    );
+    let title = result["saved_title"].as_str().unwrap();
+    assert!(!title.starts_with('*'), "saved: {title}");
 }
 
 #[test]

@@ -6,5 +6,6 @@ mod app;
 mod common;
 
 mod window_curves;
+mod window_edit;
 mod window_keys;
 mod window_xvfb;

@@ -23,7 +23,7 @@ pub(crate) const START_TIMEOUT: Duration = Duration::from_secs(120);
 pub(crate) const STEP_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Kills the child when the test ends, however it ends.
-pub(crate) struct Reaped(Child);
+pub(crate) struct Reaped(pub(crate) Child);
 
 impl Drop for Reaped {
     fn drop(&mut self) {
@@ -254,8 +254,8 @@ fn write_flags(obj_path: &Path, motion_path: &Path) {
 
 /// A viewer running on a display, its stdout lines arriving on a channel.
 pub(crate) struct Running {
-    viewer: Reaped,
-    stderr: std::process::ChildStderr,
+    pub(crate) viewer: Reaped,
+    pub(crate) stderr: std::process::ChildStderr,
     pub(crate) lines: Receiver<String>,
 }
 

@@ -1,6 +1,7 @@
 //! The page's side of the window ([`Host`]): files come from the page (see
-//! [`crate::page`]), screenshots are downloaded, the status is kept as JSON
-//! in `#status` and in the page's title.
+//! [`crate::page`]), screenshots and edited motions are downloaded, the
+//! status is kept as JSON in `#status` and in the page's title (`* ` first
+//! while an edited motion is unsaved).
 
 use crate::dom::{CANVAS_ID, STATUS_ID};
 use crate::download;
@@ -66,6 +67,21 @@ impl Host for WebHost {
         Ok(name)
     }
 
+    fn save_motion(
+        &mut self,
+        path: &Path,
+        _original: &Path,
+        bytes: &[u8],
+        _overwrite: bool,
+    ) -> Result<String, String> {
+        // A download never replaces a file: nothing to confirm here.
+        let name = path
+            .file_name()
+            .map_or_else(|| "motion-edited.mtn".into(), |n| n.to_string_lossy());
+        download::offer(&name, bytes, "application/octet-stream")?;
+        Ok(name.into_owned())
+    }
+
     fn status(&mut self, line: &str) {
         // The page's status is the JSON in `#status` (see `report`); the
         // desktop's lines are kept for the console.
@@ -104,10 +120,13 @@ impl Host for WebHost {
             self.status.set_text_content(Some(&json));
             self.last_json = json;
         }
+        let unsaved = status.edit.as_ref().is_some_and(|e| e.dirty);
+        crate::page::set_unsaved(unsaved);
         let title = match status.files.is_empty() {
             true => "motion viewer — open or drop files".to_string(),
             false => format!(
-                "{} — {:.1} s — motion viewer",
+                "{}{} — {:.1} s — motion viewer",
+                if unsaved { "* " } else { "" },
                 status.files.join(", "),
                 status.time_s
             ),

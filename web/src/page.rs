@@ -1,5 +1,6 @@
 //! The page's controls: the "Open files" input and drops onto the canvas
-//! hand the files' bytes to the window; the hooks a page script or a test
+//! hand the files' bytes to the window; leaving the page with unsaved edits
+//! asks first; the hooks a page script or a test
 //! calls live on `window.motionViewer` (see `web/index.js`).
 
 use crate::dom::{CANVAS_ID, FILES_ID, STATUS_ID, document, element};
@@ -19,6 +20,14 @@ thread_local! {
     /// Every batch of files handed to the window, in order: the glTF
     /// download and the MEMG check load them again.
     static GIVEN: RefCell<Vec<Batch>> = const { RefCell::new(Vec::new()) };
+    /// True while an edited motion has not been saved (downloaded).
+    static UNSAVED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Tells the page whether an edited motion is unsaved: leaving the page
+/// then asks first.
+pub fn set_unsaved(unsaved: bool) {
+    UNSAVED.with(|u| u.set(unsaved));
 }
 
 /// The batches of files given so far, as inputs (a batch may have failed to load).
@@ -91,6 +100,20 @@ pub fn connect(proxy: EventLoopProxy<HostEvent>) -> Result<(), JsValue> {
     });
     canvas.add_event_listener_with_callback("drop", on_drop.as_ref().unchecked_ref())?;
     on_drop.forget();
+
+    // Leaving with unsaved edits asks first (the browser words the question).
+    let on_leave = Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| {
+        if UNSAVED.with(std::cell::Cell::get) {
+            e.prevent_default();
+            // Older browsers ask only when `returnValue` is set.
+            let _ = js_sys::Reflect::set(&e, &"returnValue".into(), &"".into());
+        }
+    });
+    if let Some(window) = web_sys::window() {
+        window
+            .add_event_listener_with_callback("beforeunload", on_leave.as_ref().unchecked_ref())?;
+    }
+    on_leave.forget();
     Ok(())
 }
 

@@ -4,7 +4,11 @@
 //! `T[t][parent] · (p_i + Σ_j U[3i.., j] · Q[j, t])` (docs/formats.md §3); `.obj`
 //! vertices no bound group maps keep their `.obj` position.
 
+#[cfg(test)]
+mod binding_tests;
 mod bounds;
+#[cfg(test)]
+mod many_tests;
 
 pub use bounds::{
     BOUNDS_BUDGET, MAX_BOUNDS_TIMESTEPS, bounding_box_over_time, sampled_bounding_box,
@@ -31,6 +35,20 @@ impl Binding {
     /// Matches motion groups to scene groups by name and checks every mapping
     /// index against the scene's vertex count. The error names the group.
     pub fn new(scene: &ObjScene, motion: &MemgMotion) -> Result<Binding, String> {
+        Binding::bind(scene, motion, true)
+    }
+
+    /// [`Binding::new`] for a motion whose mean poses and bases are held
+    /// elsewhere, as [`crate::formats::memg::index`] and `MappedMemg` leave
+    /// them (empty here; the decoder checked their sizes): every check of
+    /// `new` but those two sizes, and the same binding as `new` makes for
+    /// the decoded motion.
+    pub fn for_index(scene: &ObjScene, motion: &MemgMotion) -> Result<Binding, String> {
+        Binding::bind(scene, motion, false)
+    }
+
+    /// The binding; `arrays`: check the mean poses' and bases' sizes too.
+    fn bind(scene: &ObjScene, motion: &MemgMotion, arrays: bool) -> Result<Binding, String> {
         let count = scene.positions.len();
         let mut groups = Vec::with_capacity(motion.groups.len());
         let mut world_space = Vec::new();
@@ -53,7 +71,8 @@ impl Binding {
                 ("U", g.basis.len(), 3 * v * r),
                 ("Q", g.coeffs.len(), r * motion.timesteps),
             ];
-            for (what, found, expected) in sizes {
+            let checked = if arrays { &sizes[..] } else { &sizes[2..] };
+            for &(what, found, expected) in checked {
                 if found != expected {
                     return Err(format!(
                         "group '{}' {what} has {found} values; {v} vertices, basis {r} and {} timesteps need {expected}",
@@ -239,6 +258,117 @@ impl Deformer {
             out.copy_from_slice(&scene.positions);
             return;
         };
+        self.rest_outside_runs(scene, motion, binding, out);
+
+        // Groups in file order, so a later group still wins a shared vertex.
+        for (g, bound) in motion.groups.iter().zip(&binding.groups) {
+            if bound.is_none() {
+                continue;
+            }
+            blend(g, s, &mut self.q);
+            let m = transform(motion, g, s.nearest);
+            match contiguous_run(&g.mapping) {
+                Some((lo, hi)) => deform_group(g, &self.q, &m, &mut out[lo..hi]),
+                None => self.scatter(g, &m, out),
+            }
+        }
+    }
+
+    /// [`Deformer::deform_into`] at each of `times` (in timesteps), the
+    /// frame for `times[k]` into `out[k * count..(k + 1) * count]` (`count`
+    /// the scene's vertex count): the same values, bit for bit, made chunk
+    /// by chunk, each chunk of a group's basis read once for every time
+    /// while it is in cache rather than the whole basis once per time.
+    ///
+    /// # Panics
+    /// When `out.len()` is not `times.len()` × the scene's vertex count.
+    pub fn deform_many(
+        &mut self,
+        scene: &ObjScene,
+        motion: &MemgMotion,
+        binding: &Binding,
+        times: &[f64],
+        out: &mut [[f32; 3]],
+    ) {
+        let count = scene.positions.len();
+        assert_eq!(out.len(), times.len() * count, "one frame per time");
+        if count == 0 {
+            return;
+        }
+        let samples: Option<Vec<Sample>> = times.iter().map(|&t| sample(motion, t)).collect();
+        let Some(samples) = samples else {
+            for frame in out.chunks_exact_mut(count) {
+                frame.copy_from_slice(&scene.positions);
+            }
+            return;
+        };
+        for frame in out.chunks_exact_mut(count) {
+            self.rest_outside_runs(scene, motion, binding, frame);
+        }
+        // Each frame's writes come in the order `deform_into` makes them:
+        // rest positions, then the groups in file order.
+        let mut qs = Vec::new();
+        for (g, bound) in motion.groups.iter().zip(&binding.groups) {
+            if bound.is_none() {
+                continue;
+            }
+            let r = g.basis_len;
+            let ms: Vec<[f64; 12]> = samples
+                .iter()
+                .map(|s| transform(motion, g, s.nearest))
+                .collect();
+            qs.clear();
+            for &s in &samples {
+                blend(g, s, &mut self.q);
+                qs.extend_from_slice(&self.q);
+            }
+            let Some((lo, hi)) = contiguous_run(&g.mapping) else {
+                for (k, frame) in out.chunks_exact_mut(count).enumerate() {
+                    self.q.clear();
+                    self.q.extend_from_slice(&qs[k * r..(k + 1) * r]);
+                    self.scatter(g, &ms[k], frame);
+                }
+                continue;
+            };
+            // Chunk c of the run in every frame, gathered per chunk.
+            let mut chunks: Vec<Vec<&mut [[f32; 3]]>> = Vec::new();
+            for frame in out.chunks_exact_mut(count) {
+                for (c, chunk) in frame[lo..hi].chunks_mut(CHUNK_VERTICES).enumerate() {
+                    if c == chunks.len() {
+                        chunks.push(Vec::with_capacity(samples.len()));
+                    }
+                    chunks[c].push(chunk);
+                }
+            }
+            let (qs, ms) = (&qs, &ms);
+            chunks.into_par_iter().enumerate().for_each(|(c, frames)| {
+                for (k, chunk) in frames.into_iter().enumerate() {
+                    deform_chunk(g, &qs[k * r..(k + 1) * r], &ms[k], c, chunk);
+                }
+            });
+        }
+    }
+
+    /// Deforms the group `g` (mapped other than as one run) with the
+    /// blended coefficients in `self.q` and writes it through its mapping.
+    fn scatter(&mut self, g: &MemgGroup, m: &[f64; 12], out: &mut [[f32; 3]]) {
+        self.local.resize(g.vertex_count(), [0.0; 3]);
+        deform_group(g, &self.q, m, &mut self.local);
+        for (&idx, &p) in g.mapping.iter().zip(&self.local) {
+            out[idx as usize - 1] = p;
+        }
+    }
+
+    /// Copies the `.obj` rest position of every vertex outside the runs that
+    /// bound groups write directly.
+    fn rest_outside_runs(
+        &mut self,
+        scene: &ObjScene,
+        motion: &MemgMotion,
+        binding: &Binding,
+        out: &mut [[f32; 3]],
+    ) {
+        let count = scene.positions.len();
         // Which bound groups write a contiguous run of `out` directly; every
         // other `.obj` vertex starts from its rest position.
         self.direct.clear();
@@ -260,32 +390,18 @@ impl Deformer {
         if next < count {
             out[next..].copy_from_slice(&scene.positions[next..]);
         }
-
-        // Groups in file order, so a later group still wins a shared vertex.
-        for (g, bound) in motion.groups.iter().zip(&binding.groups) {
-            if bound.is_none() {
-                continue;
-            }
-            let r = g.basis_len;
-            self.q.clear();
-            self.q.extend((0..r).map(|j| {
-                let a = f64::from(g.coeffs[s.t0 * r + j]);
-                let b = f64::from(g.coeffs[s.t1 * r + j]);
-                (a + (b - a) * s.w) as f32
-            }));
-            let m = transform(motion, g, s.nearest);
-            match contiguous_run(&g.mapping) {
-                Some((lo, hi)) => deform_group(g, &self.q, &m, &mut out[lo..hi]),
-                None => {
-                    self.local.resize(g.vertex_count(), [0.0; 3]);
-                    deform_group(g, &self.q, &m, &mut self.local);
-                    for (&idx, &p) in g.mapping.iter().zip(&self.local) {
-                        out[idx as usize - 1] = p;
-                    }
-                }
-            }
-        }
     }
+}
+
+/// The group's coefficients at sample `s`, blended in `f64`, into `q`.
+fn blend(g: &MemgGroup, s: Sample, q: &mut Vec<f32>) {
+    let r = g.basis_len;
+    q.clear();
+    q.extend((0..r).map(|j| {
+        let a = f64::from(g.coeffs[s.t0 * r + j]);
+        let b = f64::from(g.coeffs[s.t1 * r + j]);
+        (a + (b - a) * s.w) as f32
+    }));
 }
 
 /// The 0-based half-open `.obj` range a mapping covers when it is one
@@ -308,42 +424,47 @@ fn contiguous_run(mapping: &[u32]) -> Option<(usize, usize)> {
 /// contiguous. Each accumulator adds the columns in order 0, 1, 2, …, the same
 /// sums in the same order as one column per pass.
 fn deform_group(g: &MemgGroup, q: &[f32], m: &[f64; 12], dst: &mut [[f32; 3]]) {
-    let v = g.vertex_count();
     dst.par_chunks_mut(CHUNK_VERTICES)
         .enumerate()
-        .for_each(|(c, chunk)| {
-            let lo = 3 * c * CHUNK_VERTICES;
-            let rows = 3 * chunk.len();
-            let mut acc_buf = [0f32; 3 * CHUNK_VERTICES];
-            let acc = &mut acc_buf[..rows];
-            acc.copy_from_slice(&g.mean[lo..lo + rows]);
-            let col = |j: usize| &g.basis[j * 3 * v + lo..j * 3 * v + lo + rows];
-            let mut quads = q.chunks_exact(COLUMNS_PER_PASS);
-            let mut j = 0;
-            for qs in quads.by_ref() {
-                let (c0, c1, c2, c3) = (col(j), col(j + 1), col(j + 2), col(j + 3));
-                let (q0, q1, q2, q3) = (qs[0], qs[1], qs[2], qs[3]);
-                for i in 0..rows {
-                    let mut a = acc[i];
-                    a += c0[i] * q0;
-                    a += c1[i] * q1;
-                    a += c2[i] * q2;
-                    a += c3[i] * q3;
-                    acc[i] = a;
-                }
-                j += COLUMNS_PER_PASS;
-            }
-            for &qj in quads.remainder() {
-                for (a, &u) in acc.iter_mut().zip(col(j)) {
-                    *a += u * qj;
-                }
-                j += 1;
-            }
-            for (p, a) in chunk.iter_mut().zip(acc.chunks_exact(3)) {
-                let w = apply(m, [a[0].into(), a[1].into(), a[2].into()]);
-                *p = [w[0] as f32, w[1] as f32, w[2] as f32];
-            }
-        });
+        .for_each(|(c, chunk)| deform_chunk(g, q, m, c, chunk));
+}
+
+/// Deforms chunk `c` (of [`CHUNK_VERTICES`] motion vertices) of `g` into
+/// `chunk`: the accumulators start at the mean pose, add the basis columns
+/// in order, then take the parent transform.
+fn deform_chunk(g: &MemgGroup, q: &[f32], m: &[f64; 12], c: usize, chunk: &mut [[f32; 3]]) {
+    let v = g.vertex_count();
+    let lo = 3 * c * CHUNK_VERTICES;
+    let rows = 3 * chunk.len();
+    let mut acc_buf = [0f32; 3 * CHUNK_VERTICES];
+    let acc = &mut acc_buf[..rows];
+    acc.copy_from_slice(&g.mean[lo..lo + rows]);
+    let col = |j: usize| &g.basis[j * 3 * v + lo..j * 3 * v + lo + rows];
+    let mut quads = q.chunks_exact(COLUMNS_PER_PASS);
+    let mut j = 0;
+    for qs in quads.by_ref() {
+        let (c0, c1, c2, c3) = (col(j), col(j + 1), col(j + 2), col(j + 3));
+        let (q0, q1, q2, q3) = (qs[0], qs[1], qs[2], qs[3]);
+        for i in 0..rows {
+            let mut a = acc[i];
+            a += c0[i] * q0;
+            a += c1[i] * q1;
+            a += c2[i] * q2;
+            a += c3[i] * q3;
+            acc[i] = a;
+        }
+        j += COLUMNS_PER_PASS;
+    }
+    for &qj in quads.remainder() {
+        for (a, &u) in acc.iter_mut().zip(col(j)) {
+            *a += u * qj;
+        }
+        j += 1;
+    }
+    for (p, a) in chunk.iter_mut().zip(acc.chunks_exact(3)) {
+        let w = apply(m, [a[0].into(), a[1].into(), a[2].into()]);
+        *p = [w[0] as f32, w[1] as f32, w[2] as f32];
+    }
 }
 
 /// Positions of every `.obj` vertex at time `t`, in timesteps (fast path).

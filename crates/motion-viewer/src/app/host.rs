@@ -77,6 +77,18 @@ pub trait Host {
         first_input: Option<&Path>,
     ) -> Result<String, String>;
 
+    /// Saves an edited AIBO motion's `.mtn` bytes as `path` and says where
+    /// they went. The desktop writes `path` all or nothing, and never over
+    /// `original` (the file the motion came from) unless `overwrite` (the
+    /// user confirmed); a page offers `path`'s file name as a download.
+    fn save_motion(
+        &mut self,
+        path: &Path,
+        original: &Path,
+        bytes: &[u8],
+        overwrite: bool,
+    ) -> Result<String, String>;
+
     /// A status line for scripts and tests (printed only when asked for on
     /// the desktop; kept in the page on the web).
     fn status(&mut self, line: &str);

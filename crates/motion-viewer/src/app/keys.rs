@@ -72,11 +72,29 @@ pub enum Action {
     ToggleHelp,
     /// Close the window.
     Quit,
+    /// Type the selected keyframe's joint values (Tab: the next one).
+    EditValue,
+    /// Insert a keyframe at the playhead (the pose there).
+    InsertKey,
+    /// Delete the selected keyframe.
+    DeleteKey,
+    /// Copy the selected keyframe's pose.
+    CopyPose,
+    /// Paste the copied pose onto the selected keyframe.
+    PastePose,
+    /// Mirror the selected keyframe left ↔ right.
+    MirrorKey,
+    /// Undo the last edit.
+    Undo,
+    /// Redo the last undone edit.
+    Redo,
+    /// Save the edited motion (`NAME-edited.mtn`; a page downloads it).
+    SaveMotion,
 }
 
 impl Action {
     /// Every action, in the order the help overlay lists them.
-    pub const ALL: [Action; 33] = [
+    pub const ALL: [Action; 42] = [
         Action::TogglePlay,
         Action::StepBack,
         Action::StepForward,
@@ -110,6 +128,15 @@ impl Action {
         Action::ScreenshotWithOverlay,
         Action::ToggleHelp,
         Action::Quit,
+        Action::EditValue,
+        Action::InsertKey,
+        Action::DeleteKey,
+        Action::CopyPose,
+        Action::PastePose,
+        Action::MirrorKey,
+        Action::Undo,
+        Action::Redo,
+        Action::SaveMotion,
     ];
 
     /// What the action does, as the help overlay says it.
@@ -148,6 +175,15 @@ impl Action {
             Action::ScreenshotWithOverlay => "save screenshot with panels",
             Action::ToggleHelp => "this help",
             Action::Quit => "quit",
+            Action::EditValue => "edit: type the selected keyframe's values",
+            Action::InsertKey => "edit: insert a keyframe at the playhead",
+            Action::DeleteKey => "edit: delete the selected keyframe",
+            Action::CopyPose => "edit: copy the keyframe's pose",
+            Action::PastePose => "edit: paste the pose onto the keyframe",
+            Action::MirrorKey => "edit: mirror the keyframe left / right",
+            Action::Undo => "edit: undo",
+            Action::Redo => "edit: redo",
+            Action::SaveMotion => "edit: save the motion (.mtn)",
         }
     }
 }
@@ -167,7 +203,8 @@ pub enum KeyName {
 pub struct Binding {
     /// The key.
     pub key: KeyName,
-    /// True when the binding needs Shift (only meaningful for named keys).
+    /// True when the binding needs Shift (only meaningful for named keys
+    /// and Ctrl+letter bindings).
     pub shift: bool,
     /// True when the binding needs Ctrl (Cmd on macOS is not Ctrl).
     pub ctrl: bool,
@@ -198,6 +235,15 @@ const fn chr(c: &'static str, action: Action) -> Binding {
         key: KeyName::Char(c),
         shift: false,
         ctrl: false,
+        action,
+    }
+}
+
+const fn ctrl_chr(c: &'static str, shift: bool, action: Action) -> Binding {
+    Binding {
+        key: KeyName::Char(c),
+        shift,
+        ctrl: true,
         action,
     }
 }
@@ -244,6 +290,16 @@ pub const BINDINGS: &[Binding] = &[
     named(NamedKey::F12, true, Action::ScreenshotWithOverlay),
     chr("h", Action::ToggleHelp),
     chr("q", Action::Quit),
+    named(NamedKey::Enter, false, Action::EditValue),
+    chr("i", Action::InsertKey),
+    named(NamedKey::Delete, false, Action::DeleteKey),
+    ctrl_chr("c", false, Action::CopyPose),
+    ctrl_chr("v", false, Action::PastePose),
+    chr("m", Action::MirrorKey),
+    ctrl_chr("z", false, Action::Undo),
+    ctrl_chr("z", true, Action::Redo),
+    ctrl_chr("y", false, Action::Redo),
+    ctrl_chr("s", false, Action::SaveMotion),
 ];
 
 /// The action bound to a pressed key, if any. Keys with Alt or Super held,
@@ -258,7 +314,11 @@ pub fn lookup(key: &Key, mods: ModifiersState) -> Option<Action> {
         let hit = b.ctrl == control
             && match (b.key, key) {
                 (KeyName::Named(want), Key::Named(got)) => want == *got && b.shift == shift,
-                (KeyName::Char(want), Key::Character(got)) => got.eq_ignore_ascii_case(want),
+                // Shift is ignored for plain characters but tells
+                // Ctrl+Shift+Z (redo) from Ctrl+Z (undo).
+                (KeyName::Char(want), Key::Character(got)) => {
+                    got.eq_ignore_ascii_case(want) && (!b.ctrl || b.shift == shift)
+                }
                 _ => false,
             };
         hit.then_some(b.action)
@@ -280,7 +340,8 @@ pub fn key_label(binding: &Binding) -> String {
         KeyName::Char(c) => c.to_uppercase(),
     };
     match (binding.ctrl, binding.shift) {
-        (true, _) => format!("Ctrl+{key}"),
+        (true, true) => format!("Ctrl+Shift+{key}"),
+        (true, false) => format!("Ctrl+{key}"),
         (false, true) => format!("Shift+{key}"),
         (false, false) => key,
     }
@@ -335,6 +396,32 @@ mod tests {
         );
         let plus = Key::Character("+".into());
         assert_eq!(lookup(&plus, ModifiersState::SHIFT), Some(Action::SpeedUp));
+    }
+
+    #[test]
+    fn ctrl_shift_z_redoes_and_ctrl_z_undoes() {
+        let z = Key::Character("z".into());
+        assert_eq!(lookup(&z, ModifiersState::CONTROL), Some(Action::Undo));
+        let shifted = ModifiersState::CONTROL | ModifiersState::SHIFT;
+        assert_eq!(
+            lookup(&Key::Character("Z".into()), shifted),
+            Some(Action::Redo)
+        );
+        assert_eq!(
+            lookup(&Key::Character("y".into()), ModifiersState::CONTROL),
+            Some(Action::Redo)
+        );
+        // Plain S still solos; Ctrl+S saves.
+        let s = Key::Character("s".into());
+        assert_eq!(
+            lookup(&s, ModifiersState::empty()),
+            Some(Action::ToggleSolo)
+        );
+        assert_eq!(
+            lookup(&s, ModifiersState::CONTROL),
+            Some(Action::SaveMotion)
+        );
+        assert!(help_rows().contains(&("edit: redo", "Ctrl+Shift+Z  Ctrl+Y".to_string())));
     }
 
     #[test]

@@ -11,6 +11,7 @@ use crate::error::Result;
 use crate::gpu::{
     BasisFormat, Capture, DeformOptions, FrameScene, GpuContext, OrbitCamera, Renderer,
 };
+use crate::scene::Track;
 use crate::session::pick::Picker;
 use crate::session::state::ViewerState;
 use crate::stage::{DeformOn, Stage, StageOptions};
@@ -36,6 +37,8 @@ pub struct View {
     /// The tracks on the GPU, built for [`ViewerState::generation`] `stage_generation`.
     stage: Option<Stage>,
     stage_generation: Option<u64>,
+    /// The [`ViewerState::revision`] the stage's motions are of.
+    stage_revision: u64,
     /// The camera.
     pub camera: OrbitCamera,
     /// Where R puts the camera back: the view that framed the tracks when they were opened.
@@ -116,6 +119,7 @@ impl View {
             },
             stage: None,
             stage_generation: None,
+            stage_revision: 0,
             camera: OrbitCamera::default(),
             home: OrbitCamera::default(),
             mouse: MouseCamera::default(),
@@ -154,6 +158,18 @@ impl View {
                 Some(stage)
             };
             self.stage_generation = Some(state.generation());
+            self.stage_revision = state.revision();
+        }
+        if let Some(stage) = &mut self.stage
+            && self.stage_revision != state.revision()
+        {
+            // An edited AIBO motion: swap it in, no rebuild.
+            for (i, entry) in state.tracks().iter().enumerate() {
+                if let Track::Mtn { motion, .. } = &entry.track {
+                    stage.set_motion(i, motion);
+                }
+            }
+            self.stage_revision = state.revision();
         }
         if let Some(stage) = &mut self.stage {
             for i in 0..state.tracks().len() {

@@ -37,6 +37,11 @@ pub struct App<H: Host> {
     /// Frame the camera on the next frame (tracks opened, layout switched, focus moved).
     reframe: bool,
     last_status: String,
+    last_edit: Option<String>,
+    /// Whether the title shows unsaved edits (`*`).
+    titled_unsaved: bool,
+    /// Close the window once this frame is drawn (a question answered).
+    exit: bool,
     last_error: Option<String>,
     /// The first fatal error; the event loop exits and the caller reports it.
     error: Option<AppError>,
@@ -58,6 +63,9 @@ impl<H: Host> App<H> {
             screenshot: None,
             reframe: true,
             last_status: String::new(),
+            last_edit: None,
+            titled_unsaved: false,
+            exit: false,
             last_error: None,
             error: None,
         };
@@ -128,8 +136,10 @@ impl<H: Host> App<H> {
             Action::StepForward => s.timeline.step_frames(1),
             Action::StepBack10 => s.timeline.step_frames(-10),
             Action::StepForward10 => s.timeline.step_frames(10),
-            Action::PrevKeyframe => s.jump_keyframe(false),
-            Action::NextKeyframe => s.jump_keyframe(true),
+            Action::PrevKeyframe | Action::NextKeyframe => {
+                s.jump_keyframe(action == Action::NextKeyframe);
+                s.select_key_at_playhead();
+            }
             Action::JumpStart => s.timeline.jump_to_start(),
             Action::JumpEnd => s.timeline.jump_to_end(),
             Action::SpeedUp => s.timeline.double_speed(),
@@ -173,7 +183,21 @@ impl<H: Host> App<H> {
             Action::TogglePanel => self.ui.hide_panel = !self.ui.hide_panel,
             Action::ToggleCurves => self.ui.curves.open = !self.ui.curves.open,
             Action::ToggleCompare => self.ui.curves.toggle_compare(),
+            Action::Quit if s.has_unsaved_edits() => self.ui.edit.ask_quit(),
             Action::Quit => return false,
+            Action::EditValue
+            | Action::InsertKey
+            | Action::DeleteKey
+            | Action::CopyPose
+            | Action::PastePose
+            | Action::MirrorKey
+            | Action::Undo
+            | Action::Redo
+            | Action::SaveMotion => {
+                if super::ui::edit::key(s, &mut self.ui.edit, action) {
+                    self.save_motion(false);
+                }
+            }
             camera_action => {
                 if let Some(view) = &mut self.view {
                     match camera_action {
@@ -263,6 +287,18 @@ impl<H: Host> App<H> {
                 free.height() * ppp,
             ];
         }
+        for command in &commands {
+            match *command {
+                Command::SaveMotion { overwrite } => {
+                    self.save_motion(overwrite);
+                }
+                Command::Quit { save } => self.exit = !save || self.save_motion(false),
+                _ => {}
+            }
+        }
+        let Some(view) = self.view.as_mut() else {
+            return;
+        };
         if commands.contains(&Command::TracksChanged) {
             announce_tracks(&mut self.host, &self.state);
             view.window.set_title(&title(&self.state));
@@ -340,6 +376,20 @@ impl<H: Host> App<H> {
             self.host.status(&line);
             self.last_status = line;
         }
+        let edit = status.edit.as_ref().map(|e| e.line());
+        if edit != self.last_edit {
+            if let Some(line) = &edit {
+                self.host.status(line);
+            }
+            self.last_edit = edit;
+        }
+        let unsaved = self.state.has_unsaved_edits();
+        if unsaved != self.titled_unsaved
+            && let Some(view) = &self.view
+        {
+            view.window.set_title(&title(&self.state));
+            self.titled_unsaved = unsaved;
+        }
         let error = status.error;
         if error != self.last_error {
             if let Some(e) = &error {
@@ -347,6 +397,18 @@ impl<H: Host> App<H> {
             }
             self.last_error = error;
         }
+    }
+
+    /// Saves the edited track's motion (see [`super::ui::edit::save`]).
+    fn save_motion(&mut self, overwrite: bool) -> bool {
+        let saved = super::ui::edit::save(
+            &mut self.host,
+            &mut self.state,
+            &mut self.ui.edit,
+            overwrite,
+        );
+        self.request_redraw();
+        saved
     }
 
     /// The GPU for the window is open (or failed): the window becomes a view.
@@ -429,6 +491,11 @@ impl<H: Host> ApplicationHandler<HostEvent> for App<H> {
         };
         let egui_consumed = view.egui.on_window_event(&view.window, &event);
         match &event {
+            WindowEvent::CloseRequested if self.state.has_unsaved_edits() => {
+                self.ui.edit.ask_quit();
+                view.window.request_redraw();
+                return;
+            }
             WindowEvent::CloseRequested => {
                 event_loop.exit();
                 return;
@@ -438,6 +505,9 @@ impl<H: Host> ApplicationHandler<HostEvent> for App<H> {
             }
             WindowEvent::RedrawRequested => {
                 self.redraw();
+                if self.exit {
+                    event_loop.exit();
+                }
                 return;
             }
             WindowEvent::DroppedFile(path) => match self.host.read_dropped(path) {
@@ -450,7 +520,8 @@ impl<H: Host> ApplicationHandler<HostEvent> for App<H> {
             WindowEvent::KeyboardInput { event: key, .. }
                 if key.state == ElementState::Pressed
                     && !egui_consumed
-                    && !view.egui.ctx.egui_wants_keyboard_input() =>
+                    && !view.egui.ctx.egui_wants_keyboard_input()
+                    && !self.ui.edit.asking() =>
             {
                 if let Some(action) = keys::lookup(&key.logical_key, view.modifiers)
                     && !self.act(action)
@@ -500,11 +571,13 @@ fn save_picture(host: &mut impl Host, taken: Picture) {
     }
 }
 
-/// The window's title: the tracks' files, or what to do without any.
+/// The window's title: the tracks' files (after `* ` while an edited
+/// motion is unsaved), or what to do without any.
 fn title(state: &ViewerState) -> String {
     let names: Vec<String> = state.tracks().iter().map(|e| e.name()).collect();
+    let unsaved = if state.has_unsaved_edits() { "* " } else { "" };
     match names.is_empty() {
         true => "viewer — drop motion files here".into(),
-        false => format!("viewer — {}", names.join(", ")),
+        false => format!("{unsaved}viewer — {}", names.join(", ")),
     }
 }

@@ -1,130 +1,219 @@
-//! The min/max summary behind [`Series::envelope`]: a segment tree over the
-//! series' samples whose nodes hold the index of the smallest and of the
-//! largest finite value below them.
+//! The min/max summary behind [`Series::envelope`]: a pyramid of blocks
+//! over the series' samples, 8 samples a block at the first level, 8 blocks
+//! a block at each level above, every block holding its smallest and largest
+//! finite value and the index of the sample holding each.
 //!
 //! A curve is drawn every frame, so cutting a 10⁶-sample series into a few
-//! hundred pixel columns must not look at every sample each time: with the
-//! tree, the extremes of any run of samples come from at most 2·log₂(n)
-//! nodes. The tree is built once, on the first call that needs it (O(n),
-//! 16 bytes a sample), and kept with the series.
+//! hundred pixel columns must not look at every sample each time: the
+//! extremes of any run of samples come from at most 7 items at each end of
+//! each level (contiguous, so a cache line or two a level) and a handful at
+//! the top. The pyramid is built once, on the first call that needs it
+//! (O(n), about 3.4 bytes a sample), and kept with the series.
 //!
-//! Indices rather than values are stored so that a span can say *when* its
-//! extremes occur: `viewer plot` draws the real samples, and a value read back
-//! from the picture is then a value of the channel, not a bin's corner.
+//! Each block keeps the *index* of its extremes as well as their values, so a
+//! span says when they occur: `viewer plot` draws the real samples, and a
+//! value read back from the picture is a value of the channel, not a bin's
+//! corner.
 
 use super::{Series, Span};
 
-/// No finite value below this node.
-const NONE: u32 = u32::MAX;
+/// Items per block.
+const B: usize = 8;
 
-/// Runs of samples at most this long are scanned directly: cheaper than
-/// climbing the tree.
-const SCAN: usize = 32;
+/// Runs of samples at most this long are scanned directly.
+const SCAN: usize = 2 * B;
 
-/// The segment tree (bottom-up layout: node `k` covers nodes `2k` and
-/// `2k + 1`; leaf `i` is node `n + i`).
+/// The extremes of a run: smallest and largest finite value and where
+/// each occurs (the earliest on a tie); `lo > hi` when there is none.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Extremes {
+    lo: f64,
+    hi: f64,
+    ilo: usize,
+    ihi: usize,
+}
+
+impl Extremes {
+    const NONE: Extremes = Extremes {
+        lo: f64::INFINITY,
+        hi: f64::NEG_INFINITY,
+        ilo: usize::MAX,
+        ihi: usize::MAX,
+    };
+
+    #[inline]
+    fn sample(i: usize, v: f64) -> Extremes {
+        if v.is_finite() {
+            Extremes {
+                lo: v,
+                hi: v,
+                ilo: i,
+                ihi: i,
+            }
+        } else {
+            Extremes::NONE
+        }
+    }
+
+    /// Both runs together; on equal values the earlier sample wins.
+    #[inline]
+    fn join(self, o: Extremes) -> Extremes {
+        let (lo, ilo) = if o.lo < self.lo || (o.lo == self.lo && o.ilo < self.ilo) {
+            (o.lo, o.ilo)
+        } else {
+            (self.lo, self.ilo)
+        };
+        let (hi, ihi) = if o.hi > self.hi || (o.hi == self.hi && o.ihi < self.ihi) {
+            (o.hi, o.ihi)
+        } else {
+            (self.hi, self.ihi)
+        };
+        Extremes { lo, hi, ilo, ihi }
+    }
+
+    /// `(smallest, index, largest, index)`, if any value was finite.
+    fn found(self) -> Option<(f64, usize, f64, usize)> {
+        (self.ilo != usize::MAX).then_some((self.lo, self.ilo, self.hi, self.ihi))
+    }
+}
+
+/// The pyramid: `levels[0]` has a block per 8 samples, `levels[k + 1]` one
+/// per 8 blocks of `levels[k]`.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Summary {
     n: usize,
-    min: Vec<u32>,
-    max: Vec<u32>,
+    levels: Vec<Vec<Extremes>>,
 }
 
 impl Summary {
-    /// The tree over `values`; `None` for a series too long for 32-bit
-    /// indices (beyond anything [`super::sample`] makes; it is then scanned).
-    pub(crate) fn new(values: &[f64]) -> Option<Summary> {
-        let n = values.len();
-        if n >= NONE as usize / 2 {
-            return None;
+    /// The pyramid over `values`.
+    pub(crate) fn new(values: &[f64]) -> Summary {
+        let mut levels: Vec<Vec<Extremes>> = Vec::new();
+        let mut below: Vec<Extremes> = values
+            .chunks(B)
+            .enumerate()
+            .map(|(c, chunk)| {
+                chunk
+                    .iter()
+                    .enumerate()
+                    .fold(Extremes::NONE, |acc, (k, &v)| {
+                        acc.join(Extremes::sample(c * B + k, v))
+                    })
+            })
+            .collect();
+        while below.len() > 1 {
+            let above = below
+                .chunks(B)
+                .map(|c| c.iter().fold(Extremes::NONE, |acc, e| acc.join(*e)))
+                .collect();
+            levels.push(below);
+            below = above;
         }
-        let mut min = vec![NONE; 2 * n];
-        for (i, v) in values.iter().enumerate() {
-            if v.is_finite() {
-                min[n + i] = i as u32;
-            }
+        levels.push(below);
+        Summary {
+            n: values.len(),
+            levels,
         }
-        let mut max = min.clone();
-        for k in (1..n).rev() {
-            min[k] = lower(values, min[2 * k], min[2 * k + 1]);
-            max[k] = higher(values, max[2 * k], max[2 * k + 1]);
-        }
-        Some(Summary { n, min, max })
     }
 
-    /// The indices of the smallest and largest finite value among samples
-    /// `lo..hi`, if any is finite.
-    fn query(&self, values: &[f64], lo: usize, hi: usize) -> Option<(usize, usize)> {
-        let (mut l, mut r) = (lo + self.n, hi + self.n);
-        let (mut a, mut b) = (NONE, NONE);
-        while l < r {
-            if l & 1 == 1 {
-                a = lower(values, a, self.min[l]);
-                b = higher(values, b, self.max[l]);
-                l += 1;
+    /// The extremes among samples `lo..hi`: each end scanned at the finest
+    /// level up to a block boundary, the middle taken from the level above,
+    /// and so on up.
+    fn query(&self, values: &[f64], lo: usize, hi: usize) -> Extremes {
+        let mut acc = Extremes::NONE;
+        let (mut a, mut b) = (lo, hi);
+        let item = |level: usize, i: usize| -> Extremes {
+            if level == 0 {
+                Extremes::sample(i, values[i])
+            } else {
+                self.levels[level - 1][i]
             }
-            if r & 1 == 1 {
-                r -= 1;
-                a = lower(values, a, self.min[r]);
-                b = higher(values, b, self.max[r]);
+        };
+        // Level 0 is the samples; level k ≥ 1 is `levels[k - 1]`.
+        for level in 0..=self.levels.len() {
+            let (up_a, up_b) = (a.div_ceil(B), b / B);
+            if up_a >= up_b || level == self.levels.len() {
+                for i in a..b {
+                    acc = acc.join(item(level, i));
+                }
+                return acc;
             }
-            l >>= 1;
-            r >>= 1;
+            for i in a..up_a * B {
+                acc = acc.join(item(level, i));
+            }
+            for i in up_b * B..b {
+                acc = acc.join(item(level, i));
+            }
+            (a, b) = (up_a, up_b);
         }
-        (a != NONE).then_some((a as usize, b as usize))
+        acc
     }
 }
 
-/// The index of the smaller value, the earlier on a tie (`i` ≤ `j` as
-/// both are combined left to right or from disjoint runs).
-fn lower(values: &[f64], i: u32, j: u32) -> u32 {
-    match (i, j) {
-        (NONE, x) | (x, NONE) => x,
-        (i, j) if values[j as usize] < values[i as usize] => j,
-        (i, j) if values[j as usize] == values[i as usize] => i.min(j),
-        (i, _) => i,
+/// An index guessed from a time's place on an even grid (NaN, negative or
+/// huge when the grid is no guide: then out of range, and not used).
+fn guess(at: f64) -> usize {
+    if at.is_finite() && at >= 0.0 && at < usize::MAX as f64 {
+        at as usize
+    } else {
+        usize::MAX
     }
 }
 
-/// The index of the larger value, the earlier on a tie.
-fn higher(values: &[f64], i: u32, j: u32) -> u32 {
-    match (i, j) {
-        (NONE, x) | (x, NONE) => x,
-        (i, j) if values[j as usize] > values[i as usize] => j,
-        (i, j) if values[j as usize] == values[i as usize] => i.min(j),
-        (i, _) => i,
+/// The first index at or after `from` whose time fails `before`, given that
+/// every index below `from` passes: `guess` when the samples on either side
+/// of it say so (one cache line read), else found by [`gallop`].
+fn locate(times: &[f64], from: usize, guess: usize, before: impl Fn(f64) -> bool) -> usize {
+    let n = times.len();
+    if (from..=n).contains(&guess)
+        && (guess == from || before(times[guess - 1]))
+        && (guess == n || !before(times[guess]))
+    {
+        return guess;
     }
+    gallop(times, from, before)
 }
 
-/// The indices of the extremes among `lo..hi` by looking at each sample.
-fn scan(values: &[f64], lo: usize, hi: usize) -> Option<(usize, usize)> {
-    let mut found: Option<(usize, usize)> = None;
-    for (i, &v) in values.iter().enumerate().take(hi).skip(lo) {
-        if !v.is_finite() {
-            continue;
-        }
-        found = Some(match found {
-            None => (i, i),
-            Some((a, b)) => (
-                if v < values[a] { i } else { a },
-                if v > values[b] { i } else { b },
-            ),
-        });
+/// The first index at or after `from` whose time fails `before` (`times`
+/// increasing): steps of 1, 2, 4… from `from`, then a bisection of the last
+/// step. A column's end lies a column's worth of samples on, so this reads
+/// a few nearby samples where a bisection of the whole series would miss
+/// the cache some twenty times.
+fn gallop(times: &[f64], from: usize, before: impl Fn(f64) -> bool) -> usize {
+    let n = times.len();
+    let mut step = 1;
+    let mut known = from; // every index below `known` passes
+    while known < n && before(times[known]) {
+        known = from + step;
+        step *= 2;
     }
-    found
+    // The answer is in (previous probe, known]; bisect that stretch.
+    let start = if step > 1 { from + step / 4 } else { from };
+    let end = known.min(n);
+    start + times[start..end].partition_point(|&t| before(t))
+}
+
+/// The extremes among `lo..hi` by looking at each sample.
+fn scan(values: &[f64], lo: usize, hi: usize) -> Extremes {
+    (lo..hi).fold(Extremes::NONE, |acc, i| {
+        acc.join(Extremes::sample(i, values[i]))
+    })
 }
 
 impl Series {
     /// The extremes among samples `lo..hi`: scanned when short, from the
     /// summary otherwise.
-    fn extremes(&self, lo: usize, hi: usize) -> Option<(usize, usize)> {
+    fn extremes(&self, lo: usize, hi: usize) -> Option<(f64, usize, f64, usize)> {
         let values = &self.values;
         if hi - lo <= SCAN {
-            return scan(values, lo, hi);
+            return scan(values, lo, hi).found();
         }
-        match self.summary.get_or_init(|| Summary::new(values)) {
-            Some(summary) if summary.n == values.len() => summary.query(values, lo, hi),
-            _ => scan(values, lo, hi),
+        let summary = self.summary.get_or_init(|| Summary::new(values));
+        if summary.n == values.len() {
+            summary.query(values, lo, hi).found()
+        } else {
+            // Samples added after the summary was built: not summarised.
+            scan(values, lo, hi).found()
         }
     }
 
@@ -137,6 +226,9 @@ impl Series {
         }
         let width = (t1 - t0) / columns as f64;
         let mut spans = Vec::with_capacity(columns.min(n));
+        // Where a time falls if the samples are evenly spaced (frames are):
+        // a guess, checked before it is used.
+        let (first, step) = (times[0], (times[n - 1] - times[0]) / (n.max(2) - 1) as f64);
         // The first sample at or after t0; each column starts where the last ended.
         let mut lo = times.partition_point(|&t| t < t0);
         for c in 0..columns {
@@ -151,21 +243,20 @@ impl Series {
                 t0 + (c + 1) as f64 * width
             };
             // The last column holds its end; the others stop short of it.
-            let rest = &times[lo..];
-            let hi = lo
-                + if last {
-                    rest.partition_point(|&t| t <= b)
-                } else {
-                    rest.partition_point(|&t| t < b)
-                };
+            let at = (b - first) / step;
+            let hi = if last {
+                locate(times, lo, guess(at.floor() + 1.0), |t| t <= b)
+            } else {
+                locate(times, lo, guess(at.ceil()), |t| t < b)
+            };
             if hi > lo
-                && let Some((i, j)) = self.extremes(lo, hi)
+                && let Some((min, i, max, j)) = self.extremes(lo, hi)
             {
                 spans.push(Span {
                     t0: a,
                     t1: b,
-                    min: self.values[i],
-                    max: self.values[j],
+                    min,
+                    max,
                     t_min: times[i],
                     t_max: times[j],
                 });
@@ -199,7 +290,7 @@ impl Series {
         if n == 0 {
             return None;
         }
-        let (i, j) = self.extremes(0, n)?;
-        Some((self.values[i], self.values[j]))
+        let (min, _, max, _) = self.extremes(0, n)?;
+        Some((min, max))
     }
 }

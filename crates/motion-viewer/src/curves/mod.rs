@@ -16,15 +16,19 @@
 //! Sampling is bounded: one series holds at most [`MAX_SAMPLES`] samples,
 //! and more are refused in one line before anything is evaluated.
 
+pub mod diff;
 mod envelope;
+pub mod plot;
+pub mod select;
 mod source;
+pub mod svg;
 #[cfg(test)]
 mod tests;
 
 use crate::error::{Error, Result};
 use crate::scene::Track;
 use source::{Evaluator, Pick, catalogue};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// The unit a channel's values are in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -77,9 +81,9 @@ pub fn channels(track: &Track) -> Vec<Channel> {
 /// One channel sampled at increasing times.
 ///
 /// The min/max summary [`Series::envelope`] reads is built from `values` on
-/// its first use and kept: a series whose samples change afterwards must be
-/// made anew ([`Series::new`]) rather than edited in place.
-#[derive(Clone)]
+/// its first use and kept, and so is the last envelope asked for (a curve
+/// redrawn over the same view costs a copy): a series whose samples change
+/// afterwards must be made anew ([`Series::new`]) rather than edited in place.
 pub struct Series {
     /// The channel's name.
     pub name: String,
@@ -87,8 +91,25 @@ pub struct Series {
     pub times: Vec<f64>,
     /// The channel's value at each time.
     pub values: Vec<f64>,
-    /// Built on first use; `None` inside for a series too long to index.
-    summary: OnceLock<Option<envelope::Summary>>,
+    /// Built on first use.
+    summary: OnceLock<envelope::Summary>,
+    /// The last envelope: `(t0, t1, columns)` and its spans.
+    last: Mutex<Option<LastEnvelope>>,
+}
+
+/// A view `(t0, t1, columns)` and its envelope.
+type LastEnvelope = ((f64, f64, usize), Vec<Span>);
+
+impl Clone for Series {
+    fn clone(&self) -> Series {
+        Series {
+            name: self.name.clone(),
+            times: self.times.clone(),
+            values: self.values.clone(),
+            summary: self.summary.clone(),
+            last: Mutex::new(None),
+        }
+    }
 }
 
 impl std::fmt::Debug for Series {
@@ -255,6 +276,7 @@ impl Series {
             times,
             values,
             summary: OnceLock::new(),
+            last: Mutex::new(None),
         }
     }
 
@@ -262,7 +284,19 @@ impl Series {
     /// with its smallest and largest value: at most `columns` spans whatever
     /// the series' length, and the true minimum and maximum kept.
     pub fn envelope(&self, t0: f64, t1: f64, columns: usize) -> Vec<Span> {
-        self.envelope_impl(t0, t1, columns)
+        let key = (t0, t1, columns);
+        // A poisoned lock only means a panic elsewhere mid-copy: recompute.
+        if let Ok(last) = self.last.lock()
+            && let Some((k, spans)) = last.as_ref()
+            && *k == key
+        {
+            return spans.clone();
+        }
+        let spans = self.envelope_impl(t0, t1, columns);
+        if let Ok(mut last) = self.last.lock() {
+            *last = Some((key, spans.clone()));
+        }
+        spans
     }
 
     /// The value at `t`, linearly between samples; `None` outside the series.

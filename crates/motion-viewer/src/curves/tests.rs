@@ -328,3 +328,51 @@ fn memg_channels_are_named_as_the_state_json_holds_them() {
     }
     assert!(json["groups"][0]["translation"].is_null(), "the banner");
 }
+
+#[test]
+fn the_last_envelope_is_kept_and_a_new_view_recomputed() {
+    let s = spiky(50_000, 100, 40_000);
+    let a = s.envelope(0.0, 49.999, 300);
+    assert_eq!(s.envelope(0.0, 49.999, 300), a);
+    let b = s.envelope(10.0, 20.0, 300);
+    assert_ne!(a, b);
+    assert!(
+        b.iter()
+            .all(|span| span.t_min >= 10.0 && span.t_max <= 20.0)
+    );
+    // 10..20 s holds neither spike: its extremes are the wave's.
+    let lo = b.iter().map(|x| x.min).fold(f64::INFINITY, f64::min);
+    let wave = (10_000..=20_000)
+        .map(|i| (f64::from(i) * 1e-3 * 0.7).sin())
+        .fold(f64::INFINITY, f64::min);
+    assert_eq!(lo, wave);
+    let copy = s.clone();
+    assert_eq!(copy.envelope(0.0, 49.999, 300), a);
+}
+
+#[test]
+fn uneven_times_are_cut_into_columns_exactly() {
+    // Samples crowding toward the end (t = i²), so no even-grid guess holds.
+    let n = 20_000usize;
+    let times: Vec<f64> = (0..n).map(|i| (i * i) as f64 * 1e-6).collect();
+    let values: Vec<f64> = (0..n).map(|i| ((i * 7919) % 1000) as f64).collect();
+    let s = Series::new("u".into(), times.clone(), values.clone());
+    let (t0, t1) = (3.0, times[n - 1]);
+    let spans = s.envelope(t0, t1, 333);
+    let mut covered = 0;
+    for span in &spans {
+        let last = span.t1 == t1;
+        let inside: Vec<f64> = times
+            .iter()
+            .zip(&values)
+            .filter(|(t, _)| **t >= span.t0 && (**t < span.t1 || (last && **t <= t1)))
+            .map(|(_, v)| *v)
+            .collect();
+        covered += inside.len();
+        let lo = inside.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = inside.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        assert_eq!((span.min, span.max), (lo, hi), "{span:?}");
+        assert!(span.t_min >= span.t0 && span.t_max <= span.t1, "{span:?}");
+    }
+    assert_eq!(covered, times.iter().filter(|t| **t >= t0).count());
+}

@@ -2,6 +2,7 @@
 //! their visibility, solo and focus ([`state`]), the clock and the loop range
 //! ([`playback`]), the entry list of an ODA archive opened whole ([`archive`]),
 //! the focused AIBO motion's joint values and `check`'s findings ([`mtn`]),
+//! the AIBO motions being edited ([`edit`]),
 //! what is under the cursor ([`pick`]) and the status that scripts and tests
 //! read ([`status`]).
 //!
@@ -9,6 +10,7 @@
 //! [`ViewerState`]; everything here builds and is tested without them.
 
 pub mod archive;
+pub mod edit;
 pub mod mtn;
 pub mod pick;
 pub mod playback;

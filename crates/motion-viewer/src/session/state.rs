@@ -25,6 +25,7 @@ use crate::scene::{
     load_inputs_with,
 };
 use crate::summary::{Summary, summarize};
+use crate::workbench::Editor;
 use glam::Vec3;
 use std::path::{Path, PathBuf};
 
@@ -49,6 +50,8 @@ pub struct TrackEntry {
     pub visible: bool,
     /// Why the last reload failed; the track shows its previous version meanwhile.
     pub error: Option<String>,
+    /// The motion being edited, for an AIBO track (see [`super::edit`]).
+    pub editor: Option<Box<Editor>>,
 }
 
 impl TrackEntry {
@@ -67,9 +70,13 @@ impl TrackEntry {
             markers: playback::markers(&track),
             findings: finding_marks(&track),
             sources,
-            track,
             visible: true,
             error: None,
+            editor: match &track {
+                Track::Mtn { motion, .. } => Some(Box::new(Editor::new(motion.clone()))),
+                _ => None,
+            },
+            track,
         }
     }
 
@@ -123,6 +130,9 @@ pub struct ViewerState {
     start_s: Option<f64>,
     plan: Plan,
     generation: u64,
+    revision: u64,
+    /// What the last edit has to say ([`super::edit`]).
+    pub(super) edit_message: Option<String>,
     error: Option<String>,
     warnings: Vec<String>,
     archives: Vec<ArchiveList>,
@@ -143,6 +153,8 @@ impl ViewerState {
             layout_asked: layout,
             plan: Plan::new(&[]).expect("an empty plan always builds"),
             generation: 0,
+            revision: 0,
+            edit_message: None,
             error: None,
             warnings: Vec::new(),
             archives: Vec::new(),
@@ -172,6 +184,13 @@ impl ViewerState {
     /// Bumped whenever the tracks or their layout change: the stage must be rebuilt.
     pub fn generation(&self) -> u64 {
         self.generation
+    }
+
+    /// Bumped whenever what any track holds changes: with every
+    /// [`ViewerState::generation`], and with every edit of a motion
+    /// ([`super::edit`]), which keeps the stage and only swaps the motion.
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// The last load error (an unknown or broken file, a reload that failed).
@@ -365,6 +384,7 @@ impl ViewerState {
             .loop_range
             .and_then(|r| r.clamped(self.timeline.duration_s()));
         self.generation += 1;
+        self.revision += 1;
         Ok(())
     }
 
@@ -508,6 +528,38 @@ impl ViewerState {
             r.rewind_if_done(&mut self.timeline);
         }
         self.timeline.toggle();
+    }
+}
+
+impl ViewerState {
+    /// Track `i`, for its editor ([`super::edit`]).
+    pub(super) fn entry_mut(&mut self, i: usize) -> Option<&mut TrackEntry> {
+        self.tracks.get_mut(i)
+    }
+
+    /// Track `i`'s motion becomes its editor's: its keyframes, findings and
+    /// summary follow; a new duration places the tracks again (a new
+    /// [`ViewerState::generation`]), else only [`ViewerState::revision`] moves.
+    pub(super) fn edited(&mut self, i: usize) {
+        let Some(e) = self.tracks.get_mut(i) else {
+            return;
+        };
+        let (Some(editor), Track::Mtn { motion, .. }) = (&e.editor, &mut e.track) else {
+            return;
+        };
+        let duration = motion.duration_s();
+        *motion = editor.motion().clone();
+        let moved = motion.duration_s() != duration;
+        e.keyframes = playback::keyframes(&e.track);
+        e.findings = finding_marks(&e.track);
+        e.summary = summarize(&e.track);
+        self.revision += 1;
+        if moved {
+            let tracks = self.tracks.clone();
+            if let Err(err) = self.commit(tracks) {
+                self.error = Some(err.to_string());
+            }
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 //! it as JSON in its `#status` element. Both come from [`Status`], so the
 //! two cannot drift apart.
 
+use super::edit::EditStatus;
 use super::state::ViewerState;
 use serde::Serialize;
 
@@ -37,6 +38,8 @@ pub struct Status {
     /// The curves panel: whether it is open and the channels it shows
     /// (filled by the window; closed for [`Status::of`]).
     pub curves: CurvesStatus,
+    /// The AIBO motion being edited, if any (see [`super::edit`]).
+    pub edit: Option<EditStatus>,
 }
 
 /// What the curves panel shows, for scripts and tests.
@@ -98,6 +101,7 @@ impl Status {
             error: state.error().map(str::to_owned),
             frame_ms,
             curves: CurvesStatus::default(),
+            edit: state.edit_status(),
         }
     }
 
@@ -180,6 +184,7 @@ mod tests {
         assert_eq!(json["frame_ms"], 16.5);
         assert_eq!(json["frame_period_s"], 1.0 / 60.0);
         assert_eq!(json["curves"]["open"], false);
+        assert!(json["edit"].is_null(), "no AIBO track, nothing edited");
     }
 
     #[test]

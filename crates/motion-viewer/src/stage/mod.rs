@@ -209,6 +209,16 @@ impl Stage {
             .count()
     }
 
+    /// Puts `motion` in place of AIBO track `index`'s motion (an edit that
+    /// keeps the duration: the placement stays). Ignored for another track.
+    pub fn set_motion(&mut self, index: usize, motion: &Mtn) {
+        if let Some(Body::Rig { motion: old }) = self.bodies.get_mut(index)
+            && **old != *motion
+        {
+            **old = motion.clone();
+        }
+    }
+
     /// Shows or hides track `index` (out of range: ignored).
     pub fn set_visible(&mut self, index: usize, visible: bool) {
         if let Some(v) = self.visible.get_mut(index) {

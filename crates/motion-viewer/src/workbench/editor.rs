@@ -18,16 +18,17 @@
 //! longest has a few hundred), up to [`UNDO_BUDGET_VALUES`] angles in all,
 //! the oldest steps dropped beyond that.
 
+mod history;
+
+pub use history::UNDO_BUDGET_VALUES;
+
 use super::edit::MirrorMap;
 use super::{EditError, Report, check};
 use crate::DecodeError;
 use crate::anim::aibo::{joint_label, rig_model};
 use crate::formats::mtn::{self, Keyframe, Mtn, URAD_TO_DEG};
+use history::{History, Step};
 use std::path::{Path, PathBuf};
-
-/// The most angles the undo and redo stacks hold together (about 64 MiB);
-/// beyond it the oldest undo steps are dropped.
-pub const UNDO_BUDGET_VALUES: usize = 1 << 24;
 
 /// What an edit did, beyond changing the motion.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -37,20 +38,6 @@ pub struct Applied {
     /// Something the user should be told, one sentence (a value clamped to
     /// the joint's limit, say).
     pub message: Option<String>,
-}
-
-/// One undo or redo step: the keyframes as they were and the selection then.
-#[derive(Debug, Clone)]
-struct Step {
-    keyframes: Vec<Keyframe>,
-    selected: Option<usize>,
-}
-
-impl Step {
-    /// The angles it holds, for the undo budget.
-    fn values(&self) -> usize {
-        self.keyframes.iter().map(|k| 3 + k.joints.len()).sum()
-    }
 }
 
 /// A body or joint channel of the motion.
@@ -80,11 +67,12 @@ pub struct Editor {
     current: Mtn,
     selected: Option<usize>,
     copied: Option<Pose>,
-    undo: Vec<Step>,
-    redo: Vec<Step>,
-    /// While a gesture is open: whether its undo step is already pushed.
-    gesture: Option<bool>,
+    history: History,
     report: Report,
+    /// The keyframes as last saved (at first, the original's).
+    saved: Vec<Keyframe>,
+    /// Counts changes of the motion (edits, undos, redos).
+    revision: u64,
 }
 
 impl Editor {
@@ -92,14 +80,14 @@ impl Editor {
     pub fn new(motion: Mtn) -> Editor {
         Editor {
             report: check(&motion),
+            saved: motion.keyframes.clone(),
+            revision: 0,
             current: motion.clone(),
             original: motion,
             original_bytes: None,
             selected: None,
             copied: None,
-            undo: Vec::new(),
-            redo: Vec::new(),
-            gesture: None,
+            history: History::default(),
         }
     }
 
@@ -352,57 +340,48 @@ impl Editor {
     /// Opens a gesture (a drag): the edits until [`Editor::end_gesture`]
     /// make one undo step.
     pub fn begin_gesture(&mut self) {
-        self.gesture = Some(false);
+        self.history.begin_gesture();
     }
 
     /// Closes the gesture [`Editor::begin_gesture`] opened; a gesture that
     /// changed nothing leaves no undo step.
     pub fn end_gesture(&mut self) {
-        if self.gesture.take() == Some(true)
-            && self
-                .undo
-                .last()
-                .is_some_and(|s| s.keyframes == self.current.keyframes)
-        {
-            self.undo.pop();
-        }
+        self.history.end_gesture(&self.current.keyframes);
     }
 
     /// True while a gesture is open.
     pub fn in_gesture(&self) -> bool {
-        self.gesture.is_some()
+        self.history.in_gesture()
     }
 
     /// Undoes the last edit; false when there is none.
     pub fn undo(&mut self) -> bool {
-        self.gesture = None;
-        let Some(step) = self.undo.pop() else {
+        let Some(step) = self.history.take_undo() else {
             return false;
         };
         let now = self.restore(step);
-        self.redo.push(now);
+        self.history.push_redo(now);
         true
     }
 
     /// Redoes the last undone edit; false when there is none.
     pub fn redo(&mut self) -> bool {
-        self.gesture = None;
-        let Some(step) = self.redo.pop() else {
+        let Some(step) = self.history.take_redo() else {
             return false;
         };
         let now = self.restore(step);
-        self.undo.push(now);
+        self.history.push_undo(now);
         true
     }
 
     /// Edits that [`Editor::undo`] can take back.
     pub fn undo_depth(&self) -> usize {
-        self.undo.len()
+        self.history.undo_depth()
     }
 
     /// Edits that [`Editor::redo`] can bring back.
     pub fn redo_depth(&self) -> usize {
-        self.redo.len()
+        self.history.redo_depth()
     }
 
     /// True when the motion differs from the original.
@@ -410,11 +389,21 @@ impl Editor {
         self.current.keyframes != self.original.keyframes
     }
 
-    /// Takes the motion as it is now as the original (after it was saved
-    /// over the file it came from): no longer dirty, undo kept.
-    pub fn mark_saved(&mut self, bytes: Vec<u8>) {
-        self.original = self.current.clone();
-        self.original_bytes = Some(bytes);
+    /// True when the motion differs from what was last saved
+    /// ([`Editor::mark_saved`]; at first, from the original).
+    pub fn is_unsaved(&self) -> bool {
+        self.current.keyframes != self.saved
+    }
+
+    /// Records that the motion as it is now was saved.
+    pub fn mark_saved(&mut self) {
+        self.saved = self.current.keyframes.clone();
+    }
+
+    /// Counts the changes of the motion so far (edits, undos and redos), so
+    /// that a view can tell when to redraw it.
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// `check`'s report on the motion as it is now.
@@ -517,20 +506,13 @@ impl Editor {
         message: Option<String>,
     ) -> Applied {
         if keyframes != self.current.keyframes {
-            if self.gesture != Some(true) {
-                let before = Step {
-                    keyframes: std::mem::take(&mut self.current.keyframes),
-                    selected: self.selected,
-                };
-                self.undo.push(before);
-                self.trim();
-                if self.gesture.is_some() {
-                    self.gesture = Some(true);
-                }
-            }
-            self.redo.clear();
-            self.current.keyframes = keyframes;
+            let before = Step {
+                keyframes: std::mem::replace(&mut self.current.keyframes, keyframes),
+                selected: self.selected,
+            };
+            self.history.record(before);
             self.report = check(&self.current);
+            self.revision += 1;
         }
         self.select(key);
         Applied { key, message }
@@ -544,16 +526,8 @@ impl Editor {
         };
         self.select(step.selected);
         self.report = check(&self.current);
+        self.revision += 1;
         now
-    }
-
-    /// Drops the oldest undo steps beyond [`UNDO_BUDGET_VALUES`] (the newest
-    /// always kept).
-    fn trim(&mut self) {
-        let mut total: usize = self.undo.iter().chain(&self.redo).map(Step::values).sum();
-        while total > UNDO_BUDGET_VALUES && self.undo.len() > 1 {
-            total -= self.undo.remove(0).values();
-        }
     }
 }
 

@@ -14,6 +14,7 @@ mod mtn_anim;
 mod pc2;
 mod scene_cpu;
 mod session_archive;
+mod session_edit;
 mod session_state;
 mod timeline;
 mod workbench_check;

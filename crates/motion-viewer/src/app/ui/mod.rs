@@ -1,7 +1,7 @@
 //! The egui overlay: the timeline along the bottom (controls, a lane per
 //! track with its keyframes and `check`'s findings, markers, the loop
 //! range), the side panel (tracks, archive entry lists, what is under the
-//! cursor, AIBO joint values, frame time), a hint while nothing is open, and
+//! cursor, AIBO joint values, editing the AIBO motion, frame time), a hint while nothing is open, and
 //! the key help.
 //!
 //! The curves panel (C) stands above the timeline ([`curves`]).
@@ -14,6 +14,7 @@
 mod actions;
 mod archive;
 pub mod curves;
+pub mod edit;
 mod help;
 mod panel;
 mod timeline;
@@ -43,11 +44,23 @@ pub struct UiState {
     drag_from: Option<f64>,
     /// The curves panel.
     pub curves: CurvesPanel,
+    /// The edit section's state and questions.
+    pub edit: edit::EditUi,
 }
 
 /// What the overlay asks of the window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Command {
+    /// Save the edited motion (over the original only with `overwrite`).
+    SaveMotion {
+        /// The user confirmed writing over the original.
+        overwrite: bool,
+    },
+    /// Close the window, after saving the edited motion if `save`.
+    Quit {
+        /// Save first; stay open if that fails.
+        save: bool,
+    },
     /// Frame the camera on the focused track (or everything without a focus).
     Frame,
     /// The tracks' files changed (an archive entry picked): tell the host,
@@ -88,8 +101,11 @@ impl Overlay<'_> {
         });
         if self.ui.curves.open {
             let actions = self.ui.curves.show(ui, self.state);
-            // Where the curves' keyframe actions are passed on to the motion
-            // editor (`edit::apply_curve_action`, one call per action).
+            // The curves' keyframe clicks and drags go to the motion editor
+            // (a whole drag is one edit to undo); kept for the window too.
+            for action in &actions {
+                edit::apply_curve_action(self.state, action);
+            }
             self.curve_actions.extend(actions);
         }
         if !self.ui.hide_panel {
@@ -112,6 +128,9 @@ impl Overlay<'_> {
         }
         if self.ui.show_help {
             help::window(ui.ctx());
+        }
+        if let Some(command) = edit::dialogs(ui.ctx(), self.state, &mut self.ui.edit) {
+            self.commands.push(command);
         }
     }
 
@@ -144,6 +163,13 @@ impl Overlay<'_> {
         let aibo = |e: &crate::session::state::TrackEntry| matches!(e.track, Track::Mtn { .. });
         if self.state.tracks().iter().any(aibo) {
             section(ui, "Joints", true, |ui| panel::joints(ui, self.state));
+            let mut save = false;
+            section(ui, "Edit", true, |ui| {
+                save = edit::section(ui, self.state, &mut self.ui.edit);
+            });
+            if save {
+                self.commands.push(Command::SaveMotion { overwrite: false });
+            }
         }
         section(ui, "Frame", true, |ui| {
             panel::frame(ui, self.state, self.adapter, self.times, self.samples);

@@ -4,7 +4,8 @@
 //! `check`'s findings (red errors, orange warnings; hover for the message).
 //!
 //! Click or drag on the bar to seek; Shift+drag sets the loop range;
-//! double-click clears it.
+//! double-click clears it. A click on a keyframe's tick selects that
+//! keyframe for editing and puts the playhead on it.
 
 use crate::session::state::ViewerState;
 use egui::{Color32, FontId, Pos2, Rect, Sense, Stroke, Vec2};
@@ -16,6 +17,9 @@ const LANE_HEIGHT: f32 = 11.0;
 /// Ticks closer than this (points) to the last one drawn are skipped, so a
 /// lane of thousands of keyframes stays cheap and readable.
 const MIN_TICK_GAP: f32 = 2.0;
+
+/// A click this close to a keyframe's tick (points) selects the keyframe.
+const PICK_DISTANCE: f32 = 4.0;
 
 /// The lane names' column is at most this fraction of the bar.
 const MAX_GUTTER_FRACTION: f32 = 0.25;
@@ -139,6 +143,12 @@ pub fn bar(ui: &mut egui::Ui, state: &mut ViewerState, drag_from: &mut Option<f6
     painter.rect_filled(played, 3.0, visuals.selection.bg_fill.gamma_multiply(0.5));
 
     let mut hovered = Vec::new();
+    // A click on a keyframe's tick selects that keyframe (for editing).
+    let click = response
+        .clicked()
+        .then(|| response.interact_pointer_pos())
+        .flatten();
+    let mut picked = None;
     for (i, (entry, name)) in state.tracks().iter().zip(names).enumerate() {
         let top = scrub.bottom() + LANE_HEIGHT * i as f32;
         let lane = Rect::from_min_size(
@@ -154,6 +164,17 @@ pub fn bar(ui: &mut egui::Ui, state: &mut ViewerState, drag_from: &mut Option<f6
         let tick = Stroke::new(1.0, fade(KEY_TICK));
         // Keyframes in the lane's upper part, check's findings under them.
         let split = lane.top() + lane.height() * 0.6;
+        if let Some(p) = click.filter(|p| lane.y_range().contains(p.y)) {
+            let nearest = entry.keyframes.iter().enumerate().min_by(|a, b| {
+                (x_of(*a.1) - p.x)
+                    .abs()
+                    .total_cmp(&(x_of(*b.1) - p.x).abs())
+            });
+            if let Some((k, &t)) = nearest.filter(|(_, t)| (x_of(**t) - p.x).abs() <= PICK_DISTANCE)
+            {
+                picked = Some((i, k, t));
+            }
+        }
         let mut last = f32::NEG_INFINITY;
         for &t in &entry.keyframes {
             let x = x_of(t);
@@ -206,5 +227,9 @@ pub fn bar(ui: &mut egui::Ui, state: &mut ViewerState, drag_from: &mut Option<f6
     );
     if !hovered.is_empty() {
         response.on_hover_text(hovered.join("\n"));
+    }
+    if let Some((i, k, t)) = picked {
+        state.select_key(i, Some(k));
+        state.timeline.seek(t);
     }
 }

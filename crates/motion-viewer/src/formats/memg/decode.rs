@@ -12,14 +12,18 @@ use std::mem::MaybeUninit;
 /// The endian indicator as a little-endian reader sees a big-endian 1.
 const BIG_ENDIAN_ONE: i32 = 16_777_216;
 
-/// Where a group's large arrays start in the file: byte offsets of the first
-/// `f64` of the mean pose (3v values) and of U (3v × r, column-major).
+/// Where a group's arrays start in the file: byte offsets of the first `f64`
+/// of the mean pose (3v values), of U (3v × r, column-major) and of Q
+/// (r × n, column-major), each stored in the file's byte order. Not
+/// necessarily multiples of 8: a group's name has any length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ArrayOffsets {
     /// Offset of the mean pose.
     pub mean: usize,
     /// Offset of the basis U.
     pub basis: usize,
+    /// Offset of the coefficients Q.
+    pub coeffs: usize,
 }
 
 /// What the parser does with each group's mean pose and basis.
@@ -28,9 +32,7 @@ pub(super) enum Arrays<'a> {
     /// the bytes before `end` will not be read again.
     Decode(&'a mut dyn FnMut(usize)),
     /// Leaves them in the bytes (the group's `mean` and `basis` are emptied)
-    /// and records where they start, one entry per group (for a memory map,
-    /// which a web page has none of).
-    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+    /// and records where each group's arrays start, one entry per group.
     Index(&'a mut Vec<ArrayOffsets>),
 }
 
@@ -210,11 +212,13 @@ fn parse_group(
         ));
     }
     let coeff_count = r.check_count(&field("Q size"), q_at, q_rows * q_cols, 8)?;
+    let coeffs_at = r.pos();
     read_f32s_into(r, coeff_count, &field("Q"), &mut g.coeffs, &mut |_| {})?;
     if let Arrays::Index(offsets) = arrays {
         offsets.push(ArrayOffsets {
             mean: mean_at,
             basis: basis_at,
+            coeffs: coeffs_at,
         });
     }
     Ok(())

@@ -61,6 +61,12 @@ impl MappedMemg {
         self.map.as_ref().map_or(0, |m| m.len())
     }
 
+    /// Where each group's mean pose, basis and coefficients lie in the map,
+    /// one entry per group (as [`super::index`] returns them).
+    pub fn offsets(&self) -> &[ArrayOffsets] {
+        &self.offsets
+    }
+
     /// The file's memory map (`None` for an empty file).
     pub fn map(&self) -> Option<&Mmap> {
         self.map.as_ref()

@@ -48,6 +48,8 @@
 
 mod decode;
 mod fresh;
+#[cfg(test)]
+mod index_tests;
 #[cfg(not(target_arch = "wasm32"))]
 mod mapped;
 mod source;
@@ -142,6 +144,20 @@ pub fn decode(bytes: &[u8]) -> Result<MemgMotion, DecodeError> {
 /// a valid value): discard them or decode into it again.
 pub fn decode_into(bytes: &[u8], out: &mut MemgMotion) -> Result<(), DecodeError> {
     decode::parse(bytes, out, decode::Arrays::Decode(&mut |_| {}))
+}
+
+/// Checks a MEMG motion file held in memory as [`decode`] does (every
+/// count, shape and mapping, with the same errors) without converting its
+/// mean poses and bases: returns the motion with each group's `mean` and
+/// `basis` empty (everything else decoded) and where each group's arrays lie
+/// in `bytes`, one [`ArrayOffsets`] per group, for a reader that uses the
+/// stored `f64` values in place (the Python package's numpy views).
+/// [`MappedMemg`] does the same for a file through a memory map.
+pub fn index(bytes: &[u8]) -> Result<(MemgMotion, Vec<ArrayOffsets>), DecodeError> {
+    let mut motion = MemgMotion::default();
+    let mut offsets = Vec::new();
+    decode::parse(bytes, &mut motion, decode::Arrays::Index(&mut offsets))?;
+    Ok((motion, offsets))
 }
 
 /// Encodes a motion in the given byte order (`f32` arrays widen to `f64`).
