@@ -18,7 +18,7 @@ seconds=${2:-20}
 viewer=${VIEWER:-target/debug/viewer}
 mkdir -p "$dir"
 
-# 25 001 keyframes 64 ms apart at 16 ms a frame: 100 000 frames (1 600 s).
+# 25 001 keyframes 64 ms apart at 16 ms a frame: 100 001 frames (1 600 s).
 # Body still; each ERS-210 joint a slow sine of its own period over the
 # range Sony's sony_stand_sit.mtn gives it (within its limits, so that
 # `check` finds nothing to shade but the length), at most ±15°.

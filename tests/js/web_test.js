@@ -275,7 +275,10 @@ async function runCurves(page, result) {
   const paused = await until(page, 'a pause', (s) => !s.playing, 5000);
   if (paused.curves.open) fail('the curves panel starts open');
   await page.keyboard.press('c');
-  const open = await until(page, 'the curves drawn', (s) => s.curves.open && s.curves.plot, 20000);
+  await until(page, 'the curves drawn', (s) => s.curves.open && s.curves.plot, 20000);
+  // The axes settle their widths over the first frames.
+  await page.waitForTimeout(1500);
+  const open = await status(page);
   const plot = open.curves.plot;
   const box = await page.locator('#viewer').boundingBox();
   // 37 % across the plot, near its bottom edge (below every curve).

@@ -1,7 +1,7 @@
 //! What the curves panel keeps between frames: each track's channels, the
 //! series it has sampled (once, with [`curves::sample_frames`]) and the A−B
 //! differences it has formed, all dropped when
-//! [`ViewerState::revision`] changes (tracks opened, reloaded or edited).
+//! [`ViewerState::revision`] moves (tracks opened, reloaded or edited).
 
 use crate::curves::{self, Channel, Series};
 use crate::scene::Track;
@@ -21,7 +21,7 @@ pub struct ChannelKey {
 /// Channels and series of the tracks of one [`ViewerState::revision`].
 #[derive(Debug, Clone, Default)]
 pub struct SeriesCache {
-    generation: Option<u64>,
+    revision: Option<u64>,
     channels: Vec<Vec<Channel>>,
     /// AIBO keyframe times per track (`None` for other formats).
     keyframes: Vec<Option<Arc<Vec<f64>>>>,
@@ -37,13 +37,13 @@ pub struct SeriesCache {
 
 impl SeriesCache {
     /// Follows `state`: everything is dropped and the channels listed again
-    /// when its generation changed. Returns true when that happened.
+    /// when its revision moved. Returns true when that happened.
     pub fn sync(&mut self, state: &ViewerState) -> bool {
-        if self.generation == Some(state.revision()) {
+        if self.revision == Some(state.revision()) {
             return false;
         }
         *self = SeriesCache {
-            generation: Some(state.revision()),
+            revision: Some(state.revision()),
             channels: state
                 .tracks()
                 .iter()
@@ -217,7 +217,7 @@ mod tests {
     }
 
     #[test]
-    fn series_are_sampled_once_per_generation() {
+    fn series_are_sampled_once_per_revision() {
         let mut state = state_with(&["sony_stand_sit.mtn"]);
         let mut cache = SeriesCache::default();
         assert!(cache.sync(&state));
@@ -238,9 +238,9 @@ mod tests {
         ));
         // 305 frames of 16 ms: a sample per frame, 0..=305.
         assert_eq!(first[0].as_ref().unwrap().times.len(), 306);
-        assert!(!cache.sync(&state), "same generation: kept");
+        assert!(!cache.sync(&state), "same revision: kept");
         state.set_layout(state.layout().toggled());
-        assert!(cache.sync(&state), "a new generation drops the series");
+        assert!(cache.sync(&state), "a new revision drops the series");
         let fresh = cache.series(&state, &names);
         assert_eq!(cache.samplings, 2);
         assert!(!Arc::ptr_eq(

@@ -2,7 +2,7 @@
 //! timeline. On the left the channel tree ([`tree`]); on the right the plot
 //! ([`plot`]): the channels chosen, coloured and named, drawn from a
 //! bounded number of points whatever their length ([`draw`]), sampled once
-//! and kept until the tracks change ([`cache`]). B overlays, for each
+//! and kept until the tracks change or are edited ([`cache`]). B overlays, for each
 //! channel, the same-named channel of the next track (dashed) and the
 //! difference A − B.
 //!

@@ -45,7 +45,7 @@ struct KeyDrag {
 /// What one view's curves were made for.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct DrawKey {
-    generation: u64,
+    revision: u64,
     version: u64,
     t0: f64,
     t1: f64,
@@ -63,7 +63,7 @@ pub struct PlotState {
     drawn: Option<(DrawKey, Vec<Drawn>)>,
     /// The track and channel of each drawn curve, for hits on its markers.
     shown_keys: Vec<(usize, String)>,
-    /// The findings' shading, for a generation and the tracks shown.
+    /// The findings' shading, for a revision and the tracks shown.
     shades: Option<(ShadeKey, Arc<Vec<Shade>>)>,
     /// The time under the cursor, while over the plot.
     pub hover_s: Option<f64>,
@@ -239,7 +239,8 @@ impl PlotState {
         }
     }
 
-    /// The findings of the tracks shown, merged, formed once per generation.
+    /// The findings of the tracks shown, merged, formed once per revision
+    /// (they follow edits).
     fn shades(&mut self, state: &ViewerState, shown: &[Shown]) -> Arc<Vec<Shade>> {
         let mut tracks: Vec<usize> = shown.iter().map(|s| s.key.track).collect();
         tracks.sort_unstable();
@@ -275,7 +276,7 @@ impl PlotState {
 
 /// A stretch of time to shade: start, end, an error (else a warning).
 type Shade = (f64, f64, bool);
-/// What the shading was formed for: a generation and the tracks shown.
+/// What the shading was formed for: a revision and the tracks shown.
 type ShadeKey = (u64, Vec<usize>);
 /// A curve's keyframe markers and its colour.
 type Markers = (Arc<Vec<(usize, [f64; 2])>>, Color32);
@@ -295,7 +296,7 @@ impl PlotState {
         let rect = p.response().rect;
         let columns = ((rect.width() * ppp).round() as usize).max(1);
         let key = DrawKey {
-            generation: state.revision(),
+            revision: state.revision(),
             version: frame.version,
             t0,
             t1,
