@@ -64,7 +64,7 @@ fn tracks_keep_their_order_names_and_formats() {
     assert_close(state.timeline.duration_s(), 239.0 / 30.0, 1e-9);
     assert_eq!(
         Status::of(&state, "", 0.0).line(),
-        "frame 0/240 time 0.000000 tracks 3 shown 3 focus -"
+        "frame 0/240 time 0.000000 tracks 3 shown 3 focus - curves -"
     );
 }
 
@@ -77,7 +77,7 @@ fn visibility_solo_and_focus() {
     assert!(
         Status::of(&state, "", 0.0)
             .line()
-            .ends_with("tracks 3 shown 2 focus -")
+            .ends_with("tracks 3 shown 2 focus - curves -")
     );
 
     // Solo shows one track alone, even a hidden one, and gives the rest back.
