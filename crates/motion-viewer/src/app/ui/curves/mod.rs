@@ -15,6 +15,7 @@ mod draw;
 mod layer;
 mod pattern;
 mod plot;
+mod raster;
 mod tree;
 
 use super::actions::CurveAction;

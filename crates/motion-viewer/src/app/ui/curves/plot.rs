@@ -11,6 +11,7 @@
 use super::super::actions::CurveAction;
 use super::draw::{Drawn, Shown, draw};
 use super::layer::Layer;
+use super::raster::{self, BarCurve, Raster};
 use crate::session::mtn::FindingMark;
 use crate::session::state::ViewerState;
 use crate::session::status::PlotArea;
@@ -69,6 +70,8 @@ pub struct PlotState {
     pub hover_s: Option<f64>,
     /// Where the plot stood last frame.
     pub area: Option<PlotArea>,
+    /// The dense curves as one picture (see [`raster`]).
+    raster: Raster<DrawKey>,
 }
 
 /// What the plot is asked to draw this frame.
@@ -278,8 +281,6 @@ impl PlotState {
 type Shade = (f64, f64, bool);
 /// What the shading was formed for: a revision and the tracks shown.
 type ShadeKey = (u64, Vec<usize>);
-/// A curve's keyframe markers and its colour.
-type Markers = (Arc<Vec<(usize, [f64; 2])>>, Color32);
 
 impl PlotState {
     /// Adds this frame's layers: shading and bands, the curves, their
@@ -334,33 +335,50 @@ impl PlotState {
         p.add(Layer::new("", Color32::TRANSPARENT, move |tr, shapes| {
             backdrop(tr, &shades, &bands, shapes);
         }));
-        for (s, d) in frame.shown.iter().zip(drawn) {
-            let (points, bars) = (Arc::clone(&d.points), Arc::clone(&d.bars));
-            let (color, dashed) = (s.color, s.dashed);
-            p.add(Layer::new(s.label.clone(), color, move |tr, shapes| {
-                curve(tr, &points, &bars, color, dashed, shapes);
-            }));
-        }
-        let markers: Vec<Markers> = frame
+        // The curves drawn as bars (dense) and every keyframe marker go into
+        // one picture, painted when the view changes; the sparse curves stay
+        // polylines (under the markers' picture, as before).
+        let bar_curves: Vec<BarCurve<'_>> = frame
             .shown
             .iter()
             .zip(drawn)
-            .filter(|(_, d)| !d.markers.is_empty())
-            .map(|(s, d)| (Arc::clone(&d.markers), s.color))
+            .map(|(s, d)| BarCurve {
+                bars: &d.bars,
+                color: bar_colour(s.color, s.dashed),
+                markers: &d.markers,
+            })
             .collect();
-        p.add(Layer::new("", Color32::TRANSPARENT, move |tr, shapes| {
-            // Diamonds, two triangles each (an outline, then the fill):
-            // thousands of them cost little on a software rasteriser.
-            let mut mesh = Mesh::default();
-            for (list, color) in &markers {
-                for (_, at) in list.iter() {
-                    let c = tr.position_from_point(&PlotPoint::new(at[0], at[1]));
-                    diamond(&mut mesh, c, MARKER_RADIUS + 1.0, Color32::BLACK);
-                    diamond(&mut mesh, c, MARKER_RADIUS, *color);
-                }
-            }
-            shapes.push(Shape::mesh(mesh));
-        }));
+        let raster_frame = raster::Frame {
+            t: (t0, t1),
+            v: (y0, y1),
+            size: [columns, ((rect.height() * ppp).round() as usize).max(1)],
+        };
+        let half_px = f64::from(0.5 * LINE_WIDTH * ppp);
+        let marker = raster::MarkerSize {
+            radius: f64::from(MARKER_RADIUS * ppp),
+            outline: f64::from((MARKER_RADIUS + 1.0) * ppp),
+        };
+        let texture = self
+            .raster
+            .texture(p.ctx(), key, raster_frame, half_px, marker, &bar_curves);
+        if let Some(texture) = texture {
+            p.add(Layer::new("", Color32::TRANSPARENT, move |tr, shapes| {
+                let r = Rect::from_two_pos(
+                    tr.position_from_point(&PlotPoint::new(t0, y1)),
+                    tr.position_from_point(&PlotPoint::new(t1, y0)),
+                );
+                let uv = Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0));
+                shapes.push(Shape::image(texture, r, uv, Color32::WHITE));
+            }));
+        }
+        for (s, d) in frame.shown.iter().zip(drawn) {
+            let points = Arc::clone(&d.points);
+            let (color, dashed) = (s.color, s.dashed);
+            // A layer per curve all the same: it is the legend's entry.
+            p.add(Layer::new(s.label.clone(), color, move |tr, shapes| {
+                curve(tr, &points, color, dashed, shapes);
+            }));
+        }
         let now = state.timeline.time_s();
         let hover = self.hover_s;
         let under: Vec<(f64, Color32)> = hover
@@ -392,36 +410,27 @@ impl PlotState {
     }
 }
 
-/// One curve in screen space: its bars as rectangles, or its polyline as
-/// one quad per segment (dashed: egui's dashes), without feathering, so that
-/// a curve is a few thousand triangles at most.
+/// A bar curve's colour in the picture: dashed (track B) at half strength.
+fn bar_colour(color: Color32, dashed: bool) -> Color32 {
+    if dashed {
+        color.gamma_multiply(0.5)
+    } else {
+        color
+    }
+}
+
+/// One sparse curve in screen space: its polyline as one quad per segment
+/// (dashed: egui's dashes), without feathering, so that a curve is a few
+/// thousand triangles at most. Dense curves are in the picture ([`raster`]).
 fn curve(
     tr: &PlotTransform,
     points: &[[f64; 2]],
-    bars: &[[f64; 4]],
     color: Color32,
     dashed: bool,
     shapes: &mut Vec<Shape>,
 ) {
     let half = 0.5 * LINE_WIDTH;
     let mut mesh = Mesh::default();
-    let fill = if dashed {
-        color.gamma_multiply(0.5)
-    } else {
-        color
-    };
-    for b in bars {
-        let (x0, x1) = (
-            tr.position_from_point_x(b[0]),
-            tr.position_from_point_x(b[1]),
-        );
-        let (y_lo, y_hi) = (
-            tr.position_from_point_y(b[2]),
-            tr.position_from_point_y(b[3]),
-        );
-        let rect = Rect::from_x_y_ranges(x0..=x1.max(x0 + 1.0), (y_hi - half)..=(y_lo + half));
-        mesh.add_colored_rect(rect, fill);
-    }
     let screen: Vec<Pos2> = points
         .iter()
         .map(|q| tr.position_from_point(&PlotPoint::new(q[0], q[1])))
@@ -451,16 +460,6 @@ fn curve(
     if !mesh.is_empty() {
         shapes.push(Shape::mesh(mesh));
     }
-}
-
-/// A diamond of `radius` at `c`.
-fn diamond(mesh: &mut Mesh, c: Pos2, radius: f32, color: Color32) {
-    let i = mesh.vertices.len() as u32;
-    for (dx, dy) in [(0.0, -radius), (radius, 0.0), (0.0, radius), (-radius, 0.0)] {
-        mesh.colored_vertex(c + egui::vec2(dx, dy), color);
-    }
-    mesh.add_triangle(i, i + 1, i + 2);
-    mesh.add_triangle(i, i + 2, i + 3);
 }
 
 /// The values to show: every curve's, and the joint limits, with a margin.
