@@ -15,12 +15,14 @@ pub fn matches(pattern: &str, name: &str) -> bool {
     let (mut i, mut j) = (0, 0);
     let mut star: Option<(usize, usize)> = None;
     while j < n.len() {
-        if i < p.len() && (p[i] == '?' || p[i] == n[j]) {
-            i += 1;
-            j += 1;
-        } else if i < p.len() && p[i] == '*' {
+        // A `*` in the pattern is always the wildcard, even against a `*`
+        // in the name.
+        if i < p.len() && p[i] == '*' {
             star = Some((i, j));
             i += 1;
+        } else if i < p.len() && (p[i] == '?' || p[i] == n[j]) {
+            i += 1;
+            j += 1;
         } else if let Some((si, sj)) = star {
             i = si + 1;
             j = sj + 1;

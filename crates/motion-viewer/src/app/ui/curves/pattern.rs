@@ -2,43 +2,18 @@
 //! and `?` (one character), several separated by commas, compared without
 //! regard to case.
 
-/// True when `name` matches one of the comma-separated `patterns`.
+use crate::curves::select;
+
+/// True when `name` matches one of the comma-separated `patterns`, by
+/// [`select::matches`] (the matching `viewer plot --channels` does), both
+/// sides lowercased.
 pub fn matches(patterns: &str, name: &str) -> bool {
-    let name: Vec<char> = name.to_lowercase().chars().collect();
+    let name = name.to_lowercase();
     patterns
         .split(',')
         .map(str::trim)
         .filter(|p| !p.is_empty())
-        .any(|p| glob(&p.to_lowercase().chars().collect::<Vec<_>>(), &name))
-}
-
-/// Wildcard matching with one point of backtracking (the last `*`): linear
-/// in practice, never exponential.
-fn glob(pattern: &[char], text: &[char]) -> bool {
-    let (mut p, mut t) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while t < text.len() {
-        match pattern.get(p) {
-            Some('*') => {
-                star = Some((p, t));
-                p += 1;
-            }
-            Some(&c) if c == '?' || c == text[t] => {
-                p += 1;
-                t += 1;
-            }
-            _ => match star {
-                // Let the last `*` swallow one more character.
-                Some((sp, st)) => {
-                    p = sp + 1;
-                    t = st + 1;
-                    star = Some((sp, st + 1));
-                }
-                None => return false,
-            },
-        }
-    }
-    pattern[p..].iter().all(|&c| c == '*')
+        .any(|p| select::matches(&p.to_lowercase(), &name))
 }
 
 #[cfg(test)]
