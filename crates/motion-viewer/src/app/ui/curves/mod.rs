@@ -95,12 +95,20 @@ impl CurvesPanel {
         self.follow(state);
         let shown = self.shown(state);
         let mut actions = Vec::new();
+        // No fill: the panel stands on the 3D view's background, which the
+        // frame's clear has already painted. A software rasteriser pays for
+        // every pixel handed to it, and a filled panel is a third of the
+        // window painted once more every frame (BENCHMARKS.md, "Curves panel
+        // frame time").
+        let unfilled = egui::Frame::side_top_panel(ui.style()).fill(Color32::TRANSPARENT);
         egui::Panel::bottom("curves")
+            .frame(unfilled)
             .resizable(true)
             .default_size(PANEL_HEIGHT)
             .min_size(120.0)
             .show(ui, |ui| {
                 egui::Panel::left("curves tree")
+                    .frame(unfilled)
                     .resizable(true)
                     .default_size(TREE_WIDTH)
                     .show(ui, |ui| self.tree(ui, state, &shown));

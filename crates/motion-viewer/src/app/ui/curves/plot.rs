@@ -29,6 +29,11 @@ const LINE_WIDTH: f32 = 1.5;
 const BAND_ALPHA: f32 = 0.35;
 /// …this deep, points.
 const BAND_DEPTH: f32 = 7.0;
+/// The narrowest a finding is shaded, points (a one-frame finding shows).
+const MIN_SHADE: f32 = 2.0;
+/// The legend is shown up to this many curves; beyond, it would cover the
+/// plot, and the channel tree names each curve shown in its colour.
+const LEGEND_UP_TO: usize = 8;
 /// Wheel points per e-fold of zoom.
 const WHEEL_PER_EFOLD: f32 = 400.0;
 const FINDING_ERROR: Color32 = Color32::from_rgba_premultiplied(90, 20, 18, 90);
@@ -94,7 +99,7 @@ impl PlotState {
     ) -> Vec<CurveAction> {
         let mut actions = Vec::new();
         let findings = self.shades(state, frame.shown);
-        let plot = Plot::new("curves plot")
+        let mut plot = Plot::new("curves plot")
             .allow_drag(false)
             .allow_zoom(false)
             .allow_scroll(false)
@@ -107,8 +112,10 @@ impl PlotState {
             .show_x(false)
             .show_y(false)
             .x_axis_label("s")
-            .y_axis_label(frame.unit_label.clone())
-            .legend(Legend::default().position(Corner::RightTop));
+            .y_axis_label(frame.unit_label.clone());
+        if frame.shown.len() <= LEGEND_UP_TO {
+            plot = plot.legend(Legend::default().position(Corner::RightTop));
+        }
         let ppp = ui.ctx().pixels_per_point();
         let response = plot.show(ui, |p| {
             self.interact(p, state, &mut actions);
@@ -331,13 +338,26 @@ impl PlotState {
         p.set_plot_bounds_x(t0..=t1);
         p.set_plot_bounds_y(y0..=y1);
 
+        // The shading, the limit bands, the curves drawn as bars (dense) and
+        // every keyframe marker go into one picture, painted when the view
+        // changes; the sparse curves stay polylines over it.
         let bands = bands(frame.shown);
-        p.add(Layer::new("", Color32::TRANSPARENT, move |tr, shapes| {
-            backdrop(tr, &shades, &bands, shapes);
-        }));
-        // The curves drawn as bars (dense) and every keyframe marker go into
-        // one picture, painted when the view changes; the sparse curves stay
-        // polylines (under the markers' picture, as before).
+        let shades: Vec<raster::Shade> = shades
+            .iter()
+            .map(|&(t0, t1, error)| raster::Shade {
+                t0,
+                t1,
+                color: if error {
+                    FINDING_ERROR
+                } else {
+                    FINDING_WARNING
+                },
+            })
+            .collect();
+        let backdrop = raster::Backdrop {
+            shades: &shades,
+            bands: &bands,
+        };
         let bar_curves: Vec<BarCurve<'_>> = frame
             .shown
             .iter()
@@ -348,27 +368,48 @@ impl PlotState {
                 markers: &d.markers,
             })
             .collect();
+        let size = [columns, ((rect.height() * ppp).round() as usize).max(1)];
         let raster_frame = raster::Frame {
             t: (t0, t1),
             v: (y0, y1),
-            size: [columns, ((rect.height() * ppp).round() as usize).max(1)],
+            size,
         };
-        let half_px = f64::from(0.5 * LINE_WIDTH * ppp);
-        let marker = raster::MarkerSize {
-            radius: f64::from(MARKER_RADIUS * ppp),
-            outline: f64::from((MARKER_RADIUS + 1.0) * ppp),
+        let style = raster::Style {
+            half_width: f64::from(0.5 * LINE_WIDTH * ppp),
+            marker: raster::MarkerSize {
+                radius: f64::from(MARKER_RADIUS * ppp),
+                outline: f64::from((MARKER_RADIUS + 1.0) * ppp),
+            },
+            band_depth: f64::from(BAND_DEPTH * ppp).round(),
+            min_shade: f64::from(MIN_SHADE * ppp),
         };
-        let texture = self
+        let picture = self
             .raster
-            .texture(p.ctx(), key, raster_frame, half_px, marker, &bar_curves);
-        if let Some(texture) = texture {
+            .texture(p.ctx(), key, raster_frame, style, backdrop, &bar_curves);
+        if let Some((texture, regions)) = picture {
+            let regions = regions.to_vec();
             p.add(Layer::new("", Color32::TRANSPARENT, move |tr, shapes| {
                 let r = Rect::from_two_pos(
                     tr.position_from_point(&PlotPoint::new(t0, y1)),
                     tr.position_from_point(&PlotPoint::new(t1, y0)),
                 );
-                let uv = Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0));
-                shapes.push(Shape::image(texture, r, uv, Color32::WHITE));
+                // Only the parts that hold something: the GPU blends every
+                // pixel it is handed, transparent or not.
+                let [w, h] = size.map(|n| n as f32);
+                for region in &regions {
+                    let uv = Rect::from_min_max(
+                        Pos2::new(
+                            region.columns.start as f32 / w,
+                            region.rows.start as f32 / h,
+                        ),
+                        Pos2::new(region.columns.end as f32 / w, region.rows.end as f32 / h),
+                    );
+                    let on_screen = Rect::from_min_max(
+                        r.lerp_inside(uv.min.to_vec2()),
+                        r.lerp_inside(uv.max.to_vec2()),
+                    );
+                    shapes.push(Shape::image(texture, on_screen, uv, Color32::WHITE));
+                }
             }));
         }
         for (s, d) in frame.shown.iter().zip(drawn) {
@@ -483,68 +524,30 @@ fn value_range(shown: &[Shown], drawn: &[Drawn]) -> (f64, f64) {
 
 /// Joint limits to draw as bands, each once: in its channel's colour, or
 /// grey where channels share it.
-fn bands(shown: &[Shown]) -> Vec<((f64, f64), Color32)> {
-    let mut bands: Vec<((f64, f64), Color32)> = Vec::new();
+fn bands(shown: &[Shown]) -> Vec<raster::Band> {
+    let mut limits: Vec<((f64, f64), Color32)> = Vec::new();
     for s in shown.iter().filter(|s| !s.dashed) {
-        let Some(limits) = s.limits else { continue };
-        match bands.iter_mut().find(|(l, _)| *l == limits) {
+        let Some(l) = s.limits else { continue };
+        match limits.iter_mut().find(|(m, _)| *m == l) {
             Some(band) => band.1 = Color32::from_gray(150),
-            None => bands.push((limits, s.color)),
+            None => limits.push((l, s.color)),
         }
     }
-    bands
-}
-
-/// The shading behind the curves: findings over their time, and the
-/// regions beyond each joint limit with a line at the limit.
-fn backdrop(
-    tr: &PlotTransform,
-    shades: &[Shade],
-    bands: &[((f64, f64), Color32)],
-    shapes: &mut Vec<Shape>,
-) {
-    let r = *tr.frame();
-    for &(a, b, error) in shades {
-        let (xa, xb) = (tr.position_from_point_x(a), tr.position_from_point_x(b));
-        // At least two points wide, so that a one-frame finding shows.
-        let (xa, xb) = (xa.min(xb - 2.0), xb.max(xa + 2.0));
-        let colour = if error {
-            FINDING_ERROR
-        } else {
-            FINDING_WARNING
-        };
-        shapes.push(Shape::rect_filled(
-            Rect::from_x_y_ranges(xa..=xb, r.y_range()),
-            0.0,
-            colour,
-        ));
-    }
-    // A strip a few points deep beyond each limit: the forbidden side shows
-    // without painting the plot over once per joint (a software rasteriser
-    // pays for every pixel painted).
-    for &((lo, hi), colour) in bands {
-        let fill = colour.gamma_multiply(BAND_ALPHA);
-        let line = Stroke::new(1.0, colour.gamma_multiply(0.6));
-        let (y_hi, y_lo) = (tr.position_from_point_y(hi), tr.position_from_point_y(lo));
-        if y_hi > r.top() {
-            let strip = (y_hi - BAND_DEPTH).max(r.top())..=y_hi;
-            shapes.push(Shape::rect_filled(
-                Rect::from_x_y_ranges(r.x_range(), strip),
-                0.0,
+    limits
+        .into_iter()
+        .flat_map(|((lo, hi), colour)| {
+            let (fill, line) = (
+                colour.gamma_multiply(BAND_ALPHA),
+                colour.gamma_multiply(0.6),
+            );
+            [(hi, true), (lo, false)].map(|(value, upper)| raster::Band {
+                value,
+                upper,
                 fill,
-            ));
-            shapes.push(Shape::hline(r.x_range(), y_hi, line));
-        }
-        if y_lo < r.bottom() {
-            let strip = y_lo..=(y_lo + BAND_DEPTH).min(r.bottom());
-            shapes.push(Shape::rect_filled(
-                Rect::from_x_y_ranges(r.x_range(), strip),
-                0.0,
-                fill,
-            ));
-            shapes.push(Shape::hline(r.x_range(), y_lo, line));
-        }
-    }
+                line,
+            })
+        })
+        .collect()
 }
 
 /// The findings of `tracks`, each over the segment it concerns (from the
