@@ -229,9 +229,8 @@ async function runEdit(page, result) {
   // Enter gives the keyboard to the keyframe's first joint field.
   await page.keyboard.press('Enter');
   await page.waitForTimeout(500);
-  // The field's text is selected when it gets the keyboard; Ctrl+A again
-  // in case the page had not drawn that frame yet.
-  await page.keyboard.press('Control+a');
+  // The field's text is selected when it gets the keyboard: what is typed
+  // replaces it (no Ctrl+A: a first version appended to it in the page).
   await page.keyboard.type('12.5', { delay: 50 });
   await page.screenshot({ path: path.join(outDir, 'page_typed.png') });
   await page.keyboard.press('Enter');

@@ -327,6 +327,17 @@ fn values(editor: &Editor, k: usize) -> Vec<(String, String, f64)> {
         .collect()
 }
 
+/// Selects all the text of the field `id`, so that what is typed replaces it.
+fn select_all(ui: &egui::Ui, id: egui::Id) {
+    let mut text = egui::TextEdit::load_state(ui.ctx(), id).unwrap_or_default();
+    let all = egui::text::CCursorRange::two(
+        egui::text::CCursor::new(0),
+        egui::text::CCursor::new(usize::MAX / 2),
+    );
+    text.cursor.set_char_range(Some(all));
+    text.store(ui.ctx(), id);
+}
+
 /// A field per channel: drag it, or type a value (Enter puts the keyboard
 /// in the first; Tab goes to the next).
 fn value_fields(
@@ -358,19 +369,30 @@ fn value_fields(
                     response.scroll_to_me(None);
                     ui.ctx().request_repaint();
                     edit.select_value = true;
-                } else if n == 0 && edit.select_value && response.has_focus() {
+                } else if n == 0
+                    && edit.select_value
+                    // Not `response.has_focus()`: that also asks for the
+                    // window's focus, which a page does not always report.
+                    && ui.memory(|m| m.has_focus(response.id))
+                {
                     // egui selects a field's text when it is clicked, not
-                    // when it is given the keyboard: select it here.
-                    let mut text =
-                        egui::TextEdit::load_state(ui.ctx(), response.id).unwrap_or_default();
-                    let all = egui::text::CCursorRange::two(
-                        egui::text::CCursor::new(0),
-                        egui::text::CCursor::new(usize::MAX / 2),
-                    );
-                    text.cursor.set_char_range(Some(all));
-                    text.store(ui.ctx(), response.id);
-                    edit.select_value = false;
-                    ui.ctx().request_repaint();
+                    // reliably when it is given the keyboard: select it
+                    // here, every frame until the first key reaches it.
+                    let typed = ui.input(|i| {
+                        i.events.iter().any(|e| {
+                            matches!(
+                                e,
+                                egui::Event::Text(_)
+                                    | egui::Event::Key { pressed: true, .. }
+                                    | egui::Event::PointerButton { pressed: true, .. }
+                            )
+                        })
+                    });
+                    if typed {
+                        edit.select_value = false;
+                    } else {
+                        select_all(ui, response.id);
+                    }
                 }
                 if response.drag_started() {
                     let _ = state.edit(i, |e| {

@@ -220,7 +220,10 @@ pub fn paint(
         let (mut xa, mut xb) = (x_of(shade.t0), x_of(shade.t1));
         if xb - xa < style.min_shade {
             let centre = 0.5 * (xa + xb);
-            (xa, xb) = (centre - 0.5 * style.min_shade, centre + 0.5 * style.min_shade);
+            (xa, xb) = (
+                centre - 0.5 * style.min_shade,
+                centre + 0.5 * style.min_shade,
+            );
         }
         blend_rect(&mut pixels, [w, h], [xa, xb], [0.0, h as f64], shade.color);
     }
