@@ -116,6 +116,7 @@ impl<H: Host> App<H> {
             Reload::Kept(_, message) => self
                 .host
                 .log(&format!("{message} (keeping the last good version)")),
+            Reload::Unsaved(_, message) => self.host.log(&message),
             Reload::Unknown => {}
         }
         self.request_redraw();

@@ -111,6 +111,9 @@ pub enum Reload {
     Replaced(usize),
     /// The new version failed; the track at this index keeps the old one.
     Kept(usize, String),
+    /// The track at this index has unsaved edits: it keeps them, and the
+    /// file's new version is not shown (the message says so).
+    Unsaved(usize, String),
     /// No track is made from exactly these files.
     Unknown,
 }
@@ -311,13 +314,28 @@ impl ViewerState {
     /// its [`TrackEntry::sources`]): decodes it and, if it loads, shows it in
     /// place of the old version with the time kept; if not, keeps the old
     /// version on screen and records the error on the track and in
-    /// [`ViewerState::error`].
+    /// [`ViewerState::error`]. A track with unsaved edits keeps them and is
+    /// not reloaded ([`Reload::Unsaved`]).
     pub fn reload(&mut self, inputs: &[Input], materials: &dyn Materials) -> Reload {
         let names: Vec<PathBuf> = inputs.iter().map(input_name).collect();
         let paths: Vec<&Path> = names.iter().map(PathBuf::as_path).collect();
         let Some(index) = self.tracks.iter().position(|e| e.same_sources(&paths)) else {
             return Reload::Unknown;
         };
+        // Replacing the track would drop the user's edits without asking.
+        if self.tracks[index]
+            .editor
+            .as_ref()
+            .is_some_and(|e| e.is_dirty())
+        {
+            let message = format!(
+                "{} changed on disk: not reloaded, it has unsaved edits \
+                 (save or undo them; the next change on disk reloads it)",
+                self.tracks[index].name()
+            );
+            self.edit_message = Some(message.clone());
+            return Reload::Unsaved(index, message);
+        }
         let chain = Chain(InputMaterials(inputs), materials);
         let loaded = load_inputs(inputs, &chain).and_then(|(mut tracks, warnings)| {
             match (tracks.pop(), tracks.is_empty()) {

@@ -173,3 +173,35 @@ fn an_archive_entry_is_saved_under_its_name() {
         Path::new("/a/a_sit#sit_so0_greet-edited.mtn")
     );
 }
+
+#[test]
+fn a_file_changed_on_disk_does_not_replace_unsaved_edits() {
+    use motion_viewer::session::state::Reload;
+    let mut state = three();
+    state.edit(1, |e| e.set_value(2, LF_J1, 12.5)).unwrap();
+    let generation = state.generation();
+    // The file now holds the Skitter example (2 keyframes, 0.64 s).
+    let changed = Input::from_bytes("/m/sony_stand_sit.mtn", data("skitter_sleep_to_sit.mtn"));
+    let outcome = state.reload(std::slice::from_ref(&changed), &DiskMaterials);
+    let Reload::Unsaved(1, message) = outcome else {
+        panic!("{outcome:?}")
+    };
+    assert!(
+        message.contains("sony_stand_sit.mtn") && message.contains("unsaved edits"),
+        "{message}"
+    );
+    assert_eq!(state.generation(), generation, "nothing rebuilt");
+    // The edit is still there: 12.5° = 218 166 µrad on keyframe 2.
+    let j = motion(&state, 1)
+        .joints
+        .iter()
+        .position(|j| j == LF_J1)
+        .unwrap();
+    assert_eq!(motion(&state, 1).keyframes[2].joints[j], 218_166);
+    assert!(state.has_unsaved_edits());
+    // Undone, the next change on disk reloads it.
+    assert!(state.undo_edit(1));
+    let outcome = state.reload(&[changed], &DiskMaterials);
+    assert_eq!(outcome, Reload::Replaced(1));
+    assert_eq!(motion(&state, 1).keyframes.len(), 2);
+}
