@@ -80,6 +80,26 @@ impl TrackEntry {
         }
     }
 
+    /// [`TrackEntry::new`], its editor keeping the bytes of the `.mtn` file
+    /// among `inputs` it was decoded from, so that saving it unedited (or
+    /// with every edit undone) writes that file's bytes even where our
+    /// encoder would write them differently (a section size that lied).
+    fn with_inputs(track: Track, inputs: &[Input]) -> TrackEntry {
+        let mut entry = TrackEntry::new(track);
+        if let Track::Mtn {
+            path,
+            motion,
+            entry: None,
+        } = &entry.track
+            && let Some(input) = inputs.iter().find(|i| i.entry.is_none() && i.path == *path)
+            && let Ok(editor) = Editor::from_bytes(&input.data)
+            && editor.motion() == motion
+        {
+            entry.editor = Some(Box::new(editor));
+        }
+        entry
+    }
+
     /// The track's name for display: the file name of its motion.
     pub fn name(&self) -> String {
         let path = self.track.path();
@@ -252,7 +272,7 @@ impl ViewerState {
         let count = loaded.len();
         let mut tracks = self.tracks.clone();
         for track in loaded {
-            let entry = TrackEntry::new(track);
+            let entry = TrackEntry::with_inputs(track, inputs);
             let paths: Vec<&Path> = entry.sources.iter().map(PathBuf::as_path).collect();
             match tracks.iter().position(|e| e.same_sources(&paths)) {
                 Some(i) => {
@@ -350,7 +370,7 @@ impl ViewerState {
             let mut tracks = self.tracks.clone();
             tracks[index] = TrackEntry {
                 visible: tracks[index].visible,
-                ..TrackEntry::new(track)
+                ..TrackEntry::with_inputs(track, inputs)
             };
             self.commit(tracks)?;
             self.warnings = warnings;

@@ -205,3 +205,41 @@ fn a_file_changed_on_disk_does_not_replace_unsaved_edits() {
     assert_eq!(outcome, Reload::Replaced(1));
     assert_eq!(motion(&state, 1).keyframes.len(), 2);
 }
+
+#[test]
+fn undoing_every_edit_saves_the_opened_files_bytes_even_where_they_do_not_re_encode() {
+    use crate::common::test_data;
+    // The two real files whose declared section sizes lie: our encoder
+    // writes them corrected, so only the bytes opened give them back.
+    for file in [
+        "cartheur-aibo__aibo-lab/sit_lose01.mtn",
+        "Doggies-Galore__AIBOMotionWorkbench/KnownGoodERS7.mtn",
+    ] {
+        let path = test_data("mtn").join(file);
+        let bytes = std::fs::read(&path).unwrap();
+        assert_ne!(mtn::encode(&mtn::decode(&bytes).unwrap()), bytes, "{file}");
+        let mut state =
+            ViewerState::new(Timeline::new(0.0, 1.0 / 60.0).with_paused(true), 0.0, None);
+        state
+            .open(&[Input::from_bytes(&path, bytes.clone())], &DiskMaterials)
+            .unwrap();
+        assert_eq!(
+            state.save_request(0).unwrap().bytes,
+            bytes,
+            "{file}: unedited"
+        );
+        let joint = motion(&state, 0).joints[0].clone();
+        state.edit(0, |e| e.set_value(0, &joint, 1.0)).unwrap();
+        assert_ne!(
+            state.save_request(0).unwrap().bytes,
+            bytes,
+            "{file}: edited"
+        );
+        assert!(state.undo_edit(0));
+        assert_eq!(
+            state.save_request(0).unwrap().bytes,
+            bytes,
+            "{file}: undone"
+        );
+    }
+}
