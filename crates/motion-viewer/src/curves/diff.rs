@@ -71,6 +71,22 @@ pub struct ChannelDiff {
     pub exceeds: bool,
 }
 
+impl ChannelDiff {
+    /// `channel` in `unit` with no difference found yet.
+    fn zero(channel: String, unit: &'static str) -> ChannelDiff {
+        ChannelDiff {
+            channel,
+            unit,
+            max_abs: 0.0,
+            at_s: 0.0,
+            a: None,
+            b: None,
+            vertex: None,
+            exceeds: false,
+        }
+    }
+}
+
 /// What [`diff`] found.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DiffReport {
@@ -260,16 +276,7 @@ fn channel_diff(a: &Track, b: &Track, grid: &Grid, speed: f64, report: &mut Diff
     for (c, pick) in ca.iter().filter(|(c, _)| keep(c)) {
         match cb.iter().find(|(d, _)| d.name == c.name) {
             Some((_, other)) => {
-                rows.push(ChannelDiff {
-                    channel: c.name.clone(),
-                    unit: c.unit.symbol(),
-                    max_abs: 0.0,
-                    at_s: 0.0,
-                    a: None,
-                    b: None,
-                    vertex: None,
-                    exceeds: false,
-                });
+                rows.push(ChannelDiff::zero(c.name.clone(), c.unit.symbol()));
                 pa.push(*pick);
                 pb.push(*other);
             }
@@ -354,18 +361,12 @@ fn memg_diff(a: &Track, b: &Track, grid: &Grid, speed: f64) -> Result<Vec<Channe
             }
         }
     }
-    let row = |channel: String| ChannelDiff {
-        channel,
-        unit: "",
-        max_abs: 0.0,
-        at_s: 0.0,
-        a: None,
-        b: None,
-        vertex: None,
-        exceeds: false,
-    };
-    let mut rows = vec![row("vertices".into())];
-    rows.extend(ma.groups.iter().map(|g| row(format!("group '{}'", g.name))));
+    let mut rows = vec![ChannelDiff::zero("vertices".into(), "")];
+    rows.extend(
+        ma.groups
+            .iter()
+            .map(|g| ChannelDiff::zero(format!("group '{}'", g.name), "")),
+    );
     let (fa, fb) = (f64::from(ma.fps.max(1)), f64::from(mb.fps.max(1)));
     let (mut da, mut db) = (Deformer::new(), Deformer::new());
     let (mut pa, mut pb) = (Vec::new(), Vec::new());
