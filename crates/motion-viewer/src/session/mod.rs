@@ -11,6 +11,7 @@
 
 pub mod archive;
 pub mod edit;
+mod entry;
 pub mod mtn;
 pub mod pick;
 pub mod playback;
