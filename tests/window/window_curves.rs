@@ -1,18 +1,47 @@
 //! The curves panel in the real window under Xvfb: C opens it on the
 //! `.mtn`'s first joints (the channels the library lists, read back from
 //! the status line), and a click on the plot seeks to the time under the
-//! click, read through the plot's mapping the status line gives.
+//! click, read through the plot's mapping the status line gives. A
+//! keyframe's diamond dragged on its curve becomes that key's new value,
+//! saved with Ctrl+S.
 
 use crate::window_xvfb::{
     START_TIMEOUT, STEP_TIMEOUT, keyboard, parse_status, prerequisites, quit, start_viewer,
     start_xvfb, tool, wait_for,
 };
+use motion_viewer::formats::mtn;
 use motion_viewer::scene::Track;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::Receiver;
+use std::time::Duration;
+
+/// The plot's mapping once the axes have settled: the last one announced
+/// (from `first` on, the one the caller saw) until the status lines fall
+/// quiet for 3 s.
+fn settled_plot(lines: &Receiver<String>, first: Option<[f64; 8]>) -> [f64; 8] {
+    let mut plot = match first {
+        Some(plot) => plot,
+        None => wait_for(lines, STEP_TIMEOUT, "the curves panel drawn", |l| {
+            parse_curves(l).and_then(|(_, plot)| plot)
+        }),
+    };
+    while let Ok(line) = lines.recv_timeout(Duration::from_secs(3)) {
+        if let Some((_, Some(later))) = parse_curves(&line) {
+            plot = later;
+        }
+    }
+    plot
+}
+
+/// The window's id, for xdotool's pointer commands.
+fn window_id(display: &str) -> String {
+    let found = tool(display, "xdotool", &["search", "--name", "viewer"]);
+    found.lines().next().expect("window id").trim().to_string()
+}
 
 /// The curves part of a status line: the channels (`TRACK:NAME`) and the
-/// plot's `t0 t1 left right top bottom`, once drawn.
-fn parse_curves(line: &str) -> Option<(Vec<String>, Option<[f64; 6]>)> {
+/// plot's `t0 t1 left right top bottom v0 v1`, once drawn.
+fn parse_curves(line: &str) -> Option<(Vec<String>, Option<[f64; 8]>)> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let at = words.iter().position(|w| *w == "curves")?;
     if words.get(at + 1) == Some(&"-") {
@@ -25,7 +54,7 @@ fn parse_curves(line: &str) -> Option<(Vec<String>, Option<[f64; 6]>)> {
     };
     let plot = words.iter().position(|w| *w == "plot").and_then(|p| {
         let v: Vec<f64> = words
-            .get(p + 1..p + 7)?
+            .get(p + 1..p + 9)?
             .iter()
             .filter_map(|w| w.parse().ok())
             .collect();
@@ -79,13 +108,8 @@ fn c_opens_the_curves_and_a_click_seeks() {
     assert_eq!(names, want);
     // The axes settle their widths over the first frames: take the last
     // mapping announced.
-    let mut plot = plot.unwrap();
-    while let Ok(line) = lines.recv_timeout(std::time::Duration::from_secs(3)) {
-        if let Some((_, Some(later))) = parse_curves(&line) {
-            plot = later;
-        }
-    }
-    let [t0, t1, left, right, top, bottom] = plot;
+    let plot = settled_plot(lines, plot);
+    let [t0, t1, left, right, top, bottom, ..] = plot;
     // Nothing zoomed and no loop range: the whole motion, 305 frames of 16 ms.
     assert_eq!((t0, t1), (0.0, 4.88));
     assert!(left < right && top < bottom, "{plot:?}");
@@ -94,8 +118,7 @@ fn c_opens_the_curves_and_a_click_seeks() {
     let x = (left + 0.37 * (right - left)).round();
     let y = (bottom - 4.0).round();
     let want_s = t0 + (x - left) / (right - left) * (t1 - t0);
-    let window = tool(&display, "xdotool", &["search", "--name", "viewer"]);
-    let window = window.lines().next().expect("window id").trim().to_string();
+    let window = window_id(&display);
     tool(
         &display,
         "xdotool",
@@ -116,6 +139,109 @@ fn c_opens_the_curves_and_a_click_seeks() {
         (seeked.time - want_s).abs() <= 0.016,
         "clicked at {want_s} s, the timeline is at {} s",
         seeked.time
+    );
+    quit(running, key);
+}
+
+#[test]
+fn a_keyframe_dragged_on_its_curve_is_saved_with_its_new_value() {
+    if !prerequisites() {
+        return;
+    }
+    const LF_J1: &str = "PRM:/r2/c1-Joint2:j1";
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let original = std::fs::read(data.join("sony_stand_sit.mtn")).expect("read sample");
+    let motion = dir.path().join("walk.mtn");
+    std::fs::write(&motion, &original).expect("copy sample");
+    // Keyframe 2 of the left front leg's first joint: where it sits, worked
+    // out from the file (times from the frame counts, 16 ms a frame).
+    let before = mtn::decode(&original).expect("decode sample");
+    let j = before
+        .joints
+        .iter()
+        .position(|n| n == LF_J1)
+        .expect("joint");
+    // Keyframe k is reached interp + 1 frames after keyframe k − 1.
+    let frames: u32 = before.keyframes[1..=2].iter().map(|k| k.interp + 1).sum();
+    let key_s = f64::from(frames) * 0.016;
+    let key_deg = f64::from(before.keyframes[2].joints[j]) * 1e-6 * 180.0 / std::f64::consts::PI;
+    let track = Track::Mtn {
+        path: motion.clone(),
+        motion: before.clone(),
+        entry: None,
+    };
+    let (lo, hi) = motion_viewer::curves::channels(&track)
+        .into_iter()
+        .find(|c| c.name == LF_J1)
+        .and_then(|c| c.limits)
+        .expect("the joint's limits");
+
+    let (_xvfb, display) = start_xvfb();
+    let running = start_viewer(
+        &display,
+        std::slice::from_ref(&motion),
+        &["--paused", "--size", "1000x700", "--curves", LF_J1],
+    );
+    let lines = &running.lines;
+    let first = wait_for(lines, START_TIMEOUT, "the first frame", |l| {
+        parse_status(l).map(|_| parse_curves(l).and_then(|(_, plot)| plot))
+    });
+    let key = keyboard(&display);
+    std::thread::sleep(Duration::from_millis(1500));
+    let [t0, t1, left, right, top, bottom, v0, v1] = settled_plot(lines, first);
+    let x = (left + (key_s - t0) / (t1 - t0) * (right - left)).round();
+    let y = (top + (v1 - key_deg) / (v1 - v0) * (bottom - top)).round();
+    // 30 pixels towards the middle of the joint's range (never past a limit).
+    let dy = if key_deg < 0.5 * (lo + hi) {
+        -30.0
+    } else {
+        30.0
+    };
+    let want_deg = v1 - (y + dy - top) / (bottom - top) * (v1 - v0);
+    let window = window_id(&display);
+    let pointer = |args: &[&str]| {
+        let mut all = vec!["mousemove", "--window", &window];
+        all.extend_from_slice(args);
+        tool(&display, "xdotool", &all);
+    };
+    pointer(&[&format!("{x}"), &format!("{y}")]);
+    tool(&display, "xdotool", &["mousedown", "1"]);
+    for step in 1..=6 {
+        std::thread::sleep(Duration::from_millis(80));
+        pointer(&[
+            &format!("{x}"),
+            &format!("{}", y + dy * f64::from(step) / 6.0),
+        ]);
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    tool(&display, "xdotool", &["mouseup", "1"]);
+    wait_for(lines, STEP_TIMEOUT, "the drag as one edit", |l| {
+        (l.starts_with("edit ") && l.ends_with("keyframe 2 dirty true undo_depth 1")).then_some(())
+    });
+
+    key("ctrl+s");
+    let path = wait_for(lines, STEP_TIMEOUT, "the save", |l| {
+        l.strip_prefix("saved ").map(PathBuf::from)
+    });
+    let after = mtn::decode(&std::fs::read(&path).expect("read saved")).expect("decode saved");
+    let got_deg = f64::from(after.keyframes[2].joints[j]) * 1e-6 * 180.0 / std::f64::consts::PI;
+    // Within half a pixel of where the pointer let go.
+    let half_px_deg = 0.5 * (v1 - v0) / (bottom - top);
+    assert!(
+        (got_deg - want_deg).abs() <= half_px_deg + 1e-4,
+        "key 2 at {got_deg}°, the pointer let go at {want_deg}° (±{half_px_deg}°); it was {key_deg}°"
+    );
+    // Nothing else changed: every other value, and the key stayed in time.
+    let mut expected = before.keyframes.clone();
+    expected[2].joints[j] = after.keyframes[2].joints[j];
+    let interp = |m: &mtn::Mtn| m.keyframes.iter().map(|k| k.interp).collect::<Vec<_>>();
+    assert_eq!(interp(&after), interp(&before), "keyframe times");
+    assert_eq!(after.keyframes, expected);
+    assert_eq!(
+        std::fs::read(&motion).unwrap(),
+        original,
+        "the original untouched"
     );
     quit(running, key);
 }

@@ -64,8 +64,9 @@ pub struct CurveChannel {
     pub name: String,
 }
 
-/// The plot's mapping from time to the window: `t0` at `left`, `t1` at
-/// `right`, in points (CSS pixels in a page; window pixels at scale 1).
+/// The plot's mapping from data to the window: time `t0` at `left`, `t1`
+/// at `right`, value `v0` at `bottom`, `v1` at `top`, in points (CSS pixels
+/// in a page; window pixels at scale 1).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct PlotArea {
     /// Time at the left edge, seconds.
@@ -80,6 +81,10 @@ pub struct PlotArea {
     pub top: f32,
     /// Bottom edge.
     pub bottom: f32,
+    /// Value at the bottom edge.
+    pub v0: f64,
+    /// Value at the top edge.
+    pub v1: f64,
 }
 
 impl Status {
@@ -107,7 +112,7 @@ impl Status {
 
     /// The desktop's status line: `frame 3/241 time 0.100000 tracks 3 shown 2 focus 1`,
     /// then the curves panel: `curves -` while it is closed, else
-    /// `curves N TRACK:NAME,…` and, once drawn, `plot T0 T1 LEFT RIGHT TOP BOTTOM`.
+    /// `curves N TRACK:NAME,…` and, once drawn, `plot T0 T1 LEFT RIGHT TOP BOTTOM V0 V1`.
     /// Errors are their own line (`error MESSAGE`), printed once.
     pub fn line(&self) -> String {
         let focus = self
@@ -153,8 +158,8 @@ impl CurvesStatus {
         }
         if let Some(p) = self.plot {
             words += &format!(
-                " plot {:.6} {:.6} {:.1} {:.1} {:.1} {:.1}",
-                p.t0, p.t1, p.left, p.right, p.top, p.bottom
+                " plot {:.6} {:.6} {:.1} {:.1} {:.1} {:.1} {:.6} {:.6}",
+                p.t0, p.t1, p.left, p.right, p.top, p.bottom, p.v0, p.v1
             );
         }
         words
@@ -212,12 +217,14 @@ mod tests {
                 right: 410.0,
                 top: 300.0,
                 bottom: 500.0,
+                v0: -90.0,
+                v1: 45.5,
             }),
         };
         assert_eq!(
             status.line(),
             "frame 0/5 time 0.000000 tracks 0 shown 0 focus - \
-             curves 2 0:head_tilt,1:pitch_deg plot 0.000000 2.000000 10.0 410.0 300.0 500.0"
+             curves 2 0:head_tilt,1:pitch_deg plot 0.000000 2.000000 10.0 410.0 300.0 500.0 -90.000000 45.500000"
         );
         let json: serde_json::Value = serde_json::from_str(&status.to_json()).unwrap();
         assert_eq!(json["curves"]["open"], true);

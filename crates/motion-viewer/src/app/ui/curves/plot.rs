@@ -130,6 +130,8 @@ impl PlotState {
             right: r.right(),
             top: r.top(),
             bottom: r.bottom(),
+            v0: b.min()[1],
+            v1: b.max()[1],
         });
         actions
     }
