@@ -21,6 +21,8 @@ pub struct WebHost {
     document: web_sys::Document,
     last_json: String,
     last_title: String,
+    /// The canvas's focus was told to winit (see [`Host::report`] below).
+    focus_told: bool,
 }
 
 impl WebHost {
@@ -35,6 +37,7 @@ impl WebHost {
             document,
             last_json: String::new(),
             last_title: String::new(),
+            focus_told: false,
         })
     }
 }
@@ -115,6 +118,18 @@ impl Host for WebHost {
     }
 
     fn report(&mut self, status: &Status) {
+        if !std::mem::replace(&mut self.focus_told, true) {
+            // winit learns the canvas's focus from focus events, listened
+            // for once the window exists; the page focuses the canvas when
+            // it loads, before that, so egui took the window for unfocused
+            // (no caret in a field, `Response::has_focus` false). Focusing
+            // it again now (the first frame) tells it.
+            let canvas: &web_sys::Element = self.canvas.as_ref();
+            if self.document.active_element().as_ref() == Some(canvas) {
+                let _ = self.canvas.blur();
+                let _ = self.canvas.focus();
+            }
+        }
         let json = status.to_json();
         if json != self.last_json {
             self.status.set_text_content(Some(&json));
