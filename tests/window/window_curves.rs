@@ -6,12 +6,11 @@
 //! saved with Ctrl+S.
 
 use crate::window_xvfb::{
-    START_TIMEOUT, STEP_TIMEOUT, keyboard, parse_status, prerequisites, quit, start_viewer,
-    start_xvfb, tool, wait_for,
+    START_TIMEOUT, STEP_TIMEOUT, edit_line, keyboard, parse_status, prerequisites, quit,
+    saved_path, sony_copy, start_viewer, start_xvfb, tool, wait_for,
 };
 use motion_viewer::formats::mtn;
 use motion_viewer::scene::Track;
-use std::path::{Path, PathBuf};
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
@@ -69,11 +68,8 @@ fn c_opens_the_curves_and_a_click_seeks() {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    let motion = dir.path().join("sony_stand_sit.mtn");
-    std::fs::copy(data.join("sony_stand_sit.mtn"), &motion).expect("copy sample");
+    let (motion, bytes) = sony_copy(dir.path(), "sony_stand_sit.mtn");
     // The channels the panel opens on: the first six with joint limits, as the library lists them.
-    let bytes = std::fs::read(&motion).expect("read sample");
     let track = Track::Mtn {
         path: motion.clone(),
         motion: motion_viewer::formats::mtn::decode(&bytes).expect("decode sample"),
@@ -150,10 +146,7 @@ fn a_keyframe_dragged_on_its_curve_is_saved_with_its_new_value() {
     }
     const LF_J1: &str = "PRM:/r2/c1-Joint2:j1";
     let dir = tempfile::tempdir().expect("temp dir");
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    let original = std::fs::read(data.join("sony_stand_sit.mtn")).expect("read sample");
-    let motion = dir.path().join("walk.mtn");
-    std::fs::write(&motion, &original).expect("copy sample");
+    let (motion, original) = sony_copy(dir.path(), "walk.mtn");
     // Keyframe 2 of the left front leg's first joint: where it sits, worked
     // out from the file (times from the frame counts, 16 ms a frame).
     let before = mtn::decode(&original).expect("decode sample");
@@ -165,7 +158,8 @@ fn a_keyframe_dragged_on_its_curve_is_saved_with_its_new_value() {
     // Keyframe k is reached interp + 1 frames after keyframe k − 1.
     let frames: u32 = before.keyframes[1..=2].iter().map(|k| k.interp + 1).sum();
     let key_s = f64::from(frames) * 0.016;
-    let key_deg = f64::from(before.keyframes[2].joints[j]) * 1e-6 * 180.0 / std::f64::consts::PI;
+    let deg = |urad: i32| f64::from(urad) * 1e-6 * 180.0 / std::f64::consts::PI;
+    let key_deg = deg(before.keyframes[2].joints[j]);
     let track = Track::Mtn {
         path: motion.clone(),
         motion: before.clone(),
@@ -216,16 +210,12 @@ fn a_keyframe_dragged_on_its_curve_is_saved_with_its_new_value() {
     }
     std::thread::sleep(Duration::from_millis(200));
     tool(&display, "xdotool", &["mouseup", "1"]);
-    wait_for(lines, STEP_TIMEOUT, "the drag as one edit", |l| {
-        (l.starts_with("edit ") && l.ends_with("keyframe 2 dirty true undo_depth 1")).then_some(())
-    });
+    edit_line(lines, "keyframe 2 dirty true undo_depth 1");
 
     key("ctrl+s");
-    let path = wait_for(lines, STEP_TIMEOUT, "the save", |l| {
-        l.strip_prefix("saved ").map(PathBuf::from)
-    });
+    let path = saved_path(lines, "the save");
     let after = mtn::decode(&std::fs::read(&path).expect("read saved")).expect("decode saved");
-    let got_deg = f64::from(after.keyframes[2].joints[j]) * 1e-6 * 180.0 / std::f64::consts::PI;
+    let got_deg = deg(after.keyframes[2].joints[j]);
     // Within half a pixel of where the pointer let go.
     let half_px_deg = 0.5 * (v1 - v0) / (bottom - top);
     assert!(

@@ -11,24 +11,15 @@
 //! unless `CI` is set.
 
 use super::window_xvfb::{
-    START_TIMEOUT, STEP_TIMEOUT, keyboard, parse_status, prerequisites, start_viewer, start_xvfb,
-    tool, wait_for,
+    START_TIMEOUT, STEP_TIMEOUT, edit_line, keyboard, parse_status, prerequisites, saved_path,
+    sony_copy, start_viewer, start_xvfb, tool, wait_for,
 };
 use motion_viewer::formats::mtn;
 use std::io::Read;
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// 12.5° in micro-radians, worked out here: 12.5 · π/180 · 10⁶ = 218 166.156.
 const VALUE_URAD: i32 = 218_166;
-
-/// Waits for the `edit track … keyframe … dirty … undo_depth …` line with
-/// these words.
-fn edit_line(lines: &std::sync::mpsc::Receiver<String>, want: &str) {
-    wait_for(lines, STEP_TIMEOUT, want, |l| {
-        (l.starts_with("edit ") && l.ends_with(want)).then_some(())
-    });
-}
 
 #[test]
 fn an_edit_typed_in_the_window_is_saved_beside_the_original() {
@@ -36,10 +27,7 @@ fn an_edit_typed_in_the_window_is_saved_beside_the_original() {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    let original = std::fs::read(data.join("sony_stand_sit.mtn")).expect("read sample");
-    let motion = dir.path().join("walk.mtn");
-    std::fs::write(&motion, &original).expect("copy sample");
+    let (motion, original) = sony_copy(dir.path(), "walk.mtn");
     let (_xvfb, display) = start_xvfb();
     let running = start_viewer(
         &display,
@@ -68,9 +56,7 @@ fn an_edit_typed_in_the_window_is_saved_beside_the_original() {
 
     let saved = |what: &str| {
         key("ctrl+s");
-        wait_for(lines, STEP_TIMEOUT, what, |l| {
-            l.strip_prefix("saved ").map(PathBuf::from)
-        })
+        saved_path(lines, what)
     };
     let path = saved("the first save");
     assert_eq!(path, dir.path().join("walk-edited.mtn"));

@@ -149,6 +149,30 @@ pub(crate) fn parse_status(line: &str) -> Option<Status> {
     })
 }
 
+/// `data/sony_stand_sit.mtn` copied into `dir` as `name`: its path and
+/// its bytes (the tests that edit or rewrite it compare against them).
+pub(crate) fn sony_copy(dir: &Path, name: &str) -> (PathBuf, Vec<u8>) {
+    let bytes = std::fs::read(common::data("sony_stand_sit.mtn")).expect("read sample");
+    let copy = dir.join(name);
+    std::fs::write(&copy, &bytes).expect("copy sample");
+    (copy, bytes)
+}
+
+/// Waits for the `edit track … keyframe … dirty … undo_depth …` line
+/// ending with `want`.
+pub(crate) fn edit_line(lines: &Receiver<String>, want: &str) {
+    wait_for(lines, STEP_TIMEOUT, want, |l| {
+        (l.starts_with("edit ") && l.ends_with(want)).then_some(())
+    });
+}
+
+/// Waits for the `saved PATH` line a Ctrl+S prints; returns the path.
+pub(crate) fn saved_path(lines: &Receiver<String>, what: &str) -> PathBuf {
+    wait_for(lines, STEP_TIMEOUT, what, |l| {
+        l.strip_prefix("saved ").map(PathBuf::from)
+    })
+}
+
 /// Reads lines until one satisfies `want`, failing after `timeout`.
 pub(crate) fn wait_for<T>(
     lines: &Receiver<String>,
@@ -472,9 +496,7 @@ fn watch_reloads_and_keeps_the_last_good_version() {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    let motion = dir.path().join("motion.mtn");
-    std::fs::copy(data.join("sony_stand_sit.mtn"), &motion).expect("copy sample");
+    let (motion, _) = sony_copy(dir.path(), "motion.mtn");
     let (_xvfb, display) = start_xvfb();
     let running = start_viewer(
         &display,
@@ -494,7 +516,7 @@ fn watch_reloads_and_keeps_the_last_good_version() {
         std::fs::write(&temp, bytes).expect("write");
         std::fs::rename(&temp, &motion).expect("rename");
     };
-    let skitter = std::fs::read(data.join("skitter_sleep_to_sit.mtn")).expect("read sample");
+    let skitter = std::fs::read(common::data("skitter_sleep_to_sit.mtn")).expect("read sample");
     replace(&skitter);
     // The Skitter example: 40 frames of 16 ms.
     let reloaded = wait_for(lines, STEP_TIMEOUT, "the reloaded motion", |l| {
