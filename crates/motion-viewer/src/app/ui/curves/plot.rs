@@ -70,7 +70,7 @@ pub struct PlotState {
     /// The track and channel of each drawn curve, for hits on its markers.
     shown_keys: Vec<(usize, String)>,
     /// The findings' shading, for a revision and the tracks shown.
-    shades: Option<(ShadeKey, Arc<Vec<Shade>>)>,
+    shades: Option<(ShadeKey, Arc<Vec<raster::Shade>>)>,
     /// The time under the cursor, while over the plot.
     pub hover_s: Option<f64>,
     /// Where the plot stood last frame.
@@ -253,7 +253,7 @@ impl PlotState {
 
     /// The findings of the tracks shown, merged, formed once per revision
     /// (they follow edits).
-    fn shades(&mut self, state: &ViewerState, shown: &[Shown]) -> Arc<Vec<Shade>> {
+    fn shades(&mut self, state: &ViewerState, shown: &[Shown]) -> Arc<Vec<raster::Shade>> {
         let mut tracks: Vec<usize> = shown.iter().map(|s| s.key.track).collect();
         tracks.sort_unstable();
         tracks.dedup();
@@ -286,8 +286,6 @@ impl PlotState {
     }
 }
 
-/// A stretch of time to shade: start, end, an error (else a warning).
-type Shade = (f64, f64, bool);
 /// What the shading was formed for: a revision and the tracks shown.
 type ShadeKey = (u64, Vec<usize>);
 
@@ -300,7 +298,7 @@ impl PlotState {
         state: &ViewerState,
         frame: &Frame<'_>,
         ppp: f32,
-        shades: Arc<Vec<Shade>>,
+        shades: Arc<Vec<raster::Shade>>,
     ) {
         let (t0, t1) = self.view.unwrap_or((0.0, 1.0));
         let rect = p.response().rect;
@@ -344,18 +342,6 @@ impl PlotState {
         // every keyframe marker go into one picture, painted when the view
         // changes; the sparse curves stay polylines over it.
         let bands = bands(frame.shown);
-        let shades: Vec<raster::Shade> = shades
-            .iter()
-            .map(|&(t0, t1, error)| raster::Shade {
-                t0,
-                t1,
-                color: if error {
-                    FINDING_ERROR
-                } else {
-                    FINDING_WARNING
-                },
-            })
-            .collect();
         let backdrop = raster::Backdrop {
             shades: &shades,
             bands: &bands,
@@ -389,7 +375,6 @@ impl PlotState {
             .raster
             .texture(p.ctx(), key, raster_frame, style, backdrop, &bar_curves);
         if let Some((texture, regions)) = picture {
-            let regions = regions.to_vec();
             p.add(Layer::new("", Color32::TRANSPARENT, move |tr, shapes| {
                 let r = Rect::from_two_pos(
                     tr.position_from_point(&PlotPoint::new(t0, y1)),
@@ -398,7 +383,7 @@ impl PlotState {
                 // Only the parts that hold something: the GPU blends every
                 // pixel it is handed, transparent or not.
                 let [w, h] = size.map(|n| n as f32);
-                for region in &regions {
+                for region in regions.iter() {
                     let uv = Rect::from_min_max(
                         Pos2::new(
                             region.columns.start as f32 / w,
@@ -552,21 +537,21 @@ fn bands(shown: &[Shown]) -> Vec<raster::Band> {
         .collect()
 }
 
-/// The findings of `tracks`, each over the segment it concerns (from the
-/// keyframe before to its own), overlapping ones merged.
-fn findings(state: &ViewerState, tracks: &[usize]) -> Vec<Shade> {
+/// The findings of `tracks`, each shaded over the segment it concerns
+/// (from the keyframe before to its own), overlapping ones of a kind merged.
+fn findings(state: &ViewerState, tracks: &[usize]) -> Vec<raster::Shade> {
     let period = state.timeline.frame_period_s();
-    let mut shades: Vec<Shade> = Vec::new();
+    let mut shades: Vec<raster::Shade> = Vec::new();
     for entry in tracks.iter().filter_map(|&i| state.tracks().get(i)) {
         for mark in &entry.findings {
             shades.push(segment(mark, &entry.keyframes, period));
         }
     }
-    shades.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut merged: Vec<Shade> = Vec::with_capacity(shades.len());
+    shades.sort_by(|a, b| a.t0.total_cmp(&b.t0));
+    let mut merged: Vec<raster::Shade> = Vec::with_capacity(shades.len());
     for s in shades {
         match merged.last_mut() {
-            Some(last) if last.2 == s.2 && s.0 <= last.1 => last.1 = last.1.max(s.1),
+            Some(last) if last.color == s.color && s.t0 <= last.t1 => last.t1 = last.t1.max(s.t1),
             _ => merged.push(s),
         }
     }
@@ -576,10 +561,16 @@ fn findings(state: &ViewerState, tracks: &[usize]) -> Vec<Shade> {
 /// The time a finding concerns: from the keyframe before it to its own
 /// (a speed finding names the keyframe ending the segment); a frame either
 /// side where there is none before.
-fn segment(mark: &FindingMark, keyframes: &[f64], period: f64) -> Shade {
+fn segment(mark: &FindingMark, keyframes: &[f64], period: f64) -> raster::Shade {
     let before = keyframes.partition_point(|&k| k < mark.time_s - 1e-9);
-    match before.checked_sub(1).map(|i| keyframes[i]) {
-        Some(k) => (k, mark.time_s, mark.error),
-        None => (mark.time_s - period, mark.time_s + period, mark.error),
-    }
+    let (t0, t1) = match before.checked_sub(1).map(|i| keyframes[i]) {
+        Some(k) => (k, mark.time_s),
+        None => (mark.time_s - period, mark.time_s + period),
+    };
+    let color = if mark.error {
+        FINDING_ERROR
+    } else {
+        FINDING_WARNING
+    };
+    raster::Shade { t0, t1, color }
 }

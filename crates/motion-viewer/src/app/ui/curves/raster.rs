@@ -15,6 +15,7 @@
 //! or the motion, not while the playhead moves.
 
 use egui::{Color32, ColorImage, TextureHandle, TextureOptions};
+use std::sync::Arc;
 
 /// Where a picture lies: time at its left and right edges, value at its
 /// bottom and top, and its size in pixels.
@@ -121,7 +122,8 @@ struct Painted<K> {
     frame: Frame,
     style: Style,
     handle: TextureHandle,
-    regions: Vec<Region>,
+    /// Shared with each frame's paint closure rather than copied into it.
+    regions: Arc<[Region]>,
 }
 
 impl<K> Default for Raster<K> {
@@ -159,7 +161,7 @@ impl<K: PartialEq> Raster<K> {
         style: Style,
         backdrop: Backdrop<'_>,
         curves: &[BarCurve<'_>],
-    ) -> Option<(egui::TextureId, &[Region])> {
+    ) -> Option<(egui::TextureId, Arc<[Region]>)> {
         let nothing = backdrop.shades.is_empty()
             && backdrop.bands.is_empty()
             && curves
@@ -175,7 +177,7 @@ impl<K: PartialEq> Raster<K> {
             .is_some_and(|p| p.key == key && p.frame == frame && p.style == style);
         if !fresh {
             let image = paint(frame, style, backdrop, curves);
-            let regions = regions(&image);
+            let regions: Arc<[Region]> = regions(&image).into();
             match self.painted.take() {
                 Some(mut p) => {
                     p.handle.set(image, TextureOptions::NEAREST);
@@ -196,7 +198,7 @@ impl<K: PartialEq> Raster<K> {
         }
         self.painted
             .as_ref()
-            .map(|p| (p.handle.id(), p.regions.as_slice()))
+            .map(|p| (p.handle.id(), Arc::clone(&p.regions)))
     }
 }
 
