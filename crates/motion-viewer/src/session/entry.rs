@@ -35,6 +35,14 @@ pub struct TrackEntry {
 
 impl TrackEntry {
     pub(super) fn new(track: Track) -> TrackEntry {
+        TrackEntry::with_inputs(track, &[])
+    }
+
+    /// [`TrackEntry::new`], its editor keeping the bytes of the `.mtn` file
+    /// among `inputs` it was decoded from, so that saving it unedited (or
+    /// with every edit undone) writes that file's bytes even where our
+    /// encoder would write them differently (a section size that lied).
+    pub(super) fn with_inputs(track: Track, inputs: &[Input]) -> TrackEntry {
         let sources = match &track {
             Track::Memg {
                 obj_path,
@@ -42,6 +50,30 @@ impl TrackEntry {
                 ..
             } => vec![obj_path.clone(), motion_path.clone()],
             other => vec![other.path().to_path_buf()],
+        };
+        let editor = match &track {
+            Track::Mtn {
+                path,
+                motion,
+                entry,
+            } => {
+                // A loose file's input is what the loader decoded `motion` from.
+                let file = inputs
+                    .iter()
+                    .find(|i| entry.is_none() && i.entry.is_none() && i.path == *path);
+                Some(Box::new(match file {
+                    Some(input) => {
+                        debug_assert!(
+                            crate::formats::mtn::decode(&input.data).is_ok_and(|m| m == *motion),
+                            "{}: the track is not what its input decodes to",
+                            path.display()
+                        );
+                        Editor::decoded_from(motion.clone(), input.data.to_vec())
+                    }
+                    None => Editor::new(motion.clone()),
+                }))
+            }
+            _ => None,
         };
         TrackEntry {
             summary: summarize(&track),
@@ -51,32 +83,9 @@ impl TrackEntry {
             sources,
             visible: true,
             error: None,
-            editor: match &track {
-                Track::Mtn { motion, .. } => Some(Box::new(Editor::new(motion.clone()))),
-                _ => None,
-            },
+            editor,
             track,
         }
-    }
-
-    /// [`TrackEntry::new`], its editor keeping the bytes of the `.mtn` file
-    /// among `inputs` it was decoded from, so that saving it unedited (or
-    /// with every edit undone) writes that file's bytes even where our
-    /// encoder would write them differently (a section size that lied).
-    pub(super) fn with_inputs(track: Track, inputs: &[Input]) -> TrackEntry {
-        let mut entry = TrackEntry::new(track);
-        if let Track::Mtn {
-            path,
-            motion,
-            entry: None,
-        } = &entry.track
-            && let Some(input) = inputs.iter().find(|i| i.entry.is_none() && i.path == *path)
-            && let Ok(editor) = Editor::from_bytes(&input.data)
-            && editor.motion() == motion
-        {
-            entry.editor = Some(Box::new(editor));
-        }
-        entry
     }
 
     /// The track's name for display: the file name of its motion.

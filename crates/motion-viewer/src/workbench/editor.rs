@@ -94,9 +94,15 @@ impl Editor {
     /// Starts editing the motion in `bytes`, keeping them so that saving the
     /// unedited (or fully undone) motion writes them unchanged.
     pub fn from_bytes(bytes: &[u8]) -> Result<Editor, DecodeError> {
-        let mut editor = Editor::new(mtn::decode(bytes)?);
-        editor.original_bytes = Some(bytes.to_vec());
-        Ok(editor)
+        Ok(Editor::decoded_from(mtn::decode(bytes)?, bytes.to_vec()))
+    }
+
+    /// Starts editing `motion`, which the caller decoded from `bytes`:
+    /// [`Editor::from_bytes`] without decoding them again.
+    pub fn decoded_from(motion: Mtn, bytes: Vec<u8>) -> Editor {
+        let mut editor = Editor::new(motion);
+        editor.original_bytes = Some(bytes);
+        editor
     }
 
     /// The motion as it is now.
