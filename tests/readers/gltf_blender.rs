@@ -229,7 +229,7 @@ fn blender_plays_every_export_as_the_reference() {
     .concat();
     let mixed = export(&mixed_files, at("mixed.glb"), false);
     let (tracks, _) = load(&flags).unwrap();
-    pc2::write(&tracks, &at("flags.pc2"), None, &mut |_| {}).unwrap();
+    pc2::write(&tracks, &at("flags.pc2"), None, None, None, &mut |_| {}).unwrap();
 
     let steps = [0usize, 37, 120, 239];
     let flag_times: Vec<f64> = steps.iter().map(|&k| k as f64 / 30.0).collect();

@@ -6,14 +6,15 @@
 //! (`export::table`), evaluated by the same samplers (`MtnSampler`,
 //! `anim::input_animation::pose_at`); an MRTK pose is evaluated once a time
 //! for all the channels asked of it, and only the poses asked for are. MEMG
-//! channels follow `anim::memg`'s sampling: coefficients blended linearly
-//! between the two timesteps around a time, the local frame held at the
-//! nearest timestep.
+//! channels follow the one MEMG rule ([`crate::anim::memg::Between`]):
+//! coefficients blended linearly between the two timesteps around a time,
+//! the local frame interpolated as glTF interpolates a node.
 
 use super::{Channel, Unit};
 use crate::anim::aibo::rig_model;
 use crate::anim::curve::evaluate_bool;
 use crate::anim::input_animation::{JOINT_NAMES, pose_at, ray_at};
+use crate::anim::memg::Between;
 use crate::anim::mtn::MtnSampler;
 use crate::formats::input_animation::InputAnimation;
 use crate::formats::memg::MemgMotion;
@@ -82,14 +83,14 @@ fn mtn_channels(m: &Mtn) -> Vec<(Channel, Pick)> {
         .collect();
     let rig = m.model().map(rig_model);
     let roles = m.joint_roles();
-    for (i, name) in m.joints.iter().enumerate() {
+    for (i, name) in m.joint_names().into_iter().enumerate() {
         let role = roles.get(i).copied().flatten();
         let limits = rig
             .zip(role)
             .and_then(|(rig, joint)| rig.limit(joint))
             .map(|l| (l.min_deg, l.max_deg));
         let part = role.map_or("other", |j| j.part().name());
-        let c = channel(name.clone(), &["joints", part], Unit::Degrees, limits);
+        let c = channel(name.to_string(), &["joints", part], Unit::Degrees, limits);
         out.push((c, Pick::Mtn(3 + i)));
     }
     out
@@ -174,31 +175,6 @@ fn memg_channels(m: &MemgMotion) -> Vec<(Channel, Pick)> {
     out
 }
 
-/// The timesteps and weight a MEMG time samples (as `anim::memg` does).
-struct Step {
-    t0: usize,
-    t1: usize,
-    w: f64,
-    nearest: usize,
-}
-
-fn memg_step(m: &MemgMotion, seconds: f64) -> Option<Step> {
-    let last = m.timesteps.checked_sub(1)?;
-    let t = seconds * f64::from(m.fps.max(1));
-    let t = if t.is_nan() {
-        0.0
-    } else {
-        t.clamp(0.0, last as f64)
-    };
-    let t0 = t.floor() as usize;
-    Some(Step {
-        t0,
-        t1: (t0 + 1).min(last),
-        w: t - t0 as f64,
-        nearest: (t.round() as usize).min(last),
-    })
-}
-
 /// Computes chosen channels of one track at one time after another.
 pub(crate) struct Evaluator<'a> {
     track: &'a Track,
@@ -267,7 +243,7 @@ impl<'a> Evaluator<'a> {
                 }
             }
             Track::Memg { motion, .. } => {
-                let step = memg_step(motion, t);
+                let step = Between::at_time(motion, t);
                 for (o, p) in out.iter_mut().zip(&self.picks) {
                     *o = step
                         .as_ref()
@@ -326,24 +302,18 @@ fn input_pose(r: &InputAnimation, pose: Pose, t: f64) -> [f64; 7] {
     out
 }
 
-/// A MEMG channel's value at a sampled step (NaN where the file lacks it).
-fn memg_value(m: &MemgMotion, s: &Step, pick: Pick) -> f64 {
+/// A MEMG channel's value at a sampled place (NaN where the file lacks it).
+fn memg_value(m: &MemgMotion, s: &Between, pick: Pick) -> f64 {
     match pick {
-        Pick::Coefficient(g, j) => {
-            let Some(group) = m.groups.get(g) else {
-                return f64::NAN;
-            };
-            let r = group.basis_len;
-            let q = |t: usize| group.coeffs.get(t * r + j).map(|&v| f64::from(v));
-            match (q(s.t0), q(s.t1)) {
-                (Some(a), Some(b)) => a + (b - a) * s.w,
-                _ => f64::NAN,
-            }
-        }
+        Pick::Coefficient(g, j) => m
+            .groups
+            .get(g)
+            .filter(|group| j < group.basis_len)
+            .map_or(f64::NAN, |group| s.coefficient(group, j)),
         Pick::Translation(g, k) => m
             .groups
             .get(g)
-            .and_then(|group| m.frame(s.nearest, group.parent))
+            .and_then(|group| s.frame(m, group.parent))
             .map_or(f64::NAN, |f| f[4 * k + 3]),
         _ => f64::NAN,
     }

@@ -189,9 +189,7 @@ pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report>
             } else {
                 TableFormat::Json
             };
-            let window = options
-                .frames
-                .map(|(a, b)| (a as f64 * first_period, b as f64 * first_period));
+            let window = window(tracks, options);
             // Every table is checked before any is written, and all appear
             // together or none does.
             let mut planned = Vec::with_capacity(tracks.len());
@@ -310,6 +308,14 @@ fn finite_state(track: &Track, at: At, warnings: &mut Vec<String>) -> Result<Sta
         }
     }
     Ok(state)
+}
+
+/// `--frames A..B` on the clock: frames of the first track's frame period.
+pub(crate) fn window(tracks: &[Track], options: &Options) -> Option<crate::anim::clock::Window> {
+    let period = tracks.first()?.frame_period_s();
+    options
+        .frames
+        .map(|(a, b)| crate::anim::clock::Window::frames(a, b, period))
 }
 
 /// The size of the files a track came from (0 where they can't be read).

@@ -7,6 +7,7 @@
 //! narrow it. A motion may declare any duration; the work done is bounded by
 //! what the file really holds.
 
+use crate::anim::clock::{Grid, Window};
 use crate::anim::input_animation::{InputState, JOINT_NAMES, Pose, state_at};
 use crate::anim::mtn::MtnSampler;
 use crate::error::{Error, Result};
@@ -28,9 +29,9 @@ pub fn max_cells(input_bytes: u64) -> u64 {
     MIN_CELL_BUDGET.max(input_bytes.saturating_mul(CELLS_PER_INPUT_BYTE))
 }
 
-/// Which times a table samples: every `period_s` from `start_s` while below
-/// `end_s` (or up to and including the last frame when `end_s` is the
-/// motion's duration).
+/// Which times a table, a bag or a stage samples: the track's frames on the
+/// one clock ([`crate::anim::clock::Grid`]) at its own frame period or at a
+/// given rate, over the whole motion or a window.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sampling {
     /// Seconds between rows.
@@ -39,53 +40,34 @@ pub struct Sampling {
     pub start_s: f64,
     /// Rows sampled.
     pub rows: u64,
+    grid: Grid,
 }
 
 impl Sampling {
     /// Every frame of `track` at its own frame period, or at `fps`, within
-    /// `window` seconds (`[start, end)`; the whole motion, last frame
-    /// included, when `None`). Fails on a rate that is not a positive number.
-    pub fn new(track: &Track, fps: Option<f64>, window: Option<(f64, f64)>) -> Result<Sampling> {
-        let period_s = match fps {
-            Some(f) if f.is_finite() && f > 0.0 => 1.0 / f,
-            Some(f) => {
-                return Err(Error::unsupported(
-                    track.path(),
-                    format!("--fps must be a positive number of samples per second, got {f}"),
-                ));
-            }
-            None => track.frame_period_s(),
-        };
-        let duration = track.duration_s();
-        let duration = if duration.is_finite() {
-            duration.max(0.0)
-        } else {
-            0.0
-        };
-        // Counted in f64: an absurd duration gives a huge count that the size
-        // check refuses, never a loop.
-        let (start_s, rows) = match window {
-            None => (0.0, (duration / period_s + 1e-9).floor() + 1.0),
-            Some((a, b)) => {
-                let first = (a / period_s - 1e-9).ceil().max(0.0);
-                let end = (b / period_s - 1e-9).ceil();
-                (first * period_s, (end - first).max(0.0))
-            }
-        };
+    /// `window` (the whole motion, last frame included, when `None`). Fails
+    /// on a rate that is not a positive number.
+    pub fn new(track: &Track, fps: Option<f64>, window: Option<Window>) -> Result<Sampling> {
+        if let Some(f) = fps
+            && !(f.is_finite() && f > 0.0)
+        {
+            return Err(Error::unsupported(
+                track.path(),
+                format!("--fps must be a positive number of samples per second, got {f}"),
+            ));
+        }
+        let grid = track.grid(fps, window.unwrap_or(Window::Whole));
         Ok(Sampling {
-            period_s,
-            start_s,
-            rows: if rows.is_finite() {
-                rows.min(u64::MAX as f64) as u64
-            } else {
-                u64::MAX
-            },
+            period_s: grid.period_s(),
+            start_s: grid.time_s(0),
+            rows: grid.len(),
+            grid,
         })
     }
 
     /// The time of row `i`.
     pub fn time(&self, i: u64) -> f64 {
-        self.start_s + i as f64 * self.period_s
+        self.grid.time_s(i)
     }
 }
 
@@ -96,7 +78,7 @@ pub fn columns(track: &Track) -> Vec<String> {
         Track::Mtn { motion, .. } => ["time_s", "roll_deg", "pitch_deg", "yaw_deg"]
             .into_iter()
             .map(String::from)
-            .chain(motion.joints.iter().cloned())
+            .chain(motion.joint_names().into_iter().map(String::from))
             .collect(),
         Track::InputAnimation { recording, .. } => input_columns(recording),
         Track::Memg { .. } => Vec::new(),

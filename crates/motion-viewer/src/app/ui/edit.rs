@@ -306,10 +306,10 @@ fn values(editor: &Editor, k: usize) -> Vec<(String, String, f64)> {
     let joints = m
         .joint_roles()
         .into_iter()
-        .zip(&m.joints)
+        .zip(m.joint_names())
         .map(|(role, prm)| {
-            let label = role.map_or_else(|| prm.clone(), joint_label);
-            (prm.clone(), label)
+            let label = role.map_or_else(|| prm.to_string(), joint_label);
+            (prm.to_string(), label)
         });
     let body = [
         ("roll_deg", "body roll"),

@@ -55,15 +55,14 @@ mod document;
 mod memg;
 mod mrtk;
 mod obj_mesh;
-mod rigid;
 mod shapes;
 
 use std::path::{Path, PathBuf};
 
+pub use crate::anim::rigid::RIGID_TOLERANCE;
 pub use aibo::MAX_KEY_STEP_DEG;
 pub use baked::MAX_BAKED_FRAMES;
 pub use container::companion_bin;
-pub use rigid::RIGID_TOLERANCE;
 
 use crate::error::{Error, Result};
 use crate::export::Format;

@@ -195,10 +195,7 @@ pub struct McapReport {
 pub fn write(tracks: &[Track], out: &Path, options: &Options) -> Result<McapReport> {
     let mut bag = Bag::new(out, options.start_time_ns.unwrap_or(0))?;
     let mut warnings = Vec::new();
-    let first_period = tracks[0].frame_period_s();
-    let window = options
-        .frames
-        .map(|(a, b)| (a as f64 * first_period, b as f64 * first_period));
+    let window = super::window(tracks, options);
     for (i, track) in tracks.iter().enumerate() {
         let ns = if tracks.len() == 1 {
             Namespace::default()

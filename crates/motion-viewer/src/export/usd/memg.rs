@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::{MAX_VALUES, Stage, float3};
-use crate::anim::memg::Deformer;
+use crate::anim::memg::{Deformer, steps_at};
 use crate::error::{Error, Result};
 use crate::scene::Track;
 use crate::scene::plan::bind;
@@ -62,15 +62,13 @@ pub(super) fn write(
     let mut extents: Vec<String> = vec![String::new(); groups.len()];
     let mut deformer = Deformer::new();
     let mut positions = Vec::with_capacity(scene.positions.len());
-    let fps = f64::from(motion.fps.max(1));
-    let last = motion.timesteps.saturating_sub(1) as f64;
     for i in 0..clock.count {
         let time_s = clock.time(i);
         deformer.deform(
             scene,
             motion,
             &binding,
-            (time_s * fps).min(last),
+            steps_at(motion, time_s),
             &mut positions,
         );
         for (g, (name, vertices, _)) in groups.iter().enumerate() {

@@ -31,6 +31,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::{Options, finite};
+use crate::anim::clock::Window;
 use crate::error::{Error, Result};
 use crate::output::write_atomic;
 use crate::scene::Track;
@@ -60,12 +61,24 @@ pub struct Clock {
     pub per_second: f64,
     /// Samples (time codes `0..count`).
     pub count: u64,
+    /// Their times.
+    grid: crate::anim::clock::Grid,
 }
 
 impl Clock {
-    /// Seconds at time code `i`.
+    /// Every frame at `per_second` over `duration_s`, on the one clock.
+    pub fn new(per_second: f64, duration_s: f64) -> Clock {
+        let grid = crate::anim::clock::Grid::new(duration_s, 1.0 / per_second, Window::Whole);
+        Clock {
+            per_second,
+            count: grid.len(),
+            grid,
+        }
+    }
+
+    /// Seconds at time code `i`, on the one clock's grid.
     pub fn time(&self, i: u64) -> f64 {
-        i as f64 / self.per_second
+        self.grid.time_s(i)
     }
 }
 
@@ -92,11 +105,7 @@ pub fn write(tracks: &[Track], out: &Path, options: &Options) -> Result<UsdRepor
         })
         .filter(|d| d.is_finite())
         .fold(0.0, f64::max);
-    let count = (duration * per_second + 1e-9).floor() + 1.0;
-    let clock = Clock {
-        per_second,
-        count: count.min(u64::MAX as f64) as u64,
-    };
+    let clock = Clock::new(per_second, duration);
     // Numbers per time code: a transform per link or joint (AIBO, MRTK);
     // a MEMG scene checks its vertices itself.
     let per_sample: u64 = tracks
@@ -235,10 +244,7 @@ mod tests {
         assert_eq!(identifier("flag 1"), "flag_1");
         assert_eq!(identifier("3d"), "_3d");
         assert_eq!(identifier(""), "_");
-        let mut stage = Stage::new(Clock {
-            per_second: 30.0,
-            count: 1,
-        });
+        let mut stage = Stage::new(Clock::new(30.0, 0.0));
         assert_eq!(stage.unique_name("a-b"), "a_b");
         assert_eq!(stage.unique_name("a_b"), "a_b_2");
     }
