@@ -5,6 +5,7 @@ mod app;
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bag_frames;
 mod gltf_blender;
 mod gltf_three;
 mod gltf_validator;

@@ -286,7 +286,10 @@ fn aibo(
     let robot = Robot::new(rig.drawn_as());
     warnings.extend(super::robot::unknown_model(motion, &rig, path));
     let start = bag.stamp(sampling.start_s);
-    let urdf = super::urdf::document(&robot);
+    // The description names its links as the transforms below name their
+    // frames (`track2/base_link` in a bag of several files), so a reader that
+    // builds the robot from it (Rerun, RViz) moves it by this track's `/tf`.
+    let urdf = super::urdf::document(&robot.framed(&ns.frame));
     bag.string(&ns.topic("/robot_description"), true, start, &urdf)?;
     let fixed: Vec<Transform> = robot
         .joints
