@@ -45,7 +45,17 @@ struct Export {
 fn export(files: &[PathBuf], out: PathBuf, baked: bool) -> Export {
     let (tracks, _) = load(files).unwrap();
     let plan = Plan::new(&tracks).unwrap();
-    write(&tracks, &plan, &GltfOptions { baked }, &out, &mut |_| {}).unwrap();
+    write(
+        &tracks,
+        &plan,
+        &GltfOptions {
+            baked,
+            ..GltfOptions::default()
+        },
+        &out,
+        &mut |_| {},
+    )
+    .unwrap();
     Export {
         asset: Asset::open(&out),
         file: out,

@@ -370,7 +370,7 @@ impl<H: Host> App<H> {
             None => ("", 0.0),
         };
         let mut status = Status::of(&self.state, backend, frame_ms);
-        status.curves = self.ui.curves.status();
+        status.curves = self.ui.curves.status(&self.state);
         self.host.report(&status);
         let line = status.line();
         if line != self.last_status {

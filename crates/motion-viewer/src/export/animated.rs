@@ -38,6 +38,7 @@ pub fn gltf(tracks: &[Track], out: &Path, options: &Options, report: &mut Report
         &plan,
         &GltfOptions {
             baked: options.baked,
+            fps: options.fps,
         },
         out,
         &mut progress(options),

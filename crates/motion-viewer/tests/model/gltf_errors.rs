@@ -17,7 +17,17 @@ use motion_viewer::scene::{Plan, load};
 fn try_export(files: &[PathBuf], out: &Path, baked: bool) -> motion_viewer::Result<()> {
     let (tracks, _) = load(files).unwrap();
     let plan = Plan::new(&tracks).unwrap();
-    write(&tracks, &plan, &GltfOptions { baked }, out, &mut |_| {}).map(|_| ())
+    write(
+        &tracks,
+        &plan,
+        &GltfOptions {
+            baked,
+            ..GltfOptions::default()
+        },
+        out,
+        &mut |_| {},
+    )
+    .map(|_| ())
 }
 
 /// The names in `dir`, sorted.
