@@ -1,7 +1,7 @@
 //! One name per servo, one table per motion, on the whole real corpus (the
 //! 588 motions of the four Sony ODA archives, the 27 loose files and the two
-//! seeds): every table `export` writes is read back by `mtn from-csv` into a
-//! motion that exports to the very same table, and a motion's state, its
+//! seeds): every table `export` writes (CSV and JSON) is read back by `mtn
+//! from-csv` into a motion that exports to the very same table, and a motion's state, its
 //! URDF and its bag's `/joint_states` name one set of servos, `info`'s among
 //! them.
 
@@ -10,7 +10,7 @@ use motion_viewer::export::{Options, export};
 use motion_viewer::formats::mtn;
 use motion_viewer::state::{At, State, state_at};
 use motion_viewer::summary::{Summary, summarize};
-use motion_viewer::workbench::{FromTable, from_csv};
+use motion_viewer::workbench::{FromTable, from_csv, from_json};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -21,7 +21,14 @@ fn track(label: &str, bytes: &[u8]) -> motion_viewer::Track {
     loaded.tracks.remove(0)
 }
 
-fn csv_of(track: &motion_viewer::Track, out: &Path) -> Vec<u8> {
+/// `mtn from-csv`'s readers of a CSV and a JSON table.
+type Reader = fn(
+    &[u8],
+    &FromTable,
+) -> Result<motion_viewer::workbench::Edit, motion_viewer::workbench::CsvError>;
+
+/// The table `export` writes of `track` (CSV or JSON by `out`'s extension).
+fn table_of(track: &motion_viewer::Track, out: &Path) -> Vec<u8> {
     export(std::slice::from_ref(track), out, &Options::default()).unwrap();
     std::fs::read(out).unwrap()
 }
@@ -35,7 +42,6 @@ fn every_real_motion_round_trips_through_its_own_table() {
         let motion_viewer::Track::Mtn { motion, .. } = &original else {
             unreachable!("a .mtn");
         };
-        let table = csv_of(&original, &dir.path().join("a.csv"));
         let options = FromTable {
             model: motion
                 .model()
@@ -45,13 +51,16 @@ fn every_real_motion_round_trips_through_its_own_table() {
             frame_ms: u16::try_from(motion.frame_ms()).unwrap(),
             every_row: false,
         };
-        let made = from_csv(&table, &options).unwrap_or_else(|e| panic!("{label}: {e}"));
-        let rebuilt = track(&label, &mtn::encode(&made.motion));
-        let again = csv_of(&rebuilt, &dir.path().join("b.csv"));
-        assert!(
-            table == again,
-            "{label}: the rebuilt motion's table differs from the original's"
-        );
+        for (ext, read) in [("csv", from_csv as Reader), ("json", from_json)] {
+            let table = table_of(&original, &dir.path().join(format!("a.{ext}")));
+            let made = read(&table, &options).unwrap_or_else(|e| panic!("{label}: {e}"));
+            let rebuilt = track(&label, &mtn::encode(&made.motion));
+            let again = table_of(&rebuilt, &dir.path().join(format!("b.{ext}")));
+            assert!(
+                table == again,
+                "{label}: the rebuilt motion's .{ext} table differs from the original's"
+            );
+        }
         checked += 1;
     }
     assert_eq!(checked, 588 + 27 + 2);
