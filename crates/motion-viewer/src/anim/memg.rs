@@ -8,6 +8,7 @@ mod between;
 #[cfg(test)]
 mod binding_tests;
 mod bounds;
+mod channels;
 #[cfg(test)]
 mod many_tests;
 
@@ -15,6 +16,7 @@ pub use between::{Between, steps_at};
 pub use bounds::{
     BOUNDS_BUDGET, MAX_BOUNDS_TIMESTEPS, bounding_box_over_time, sampled_bounding_box,
 };
+pub use channels::{MemgChannel, channels};
 
 use crate::formats::memg::{MemgGroup, MemgMotion};
 use crate::formats::obj::ObjScene;

@@ -14,7 +14,7 @@ use super::{Channel, Unit};
 use crate::anim::aibo::rig_model;
 use crate::anim::curve::evaluate_bool;
 use crate::anim::input_animation::{JOINT_NAMES, pose_at, ray_at};
-use crate::anim::memg::Between;
+use crate::anim::memg::{Between, MemgChannel};
 use crate::anim::mtn::MtnSampler;
 use crate::formats::input_animation::InputAnimation;
 use crate::formats::memg::MemgMotion;
@@ -48,10 +48,8 @@ pub(crate) enum Pick {
     Mtn(usize),
     /// Component `k` of an MRTK pose.
     Input(Pose, usize),
-    /// Group `g`'s coefficient `j`.
-    Coefficient(usize, usize),
-    /// Group `g`'s local frame translation along axis `k`.
-    Translation(usize, usize),
+    /// A MEMG number.
+    Memg(MemgChannel),
 }
 
 /// Every channel of `track` with where its value comes from, in table order.
@@ -141,38 +139,19 @@ fn input_channels(r: &InputAnimation) -> Vec<(Channel, Pick)> {
 }
 
 fn memg_channels(m: &MemgMotion) -> Vec<(Channel, Pick)> {
-    let mut out = Vec::new();
-    for (g, group) in m.groups.iter().enumerate() {
-        let label = format!("group {g} ({})", group.name);
-        for j in 0..group.basis_len {
-            out.push((
-                channel(
-                    format!("g{g}_q{j}"),
-                    &[&label, "coefficients"],
-                    Unit::Unitless,
-                    None,
-                ),
-                Pick::Coefficient(g, j),
-            ));
-        }
-        // A group in world space has no local frame to follow.
-        let framed = usize::try_from(group.parent).is_ok_and(|f| f < m.local_frames);
-        if framed {
-            for (k, axis) in ["tx", "ty", "tz"].iter().enumerate() {
-                // In the .obj's own length unit, which the format does not name.
-                out.push((
-                    channel(
-                        format!("g{g}_{axis}"),
-                        &[&label, "local frame"],
-                        Unit::Unitless,
-                        None,
-                    ),
-                    Pick::Translation(g, k),
-                ));
-            }
-        }
-    }
-    out
+    crate::anim::memg::channels(m)
+        .into_iter()
+        .map(|c| {
+            let (group, part) = match c {
+                MemgChannel::Coefficient { group, .. } => (group, "coefficients"),
+                MemgChannel::Translation { group, .. } => (group, "local frame"),
+            };
+            let label = format!("group {group} ({})", m.groups[group].name);
+            // Translations are in the .obj's own length unit, which the format does not name.
+            let channel = channel(c.name(), &[&label, part], Unit::Unitless, None);
+            (channel, Pick::Memg(c))
+        })
+        .collect()
 }
 
 /// Computes chosen channels of one track at one time after another.
@@ -245,9 +224,10 @@ impl<'a> Evaluator<'a> {
             Track::Memg { motion, .. } => {
                 let step = Between::at_time(motion, t);
                 for (o, p) in out.iter_mut().zip(&self.picks) {
-                    *o = step
-                        .as_ref()
-                        .map_or(f64::NAN, |s| memg_value(motion, s, *p));
+                    *o = step.as_ref().map_or(f64::NAN, |s| match p {
+                        Pick::Memg(c) => c.value(motion, s),
+                        _ => f64::NAN,
+                    });
                 }
             }
         }
@@ -300,21 +280,4 @@ fn input_pose(r: &InputAnimation, pose: Pose, t: f64) -> [f64; 7] {
         }
     }
     out
-}
-
-/// A MEMG channel's value at a sampled place (NaN where the file lacks it).
-fn memg_value(m: &MemgMotion, s: &Between, pick: Pick) -> f64 {
-    match pick {
-        Pick::Coefficient(g, j) => m
-            .groups
-            .get(g)
-            .filter(|group| j < group.basis_len)
-            .map_or(f64::NAN, |group| s.coefficient(group, j)),
-        Pick::Translation(g, k) => m
-            .groups
-            .get(g)
-            .and_then(|group| s.frame(m, group.parent))
-            .map_or(f64::NAN, |f| f[4 * k + 3]),
-        _ => f64::NAN,
-    }
 }

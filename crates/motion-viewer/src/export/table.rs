@@ -9,10 +9,12 @@
 
 use crate::anim::clock::{Grid, Window};
 use crate::anim::input_animation::{InputState, JOINT_NAMES, Pose, state_at};
+use crate::anim::memg::{self, Between, MemgChannel};
 use crate::anim::mtn::MtnSampler;
 use crate::error::{Error, Result};
 use crate::export::finite::{self, Holder};
 use crate::formats::input_animation::InputAnimation;
+use crate::formats::memg::MemgMotion;
 use crate::scene::Track;
 use std::io::Write;
 use std::path::Path;
@@ -71,8 +73,10 @@ impl Sampling {
     }
 }
 
-/// The columns of `track`'s table; `time_s` first. A MEMG motion has no
-/// table (it exports as a mesh) and gives none.
+/// The columns of `track`'s table; `time_s` first. A MEMG motion's are its
+/// reduced coordinates ([`crate::anim::memg::channels`]): each group's
+/// coefficients and its local frame's translation (its mesh goes to `.obj`,
+/// `.pc2`, glTF or USD).
 pub fn columns(track: &Track) -> Vec<String> {
     match track {
         Track::Mtn { motion, .. } => ["time_s", "roll_deg", "pitch_deg", "yaw_deg"]
@@ -81,18 +85,31 @@ pub fn columns(track: &Track) -> Vec<String> {
             .chain(motion.joint_names().into_iter().map(String::from))
             .collect(),
         Track::InputAnimation { recording, .. } => input_columns(recording),
-        Track::Memg { .. } => Vec::new(),
+        Track::Memg { motion, .. } => std::iter::once("time_s".to_string())
+            .chain(memg::channels(motion).iter().map(MemgChannel::name))
+            .collect(),
     }
 }
 
-/// `track`'s row at `t` seconds, in [`columns`] order (empty for MEMG),
-/// as the viewer evaluates it (values that are not finite left as they are).
+/// `track`'s row at `t` seconds, in [`columns`] order, as the viewer
+/// evaluates it (values that are not finite left as they are).
 pub fn row(track: &Track, t: f64) -> Vec<f64> {
     match track {
         Track::Mtn { motion, .. } => mtn_row(&MtnSampler::new(motion), t),
         Track::InputAnimation { recording, .. } => input_row(&state_at(recording, t)),
-        Track::Memg { .. } => Vec::new(),
+        Track::Memg { motion, .. } => memg_row(motion, &memg::channels(motion), t),
     }
+}
+
+fn memg_row(motion: &MemgMotion, channels: &[MemgChannel], t: f64) -> Vec<f64> {
+    let at = Between::at_time(motion, t);
+    std::iter::once(t)
+        .chain(
+            channels
+                .iter()
+                .map(|c| at.as_ref().map_or(f64::NAN, |at| c.value(motion, at))),
+        )
+        .collect()
 }
 
 fn mtn_row(sampler: &MtnSampler<'_>, t: f64) -> Vec<f64> {
@@ -112,7 +129,7 @@ fn mtn_row(sampler: &MtnSampler<'_>, t: f64) -> Vec<f64> {
 enum Rows<'a> {
     Mtn(MtnSampler<'a>),
     InputAnimation(&'a InputAnimation, Holder),
-    None,
+    Memg(&'a MemgMotion, Vec<MemgChannel>),
 }
 
 impl<'a> Rows<'a> {
@@ -122,7 +139,7 @@ impl<'a> Rows<'a> {
             Track::InputAnimation { recording, .. } => {
                 Rows::InputAnimation(recording, Holder::default())
             }
-            Track::Memg { .. } => Rows::None,
+            Track::Memg { motion, .. } => Rows::Memg(motion, memg::channels(motion)),
         }
     }
 
@@ -136,7 +153,7 @@ impl<'a> Rows<'a> {
                 holder.hold_input(&mut state);
                 input_row(&state)
             }
-            Rows::None => Vec::new(),
+            Rows::Memg(motion, channels) => memg_row(motion, channels, t),
         };
         for (k, &v) in row.iter().enumerate() {
             finite::check(v, path, t, || format!("column {}", columns[k]))?;
@@ -249,18 +266,10 @@ pub fn write(
     Ok(warnings)
 }
 
-/// Refuses `track`'s table before anything is written: a MEMG motion (it
-/// has none), or one larger than [`check_size`] allows.
+/// Refuses `track`'s table before anything is written when it is larger
+/// than [`check_size`] allows.
 pub fn check(track: &Track, sampling: &Sampling, out: &Path, input_bytes: u64) -> Result<()> {
-    let columns = columns(track);
-    if columns.is_empty() {
-        return Err(Error::unsupported(
-            track.path(),
-            "a MEMG motion exports as a mesh or an animated scene: use --out mesh.obj \
-             (one timestep), scene.glb or points.pc2",
-        ));
-    }
-    check_size(out, sampling.rows, columns.len(), input_bytes)
+    check_size(out, sampling.rows, columns(track).len(), input_bytes)
 }
 
 /// Writes `track`'s table to `w` (the file `out`, for errors); returns the
