@@ -1,19 +1,22 @@
 //! MEMG motion files held for Python without decoding them up front.
 //!
 //! A MEMG motion is mostly its groups' bases U, stored as `f64`: a
-//! million-vertex motion is 800 MB of them. `open` maps the file, checks it
-//! as the decoder does (every count, shape and mapping, with the decoder's
-//! errors: `formats::memg::MappedMemg`) and keeps it mapped; the mean poses,
-//! bases and coefficients are numpy `float64` views of the stored doubles
-//! (in the file's byte order, where the file has them). The `f32` arrays the
-//! CPU deformer and the exporters take are narrowed from the map the first
+//! million-vertex motion is 800 MB of them. `open` reads the file into
+//! memory once (never a memory map: a mapped file cut short on disk would
+//! raise `SIGBUS` and end the interpreter, and a view of a map would show
+//! whatever the file holds now, not what was opened), checks it as the
+//! decoder does (every count, shape and mapping, with the decoder's errors:
+//! `formats::memg::index`) and keeps the bytes; the mean poses, bases and
+//! coefficients are numpy `float64` views of the stored doubles (in the
+//! file's byte order, where the file has them). The `f32` arrays the CPU
+//! deformer and the exporters take are narrowed from those bytes the first
 //! time a call needs them (`Track::whole`, in `track_memg.rs`). Tracks
 //! opened from bytes keep the Python `bytes` object and view it the same
 //! way.
 
 use motion_viewer::error::Error;
 use motion_viewer::formats::bytes::ByteOrder;
-use motion_viewer::formats::memg::{self, ArrayOffsets, ArraySource, MappedMemg, MemgMotion};
+use motion_viewer::formats::memg::{self, ArrayOffsets, MemgMotion};
 use numpy::npyffi::{self, PY_ARRAY_API, npy_intp};
 use numpy::{PyArrayDescr, PyArrayDescrMethods};
 use pyo3::prelude::*;
@@ -22,8 +25,8 @@ use std::path::Path;
 
 /// Where a motion file's bytes are held.
 enum Held {
-    /// Mapped from disk.
-    Mapped(MappedMemg),
+    /// Read from disk when opened.
+    Read(Vec<u8>),
     /// A Python `bytes` object (`open_bytes_all`).
     Python(PyBackedBytes),
 }
@@ -47,15 +50,16 @@ pub enum Which {
 }
 
 impl Stored {
-    /// Maps and checks the motion at `path`; returns it with the motion
+    /// Reads and checks the motion at `path` (a regular file, read as it
+    /// was when opened: [`read_unchanged`]); returns it with the motion
     /// decoded but for its mean poses and bases.
-    pub fn map(path: &Path) -> motion_viewer::Result<(Stored, MemgMotion)> {
-        let mapped = MappedMemg::open(path)?;
-        let skeleton = mapped.motion().clone();
+    pub fn read(path: &Path) -> motion_viewer::Result<(Stored, MemgMotion)> {
+        let bytes = read_unchanged(path)?;
+        let (skeleton, offsets) = memg::index(&bytes).map_err(|e| Error::decode(path, e))?;
         let stored = Stored {
             order: skeleton.byte_order,
-            offsets: mapped.offsets().to_vec(),
-            held: Held::Mapped(mapped),
+            offsets,
+            held: Held::Read(bytes),
         };
         Ok((stored, skeleton))
     }
@@ -72,18 +76,14 @@ impl Stored {
 
     fn bytes(&self) -> &[u8] {
         match &self.held {
-            Held::Mapped(m) => m.map().map_or(&[], |m| &m[..]),
+            Held::Read(b) => b,
             Held::Python(b) => b,
         }
     }
 
-    /// The whole motion, its arrays narrowed to `f32` (the map's pages are
-    /// dropped behind the decoder).
+    /// The whole motion, its arrays narrowed to `f32`.
     pub fn decode(&self, path: &Path) -> motion_viewer::Result<MemgMotion> {
-        match &self.held {
-            Held::Mapped(m) => m.decode(),
-            Held::Python(b) => memg::decode(b).map_err(|e| Error::decode(path, e)),
-        }
+        memg::decode(self.bytes()).map_err(|e| Error::decode(path, e))
     }
 
     /// A read-only `float64` numpy view (in the file's byte order, aligned
@@ -119,8 +119,9 @@ impl Stored {
         )?;
         let mut dims = dims.map(|d| d as npy_intp);
         let mut strides = strides.map(|s| s as npy_intp);
-        // SAFETY: the data lies inside `bytes` (checked above), which
-        // `owner`, a frozen track, holds unchanged for as long as it lives;
+        // SAFETY: the data lies inside `bytes` (checked above): memory
+        // `owner`, a frozen track, holds unchanged for as long as it lives
+        // (never a map of the file, which could change or vanish under it);
         // the array holds `owner` as its base and is made without the
         // WRITEABLE flag, so nothing writes through it. numpy sets the
         // ALIGNED flag from the pointer itself.
@@ -143,5 +144,52 @@ impl Stored {
             }
             Ok(array)
         }
+    }
+}
+
+/// The bytes of the regular file `path`, as they were when it was opened:
+/// a pipe or device is refused at once
+/// (`motion_viewer::formats::file::open_regular`), and a file that changed
+/// while it was read (its size or times, or fewer bytes than it had) is an
+/// error saying so rather than a mix of old and new bytes.
+fn read_unchanged(path: &Path) -> motion_viewer::Result<Vec<u8>> {
+    use std::io::Read;
+    let (file, len) = motion_viewer::formats::file::open_regular(path)?;
+    let io = |e| Error::io(path, e);
+    let stamp = |f: &std::fs::File| {
+        f.metadata()
+            .map(|m| (m.len(), m.modified().ok(), ctime(&m)))
+            .map_err(io)
+    };
+    let before = stamp(&file)?;
+    let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(usize::try_from(len).unwrap_or(usize::MAX))
+        .map_err(|_| {
+            io(std::io::Error::new(
+                std::io::ErrorKind::OutOfMemory,
+                format!("{len} bytes do not fit in memory"),
+            ))
+        })?;
+    (&file).take(len).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 != len || stamp(&file)? != before {
+        return Err(io(std::io::Error::other(
+            "the file changed on disk while it was read; open it again",
+        )));
+    }
+    Ok(bytes)
+}
+
+/// The file's last status change, where the system keeps one.
+fn ctime(meta: &std::fs::Metadata) -> (i64, i64) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        (meta.ctime(), meta.ctime_nsec())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        (0, 0)
     }
 }
