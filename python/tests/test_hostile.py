@@ -178,8 +178,8 @@ print(json.dumps(seen))
 
 def test_an_export_larger_than_the_memory_allowed_is_written(tmp_path):
     """The USD writer streams: the hands sample sampled 20 000 times (a
-    stage of hundreds of megabytes, which the writer once built in memory
-    first) is written whole in a child allowed little beside numpy."""
+    215 MB stage, which the writer once built in memory first) is written
+    whole in a child allowed less address space than the stage's size."""
     out = run_child(
         CAUGHT
         + """
@@ -189,10 +189,12 @@ fps = 20000 / track.duration
 written = track.export(ARGS["usda"], fps=fps)
 print(json.dumps({"written": written, "bytes": os.path.getsize(ARGS["usda"])}))
 """,
-        limit=GIB + GIB // 4,
+        # numpy and the package take about 100 MiB; building the stage in
+        # memory first took 700 MiB.
+        limit=384 << 20,
         timeout=120,
         rec=str(DATA / "hands.mrtk"),
         usda=str(tmp_path / "hands.usda"),
     )
     assert out["written"] == [str(tmp_path / "hands.usda")]
-    assert out["bytes"] > 100_000_000, out
+    assert out["bytes"] > 200_000_000, out
