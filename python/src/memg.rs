@@ -147,49 +147,10 @@ impl Stored {
     }
 }
 
-/// The bytes of the regular file `path`, as they were when it was opened:
-/// a pipe or device is refused at once
-/// (`motion_viewer::formats::file::open_regular`), and a file that changed
-/// while it was read (its size or times, or fewer bytes than it had) is an
-/// error saying so rather than a mix of old and new bytes.
+/// The bytes of the regular file `path`, as they were when it was opened
+/// (`motion_viewer::formats::mapping::read_whole`: a pipe or device is
+/// refused at once; a file that changed while it was read is an error
+/// saying so rather than a mix of old and new bytes).
 fn read_unchanged(path: &Path) -> motion_viewer::Result<Vec<u8>> {
-    use std::io::Read;
-    let (file, len) = motion_viewer::formats::file::open_regular(path)?;
-    let io = |e| Error::io(path, e);
-    let stamp = |f: &std::fs::File| {
-        f.metadata()
-            .map(|m| (m.len(), m.modified().ok(), ctime(&m)))
-            .map_err(io)
-    };
-    let before = stamp(&file)?;
-    let mut bytes = Vec::new();
-    bytes
-        .try_reserve_exact(usize::try_from(len).unwrap_or(usize::MAX))
-        .map_err(|_| {
-            io(std::io::Error::new(
-                std::io::ErrorKind::OutOfMemory,
-                format!("{len} bytes do not fit in memory"),
-            ))
-        })?;
-    (&file).take(len).read_to_end(&mut bytes).map_err(io)?;
-    if bytes.len() as u64 != len || stamp(&file)? != before {
-        return Err(io(std::io::Error::other(
-            "the file changed on disk while it was read; open it again",
-        )));
-    }
-    Ok(bytes)
-}
-
-/// The file's last status change, where the system keeps one.
-fn ctime(meta: &std::fs::Metadata) -> (i64, i64) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        (meta.ctime(), meta.ctime_nsec())
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = meta;
-        (0, 0)
-    }
+    motion_viewer::formats::mapping::read_whole(path)
 }

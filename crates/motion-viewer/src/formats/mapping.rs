@@ -140,6 +140,47 @@ impl Mapping {
     }
 }
 
+/// The bytes of the regular file `path` as they were when it was opened,
+/// in memory: copied out of a guarded [`Mapping`] (in parallel, into pages
+/// asked to be huge: about memcpy's speed from the page cache), then checked
+/// unchanged ([`Mapping::check`]). A file cut short or rewritten while it is
+/// copied is an error saying so; an allocation the system refuses, an
+/// `OutOfMemory` error, never an abort.
+pub fn read_whole(path: &Path) -> Result<Vec<u8>> {
+    let Some(map) = Mapping::open(path)? else {
+        return Ok(Vec::new());
+    };
+    let len = map.len();
+    let mut bytes: Vec<u8> = Vec::new();
+    bytes.try_reserve_exact(len).map_err(|_| {
+        Error::io(
+            path,
+            std::io::Error::new(
+                std::io::ErrorKind::OutOfMemory,
+                format!("{len} bytes do not fit in memory"),
+            ),
+        )
+    })?;
+    let spare = &mut bytes.spare_capacity_mut()[..len];
+    super::memg::fresh::advise_huge_pages(spare);
+    const PIECE: usize = 4 << 20;
+    use rayon::prelude::*;
+    spare
+        .par_chunks_mut(PIECE)
+        .zip(map.par_chunks(PIECE))
+        .for_each(|(to, from)| {
+            // SAFETY: `MaybeUninit<u8>` has `u8`'s layout; every byte of
+            // `to` is written (the pieces pair up, both `len` long).
+            let to =
+                unsafe { std::slice::from_raw_parts_mut(to.as_mut_ptr().cast::<u8>(), to.len()) };
+            to.copy_from_slice(from);
+        });
+    // SAFETY: the first `len` bytes were all written just above.
+    unsafe { bytes.set_len(len) };
+    map.check()?;
+    Ok(bytes)
+}
+
 /// Drops the whole pages of `range` from this process's view of `map`.
 pub(crate) fn release(map: &Mmap, range: Range<usize>) {
     const PAGE: usize = 4096;

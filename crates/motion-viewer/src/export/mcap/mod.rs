@@ -80,8 +80,11 @@ const FIXED_BYTES: u64 = 256 << 10;
 const PER_CHUNK_BYTES: u64 = 1024;
 
 /// The largest stamp `builtin_interfaces/Time` holds: `sec` is an `int32`
-/// (ROS 2's `builtin_interfaces/msg/Time`: `int32 sec`, `uint32 nanosec`),
-/// so 2147483647.999999999 s after the epoch (2038-01-19 03:14:07 UTC).
+/// ("valid over all int32 values", ROS 2's
+/// `rcl_interfaces/builtin_interfaces/msg/Time.msg`: `int32 sec`, `uint32
+/// nanosec`), so 2147483647.999999999 s after the epoch (2038-01-19
+/// 03:14:07 UTC). MCAP's own log time (`u64` nanoseconds) holds more, so
+/// this one check covers both.
 pub const MAX_STAMP_NS: u64 = i32::MAX as u64 * 1_000_000_000 + 999_999_999;
 
 /// Where a bag's messages go: an MCAP writer on the output, or nowhere,
