@@ -40,9 +40,9 @@ fn tracks(
         .collect()
 }
 
-/// A MEMG motion file on disk, read again after the front door decoded it.
+/// A MEMG motion file on disk, mapped again after the front door decoded it.
 fn mapped(path: &std::path::Path) -> motion_viewer::Result<memg::Stored> {
-    memg::Stored::read(path).map(|(stored, _)| stored)
+    memg::Stored::map(path).map(|(stored, _)| stored)
 }
 
 /// Opens one motion file (an AIBO `.mtn`, an MRTK recording, a MEMG motion
@@ -52,7 +52,7 @@ fn mapped(path: &std::path::Path) -> motion_viewer::Result<memg::Stored> {
 #[pyo3(signature = (path, entry=None))]
 fn open(py: Python<'_>, path: PathBuf, entry: Option<String>) -> PyResult<Track> {
     errors::guarded(py, || {
-        // A MEMG motion is read and checked, not decoded (see track_memg.rs).
+        // A MEMG motion is mapped and checked, not decoded (see track_memg.rs).
         if entry.is_none()
             && let Some(track) = track_memg::open(py, &path)?
         {

@@ -14,7 +14,7 @@ use std::io::Read;
 use std::path::Path;
 
 /// What `open(path)` gives for a MEMG motion with its `.obj` beside it: the
-/// scene decoded, the motion read and checked; `None` when `path` is not
+/// scene decoded, the motion mapped and checked; `None` when `path` is not
 /// such a file (the front door then opens it, or says what is wrong).
 /// The errors are the front door's: the `.obj`'s first, then the motion's.
 pub fn open(py: Python<'_>, path: &Path) -> PyResult<Option<Track>> {
@@ -24,7 +24,7 @@ pub fn open(py: Python<'_>, path: &Path) -> PyResult<Option<Track>> {
     }
     let opened = py.detach(|| -> motion_viewer::Result<_> {
         let (scene, mut warnings) = motion_viewer::scene::load::load_obj(&obj)?;
-        let (stored, motion) = Stored::read(path)?;
+        let (stored, motion) = Stored::map(path)?;
         let track = Inner::Memg {
             obj_path: obj,
             motion_path: path.to_path_buf(),

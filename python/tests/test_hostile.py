@@ -130,50 +130,64 @@ def motion(tmp_path):
     return path
 
 
-def test_a_motion_changed_on_disk_reads_as_it_was_opened(motion, tmp_path):
+def test_a_motion_changed_on_disk_reads_as_it_was_opened_or_says_so(motion, tmp_path):
     raw = motion.read_bytes()
     ref = read_memg_f64(raw)
     out = run_child(
         CAUGHT
         + """
-import numpy as np
 import os
-track = mv.open(ARGS["motion"])
-U = track.U()
-seen = {"U_before": float(U.sum())}
+seen = {}
+viewed = mv.open(ARGS["motion"])
+seen["U_before"] = float(viewed.U().sum())
+untouched = mv.open(ARGS["motion"])
 # Cut short on disk: past the new end a mapped read raised SIGBUS.
 os.truncate(ARGS["motion"], 4096)
-seen["U_cut"] = float(track.U().sum())
-seen["Q_cut"] = float(track.Q().sum())
-seen["mean_cut"] = float(track.mean().sum())
-seen["positions"] = track.positions([0.0, 0.1]).tolist()
-seen["export"] = caught(lambda: track.export(ARGS["glb"]))
-seen["info"] = track.info()["format"]
-# Cut partway through a page, then rewritten in place: the same values.
+# A track whose arrays were viewed holds the file as it was opened.
+seen["U_cut"] = float(viewed.U().sum())
+seen["Q_cut"] = float(viewed.Q().sum())
+seen["mean_cut"] = float(viewed.mean().sum())
+seen["positions"] = viewed.positions([0.0, 0.1]).tolist()
+seen["export"] = caught(lambda: viewed.export(ARGS["glb"]))
+# One that had read nothing yet says the file changed, and goes on.
+seen["untouched"] = [
+    caught(lambda: untouched.positions([0.0])),
+    caught(lambda: untouched.U()),
+    caught(lambda: untouched.export(ARGS["glb2"])),
+    caught(lambda: untouched.info()),
+]
+seen["still"] = untouched.duration > 0
+# Rewritten in place, as long as it was, with zeros: the views stay.
 with open(ARGS["motion"], "r+b") as f:
     f.truncate(0)
     f.write(b"\\0" * ARGS["size"])
-seen["U_zeroed"] = float(track.U().sum())
+seen["U_zeroed"] = float(viewed.U().sum())
 print(json.dumps(seen))
 """,
         limit=2 * GIB,
         motion=str(motion),
         glb=str(tmp_path / "cloud.glb"),
+        glb2=str(tmp_path / "cloud2.glb"),
         size=len(raw),
     )
-    u_sum = float(ref["groups"][0]["u"].sum())
+    g = ref["groups"][0]
+    u_sum = float(g["u"].sum())
     assert out["U_before"] == pytest.approx(u_sum)
     for key in ("U_cut", "U_zeroed"):
         assert out[key] == pytest.approx(u_sum), key
-    assert out["Q_cut"] == pytest.approx(float(ref["groups"][0]["q"].sum()))
-    assert out["mean_cut"] == pytest.approx(float(ref["groups"][0]["mean"].sum()))
+    assert out["Q_cut"] == pytest.approx(float(g["q"].sum()))
+    assert out["mean_cut"] == pytest.approx(float(g["mean"].sum()))
     rest = np.loadtxt(motion.with_suffix(".obj"), comments=("g", "f"), usecols=(1, 2, 3))
     for i, t in enumerate([0.0, 0.1]):
         want = reference_positions(ref, rest, t * 30)
         assert np.allclose(out["positions"][i], want, atol=1e-4), t
     assert out["export"] is None, out["export"]
     assert (tmp_path / "cloud.glb").stat().st_size > 0
-    assert out["info"] == "memg"
+    for name, ours, message in out["untouched"]:
+        assert (name, ours) == ("FileError", True), message
+        assert "changed on disk" in message, message
+    assert not (tmp_path / "cloud2.glb").exists()
+    assert out["still"]
 
 
 def test_an_export_larger_than_the_memory_allowed_is_written(tmp_path):

@@ -138,47 +138,44 @@ impl Mapping {
     pub fn release(&self, range: Range<usize>) {
         release(&self.map, range);
     }
-}
 
-/// The bytes of the regular file `path` as they were when it was opened,
-/// in memory: copied out of a guarded [`Mapping`] (in parallel, into pages
-/// asked to be huge: about memcpy's speed from the page cache), then checked
-/// unchanged ([`Mapping::check`]). A file cut short or rewritten while it is
-/// copied is an error saying so; an allocation the system refuses, an
-/// `OutOfMemory` error, never an abort.
-pub fn read_whole(path: &Path) -> Result<Vec<u8>> {
-    let Some(map) = Mapping::open(path)? else {
-        return Ok(Vec::new());
-    };
-    let len = map.len();
-    let mut bytes: Vec<u8> = Vec::new();
-    bytes.try_reserve_exact(len).map_err(|_| {
-        Error::io(
-            path,
-            std::io::Error::new(
-                std::io::ErrorKind::OutOfMemory,
-                format!("{len} bytes do not fit in memory"),
-            ),
-        )
-    })?;
-    let spare = &mut bytes.spare_capacity_mut()[..len];
-    super::memg::fresh::advise_huge_pages(spare);
-    const PIECE: usize = 4 << 20;
-    use rayon::prelude::*;
-    spare
-        .par_chunks_mut(PIECE)
-        .zip(map.par_chunks(PIECE))
-        .for_each(|(to, from)| {
-            // SAFETY: `MaybeUninit<u8>` has `u8`'s layout; every byte of
-            // `to` is written (the pieces pair up, both `len` long).
-            let to =
-                unsafe { std::slice::from_raw_parts_mut(to.as_mut_ptr().cast::<u8>(), to.len()) };
-            to.copy_from_slice(from);
-        });
-    // SAFETY: the first `len` bytes were all written just above.
-    unsafe { bytes.set_len(len) };
-    map.check()?;
-    Ok(bytes)
+    /// The whole file as it was when opened, copied out of the map (in
+    /// parallel) and then checked unchanged ([`Mapping::check`]): memory a
+    /// caller may hand out (a numpy view) where the map itself must not be.
+    /// An allocation the system refuses is an `OutOfMemory` error.
+    pub fn copy_checked(&self) -> Result<Vec<u8>> {
+        let len = self.map.len();
+        let mut bytes: Vec<u8> = Vec::new();
+        bytes.try_reserve_exact(len).map_err(|_| {
+            Error::io(
+                &self.path,
+                std::io::Error::new(
+                    std::io::ErrorKind::OutOfMemory,
+                    format!("{len} bytes do not fit in memory"),
+                ),
+            )
+        })?;
+        const PIECE: usize = 4 << 20;
+        use rayon::prelude::*;
+        bytes.spare_capacity_mut()[..len]
+            .par_chunks_mut(PIECE)
+            .zip(self.map.par_chunks(PIECE))
+            .enumerate()
+            .for_each(|(i, (to, from))| {
+                // SAFETY: `MaybeUninit<u8>` has `u8`'s layout; every byte of
+                // `to` is written (the pieces pair up, both `len` long).
+                let to = unsafe {
+                    std::slice::from_raw_parts_mut(to.as_mut_ptr().cast::<u8>(), to.len())
+                };
+                to.copy_from_slice(from);
+                // The file is not resident twice: its pages go behind the copy.
+                release(&self.map, i * PIECE..i * PIECE + from.len());
+            });
+        // SAFETY: the first `len` bytes were all written just above.
+        unsafe { bytes.set_len(len) };
+        self.check()?;
+        Ok(bytes)
+    }
 }
 
 /// Drops the whole pages of `range` from this process's view of `map`.
@@ -244,7 +241,11 @@ mod guard {
     static PREVIOUS: OnceLock<libc::sigaction> = OnceLock::new();
     static PAGE: AtomicUsize = AtomicUsize::new(4096);
 
-    /// Installs the handler, once per process.
+    /// Installs the handler, once per process. A handler installed over it
+    /// later (Python's `faulthandler.enable()` after a motion is opened)
+    /// gets every fault first and ends the process as it would without
+    /// this module; one installed before it gets the faults that are not
+    /// ours.
     fn install() {
         PREVIOUS.get_or_init(|| {
             // SAFETY: sysconf and sigaction with valid, zero-initialised

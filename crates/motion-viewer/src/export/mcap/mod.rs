@@ -27,7 +27,7 @@
 //! The bag is written as it is made, straight into [`crate::output`] (all
 //! or nothing; MCAP's writer in its non-seeking mode, which holds one
 //! chunk of about a megabyte before writing it, so a device or a pipe works
-//! too). Before anything is written it is sized ([`plan`]): its values as a
+//! too). Before anything is written it is sized ([`size`]): its values as a
 //! CSV export's are, its bytes by encoding each track's once-only messages
 //! and one frame's (a message's size does not depend on its values), and
 //! the memory held while writing (the chunk, the largest message, the
@@ -267,7 +267,7 @@ fn mcap_error(out: &Path, e: mcap::McapError) -> Error {
     }
 }
 
-/// What [`write`] wrote.
+/// What [`write()`] wrote.
 #[derive(Debug, Clone, PartialEq)]
 pub struct McapReport {
     /// Bytes written.
@@ -287,7 +287,7 @@ struct Planned<'t> {
     sampling: Sampling,
 }
 
-/// What a whole bag will take, from [`plan`].
+/// What a whole bag will take, from [`size`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BagSize {
     /// Messages.
@@ -493,7 +493,7 @@ fn write_track(
     }
 }
 
-/// The size [`write`] would give the bag of `tracks` at `out`, without
+/// The size [`write()`] would give the bag of `tracks` at `out`, without
 /// writing it (or its refusal).
 pub fn size(tracks: &[Track], out: &Path, options: &Options) -> Result<BagSize> {
     plan(tracks, out, options).map(|(_, size)| size)

@@ -25,7 +25,7 @@
 //!
 //! The stage is written as it is made: its header first, then track after
 //! track, each track's time samples evaluated time after time into a
-//! [`spill`] file and read back prim by prim, so that what is held in memory
+//! spill file (`usd/spill.rs`) and read back prim by prim, so that what is held in memory
 //! is a block of samples, not the stage. Before anything is written the
 //! work is sized: its values (at most [`MAX_VALUES`]), its bytes (each
 //! number at most [`VALUE_BYTES`] long: a value that Rust would print with
@@ -58,7 +58,7 @@ pub const VALUE_BYTES: u64 = 28;
 /// the time code, brackets.
 pub const LINE_BYTES: u64 = 64;
 
-/// What [`write`] wrote.
+/// What [`write()`] wrote.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UsdReport {
     /// Bytes written.

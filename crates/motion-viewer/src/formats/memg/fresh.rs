@@ -16,7 +16,7 @@ const MIN_BYTES: usize = 4 << 20;
 
 /// Asks for huge pages under `spare`, newly allocated and not yet written.
 #[cfg(target_os = "linux")]
-pub(crate) fn advise_huge_pages<T>(spare: &mut [MaybeUninit<T>]) {
+pub(super) fn advise_huge_pages<T>(spare: &mut [MaybeUninit<T>]) {
     let bytes = std::mem::size_of_val(spare);
     if bytes < MIN_BYTES {
         return;
@@ -36,4 +36,4 @@ pub(crate) fn advise_huge_pages<T>(spare: &mut [MaybeUninit<T>]) {
 
 /// Elsewhere there is nothing to ask.
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn advise_huge_pages<T>(_spare: &mut [MaybeUninit<T>]) {}
+pub(super) fn advise_huge_pages<T>(_spare: &mut [MaybeUninit<T>]) {}

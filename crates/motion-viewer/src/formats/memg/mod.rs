@@ -47,7 +47,7 @@
 //! ```
 
 mod decode;
-pub(crate) mod fresh;
+mod fresh;
 #[cfg(test)]
 mod index_tests;
 #[cfg(not(target_arch = "wasm32"))]
