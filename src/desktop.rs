@@ -3,7 +3,7 @@
 //! status lines on stdout.
 
 use motion_viewer::app::host::{Host, HostEvent};
-use motion_viewer::error::{Error, Result};
+use motion_viewer::error::Result;
 use motion_viewer::scene::archive::{disk_file, split_entry};
 use motion_viewer::scene::{DiskMaterials, Input, Materials};
 use std::collections::HashMap;
@@ -133,26 +133,12 @@ pub fn next_free_path(input: &Path, ext: &str) -> PathBuf {
 }
 
 /// Reads a regular file into memory (`ARCHIVE.ODA:NAME`: the archive, with
-/// the entry named). Unlike [`Input::read`], never maps it: a dropped or
-/// watched file may be rewritten while the viewer holds it, and a mapped
-/// file cut short under a reader faults the process.
+/// the entry named) through the library's one rule for inputs
+/// ([`Input::read_owned`]: a pipe or device is refused at once, never
+/// waited on). Unlike [`Input::read`], never maps it: a dropped or watched
+/// file may be rewritten while the viewer holds it.
 pub fn read_owned(path: &Path) -> Result<Input> {
-    if let Some((archive, entry)) = split_entry(path) {
-        return Ok(read_owned(&archive)?.with_entry(entry));
-    }
-    let io = |e| Error::io(path, e);
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if !meta.is_file() {
-        return Err(Error::NotRegularFile {
-            path: path.to_path_buf(),
-            what: if meta.is_dir() {
-                "a folder"
-            } else {
-                "a special file"
-            },
-        });
-    }
-    Ok(Input::from_bytes(path, std::fs::read(path).map_err(io)?))
+    Input::read_owned(path)
 }
 
 /// Size and modification time of each file of a set (`None`: missing).

@@ -9,6 +9,7 @@ mod bench_cli;
 mod curves_cli;
 mod diff_cli;
 mod hostile;
+mod hostile_bounds;
 mod hostile_out;
 mod hostile_work;
 mod input_animation_cli;

@@ -372,6 +372,9 @@ impl<H: Host> App<H> {
         };
         let mut status = Status::of(&self.state, backend, frame_ms);
         status.curves = self.ui.curves.status(&self.state);
+        if let Some(edit) = &mut status.edit {
+            edit.typing = self.ui.edit.ready_to_type();
+        }
         self.host.report(&status);
         let line = status.line();
         if line != self.last_status {

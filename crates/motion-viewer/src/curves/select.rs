@@ -60,7 +60,7 @@ pub fn check_patterns(tracks: &[Track], patterns: &[String]) -> Result<()> {
                 first.path(),
                 format!(
                     "no channel matches \"{}\" (`*` any run, `?` one character); {}",
-                    crate::text::Escaped(pattern),
+                    crate::text::cut(&crate::text::escape(pattern), crate::text::QUOTED_CHARS),
                     listing(&names)
                 ),
             ));

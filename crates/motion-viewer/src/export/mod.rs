@@ -331,6 +331,36 @@ pub(crate) fn input_bytes(track: &Track) -> u64 {
     }
 }
 
+/// A writer that counts the bytes written through it (an export's report).
+pub(crate) struct Counted<'w> {
+    inner: &'w mut dyn std::io::Write,
+    bytes: u64,
+}
+
+impl<'w> Counted<'w> {
+    /// Counts what goes into `inner`.
+    pub(crate) fn new(inner: &'w mut dyn std::io::Write) -> Counted<'w> {
+        Counted { inner, bytes: 0 }
+    }
+
+    /// Bytes written so far.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+impl std::io::Write for Counted<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 /// `out.csv` for one track; `out-1.csv`, `out-2.csv`, … for several.
 pub fn numbered(out: &Path, i: usize, count: usize) -> PathBuf {
     if count == 1 {

@@ -42,7 +42,8 @@ pub struct Sampling {
     pub start_s: f64,
     /// Rows sampled.
     pub rows: u64,
-    grid: Grid,
+    /// Their times (the rows are the grid's first [`Sampling::rows`]).
+    pub(crate) grid: Grid,
 }
 
 impl Sampling {
@@ -286,11 +287,27 @@ pub fn write_to(
     let io = |e: std::io::Error| Error::io(out, e);
     match format {
         TableFormat::Csv => {
-            writeln!(w, "{}", columns.join(",")).map_err(io)?;
+            // Every line through the CSV writer, the header included: a
+            // column named from a file (`a,b`, a quote, a line break) is
+            // quoted as RFC 4180 has it.
+            let mut csv = csv::WriterBuilder::new().from_writer(&mut *w);
+            let csv_error = |e: csv::Error| match e.into_kind() {
+                csv::ErrorKind::Io(e) => Error::io(out, e),
+                other => Error::io(out, std::io::Error::other(format!("{other:?}"))),
+            };
+            csv.write_record(&columns).map_err(csv_error)?;
+            let mut text = String::new();
             for i in 0..sampling.rows {
                 let row = rows.row(sampling.time(i), track.path(), &columns)?;
-                write_csv_row(w, &row).map_err(io)?;
+                for v in &row {
+                    text.clear();
+                    use std::fmt::Write as _;
+                    let _ = write!(text, "{v}");
+                    csv.write_field(&text).map_err(csv_error)?;
+                }
+                csv.write_record(None::<&[u8]>).map_err(csv_error)?;
             }
+            csv.flush().map_err(io)?;
         }
         TableFormat::Json => {
             let keys: Vec<String> = columns
@@ -307,16 +324,6 @@ pub fn write_to(
         }
     }
     Ok(rows.warning(track.path()).into_iter().collect())
-}
-
-fn write_csv_row(w: &mut dyn Write, row: &[f64]) -> std::io::Result<()> {
-    for (k, v) in row.iter().enumerate() {
-        if k > 0 {
-            w.write_all(b",")?;
-        }
-        write!(w, "{v}")?;
-    }
-    w.write_all(b"\n")
 }
 
 fn write_json_row(
