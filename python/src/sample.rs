@@ -1,10 +1,12 @@
 //! The samplers behind `Track`'s methods: each fills a numpy array's buffer,
 //! allocated with the GIL held, then runs with the GIL released.
 
+use motion_viewer::Track;
 use motion_viewer::anim::aibo::MtnRig;
+use motion_viewer::anim::clock::{Grid, Window};
 use motion_viewer::anim::curve::evaluate_bool;
 use motion_viewer::anim::input_animation::{Pose, pose_at, ray_at};
-use motion_viewer::anim::memg::{Binding, Deformer};
+use motion_viewer::anim::memg::{Binding, Deformer, steps_at};
 use motion_viewer::anim::mtn::MtnSampler;
 use motion_viewer::formats::input_animation::{Hands, JOINT_COUNT, PoseCurves, RayCurves};
 use motion_viewer::formats::memg::MemgMotion;
@@ -33,42 +35,43 @@ const MAX_GRID: f64 = 1e8;
 /// is a `MemoryError` ([`fill`]).
 pub const MAX_OUTPUT_BYTES: u64 = 4 << 30;
 
-/// The step between the times of a grid: 1/`rate`, or else `period`.
-fn step(period: f64, rate: Option<f64>) -> PyResult<f64> {
-    match rate {
-        Some(r) if r.is_finite() && r > 0.0 => Ok(1.0 / r),
-        Some(r) => Err(PyValueError::new_err(format!(
+/// The frames of `track` at `rate` samples a second (its own frame period
+/// when `None`), on the library's one clock ([`Grid`]): 0, 1/rate, 2/rate…
+/// up to its duration, the last frame included. A rate that is not a
+/// positive number is a `ValueError`; more than [`MAX_GRID`] frames a
+/// `TooLargeError`.
+pub fn grid(py: Python<'_>, track: &Track, rate: Option<f64>) -> PyResult<Grid> {
+    if let Some(r) = rate
+        && !(r.is_finite() && r > 0.0)
+    {
+        return Err(PyValueError::new_err(format!(
             "rate {r}: expected a positive number of samples per second"
-        ))),
-        None => Ok(period),
+        )));
     }
-}
-
-/// How many times [`grid`] makes: 0, `step`, 2·`step`… up to `duration`
-/// (within a nanosecond); a `TooLargeError` past [`MAX_GRID`].
-pub fn grid_len(py: Python<'_>, duration: f64, period: f64, rate: Option<f64>) -> PyResult<usize> {
-    let step = step(period, rate)?;
-    let count = (duration / step + 1e-9).floor() + 1.0;
-    if !(count.is_finite() && count <= MAX_GRID) {
+    let grid = track.grid(rate, Window::Whole);
+    if grid.len() as f64 > MAX_GRID {
         return Err(crate::errors::too_large(
             py,
             format!(
-                "{count} samples at {step} s over {duration} s: more than the {MAX_GRID} one call makes; \
-                 pass times, or a lower rate"
+                "{} samples at {} s over {} s: more than the {MAX_GRID} one call makes; \
+                 pass times, or a lower rate",
+                grid.len(),
+                grid.period_s(),
+                track.duration_s()
             ),
         ));
     }
-    Ok(count as usize)
+    Ok(grid)
 }
 
-/// The `count` times 0, `step`, 2·`step`… ([`grid_len`] counted them).
-pub fn grid(count: usize, period: f64, rate: Option<f64>) -> PyResult<Vec<f64>> {
-    let step = step(period, rate)?;
+/// The times of `grid` (at most [`MAX_GRID`]), or a `MemoryError`.
+pub fn times(grid: &Grid) -> PyResult<Vec<f64>> {
+    let count = grid.times().len();
     let mut times = Vec::new();
     times
         .try_reserve_exact(count)
         .map_err(|_| PyMemoryError::new_err(format!("{count} times do not fit in memory")))?;
-    times.extend((0..count).map(|i| i as f64 * step));
+    times.extend(grid.times());
     Ok(times)
 }
 
@@ -265,7 +268,7 @@ pub fn gaze(curves: &RayCurves, times: &[f64], out: &mut [f32]) {
     }
 }
 
-/// Every `.obj` vertex at each time (seconds × `fps` = timesteps), every
+/// Every `.obj` vertex at each time (in seconds, on the one clock), every
 /// frame at once (`Deformer::deform_many`: the same values as one frame at
 /// a time, each chunk of the basis read once for all the times).
 pub fn positions(
@@ -273,10 +276,11 @@ pub fn positions(
     motion: &MemgMotion,
     binding: &Binding,
     times: &[f64],
-    fps: f64,
     out: &mut [f32],
 ) {
     let (points, _) = out.as_chunks_mut::<3>();
-    let steps: Vec<f64> = times.iter().map(|t| t * fps).collect();
+    // Seconds to timesteps as every path counts them (between two timesteps
+    // the deformer blends by the one MEMG rule).
+    let steps: Vec<f64> = times.iter().map(|&t| steps_at(motion, t)).collect();
     Deformer::new().deform_many(scene, motion, binding, &steps, points);
 }

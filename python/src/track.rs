@@ -147,10 +147,11 @@ impl Track {
                 Ok(out)
             }
             (None, rate) => {
-                let (duration, period) = (self.inner.duration_s(), self.inner.frame_period_s());
-                let count = sample::grid_len(py, duration, period, rate)?;
-                sample::check_size(py, what, count, per_sample)?;
-                sample::grid(count, period, rate)
+                // The track's frames on the library's one clock: every
+                // output samples these times.
+                let grid = sample::grid(py, &self.inner, rate)?;
+                sample::check_size(py, what, grid.times().len(), per_sample)?;
+                sample::times(&grid)
             }
         }
     }
@@ -513,9 +514,8 @@ impl Track {
             let Inner::Memg { scene, motion, .. } = self.whole(py)? else {
                 unreachable!("memg() found a MEMG track");
             };
-            let fps = f64::from(motion.fps.max(1));
             sample::fill(py, [times.len(), scene.positions.len(), 3], |out| {
-                sample::positions(scene, motion, binding, &times, fps, out)
+                sample::positions(scene, motion, binding, &times, out)
             })
         })
     }
