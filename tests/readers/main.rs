@@ -10,5 +10,6 @@ mod gltf_blender;
 mod gltf_three;
 mod gltf_validator;
 mod mcap;
+mod one_clock;
 mod urdf;
 mod usd;
