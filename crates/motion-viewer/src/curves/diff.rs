@@ -250,7 +250,7 @@ fn grid(a: &Track, b: &Track, speed: f64, width: usize) -> Result<(Grid, Vec<Str
         ));
     }
     let frames = clock::Grid::new(end, period, clock::Window::Whole);
-    let most = (VALUE_BUDGET as u64 / width.max(1) as u64).clamp(1, MAX_SAMPLES as u64);
+    let most = (VALUE_BUDGET / width.max(1) as u64).clamp(1, MAX_SAMPLES as u64);
     let stride = frames.stride_for(most);
     if stride > 1 {
         notes.push(format!(
