@@ -12,8 +12,15 @@ function press(key) {
 }
 
 document.getElementById('screenshot').addEventListener('click', () => press('F12'));
+// The glTF button asks the viewer for the scene it holds (edits, layout and
+// materials included); the keys go back to the viewer afterwards.
 document.getElementById('gltf').addEventListener('click', () => {
-  downloadGltf().catch((e) => console.error('glTF:', e));
+  try {
+    downloadGltf();
+  } catch (e) {
+    console.error('glTF:', e);
+  }
+  canvas.focus();
 });
 
 // For scripts and tests: the MEMG compute-shader check (see web/src/check.rs).

@@ -19,8 +19,9 @@ use motion_viewer::formats::bytes::ByteOrder;
 use motion_viewer::formats::input_animation::{self, InputAnimation};
 use motion_viewer::formats::{self, Kind, memg, mtn, obj};
 use motion_viewer::scene::shapes::Primitives;
-use motion_viewer::scene::{self, Input, Materials, Plan, Track, hands, rig};
+use motion_viewer::scene::{Input, Materials, Plan, Track, hands, rig};
 use motion_viewer::state::{At, state_at as track_state};
+use motion_viewer::{Archives, Loaded, OpenOptions, open_inputs};
 use std::path::Path;
 
 /// `.mtn`: a decoded motion encodes, decodes to the same motion (warnings
@@ -201,6 +202,13 @@ pub fn split(data: &[u8], count: usize) -> Vec<&[u8]> {
 /// Material libraries that are all the same bytes, whatever their name.
 struct Fixed<'a>(&'a [u8]);
 
+/// The front door's options here: an archive without an entry refused.
+const ASK: OpenOptions = OpenOptions {
+    archives: Archives::Ask,
+    scene_beside: false,
+    map_memg: false,
+};
+
 impl Materials for Fixed<'_> {
     fn read(&self, _: &Path, _: &str) -> Result<Vec<u8>, String> {
         Ok(self.0.to_vec())
@@ -209,7 +217,7 @@ impl Materials for Fixed<'_> {
 
 /// `.obj` + MEMG pairing: `data` is `.obj`, `.mtl` and motion bytes (see
 /// [`split`]). The `.obj` passes [`obj_text`]; the pair loads through
-/// [`scene::load_inputs`], binds, and deforms at its first and last
+/// [`open_inputs`], binds, and deforms at its first and last
 /// timestep on the fast path and the f64 reference, both one position per
 /// `.obj` vertex.
 pub fn obj_memg(data: &[u8]) {
@@ -221,7 +229,7 @@ pub fn obj_memg(data: &[u8]) {
         Input::from_bytes("scene.obj", obj_bytes.to_vec()),
         Input::from_bytes("scene.bin", motion.to_vec()),
     ];
-    let Ok((tracks, _)) = scene::load_inputs(&inputs, &Fixed(mtl)) else {
+    let Ok(Loaded { tracks, .. }) = open_inputs(&inputs, &ASK, &Fixed(mtl)) else {
         return;
     };
     for track in &tracks {
@@ -281,7 +289,7 @@ pub fn pipeline(data: &[u8]) {
         .find(|b| formats::probe(b) == Some(Kind::Mtl))
         .copied()
         .unwrap_or(b"");
-    let Ok((tracks, _)) = scene::load_inputs(&inputs, &Fixed(mtl)) else {
+    let Ok(Loaded { tracks, .. }) = open_inputs(&inputs, &ASK, &Fixed(mtl)) else {
         return;
     };
     let Ok(plan) = Plan::new(&tracks) else {

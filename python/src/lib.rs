@@ -18,31 +18,58 @@ use pyo3::pybacked::PyBackedBytes;
 use std::path::PathBuf;
 use track::Track;
 
-/// The tracks of one load, each carrying the load's warnings first; a
-/// MEMG track with its motion file, from `stored` (given the track's path).
+/// The tracks of one load, each carrying the load's warnings first. A MEMG
+/// track whose motion the front door left mapped keeps that file for its
+/// views; another MEMG track takes its motion's bytes from `stored` (given
+/// the track's path).
 fn tracks(
     py: Python<'_>,
     loaded: motion_viewer::Loaded,
     mut stored: impl FnMut(&std::path::Path) -> motion_viewer::Result<memg::Stored>,
 ) -> PyResult<Vec<Track>> {
+    let mut mapped: Vec<_> = loaded.mapped.into_iter().map(Some).collect();
     loaded
         .tracks
         .into_iter()
-        .map(|t| {
-            let file = match &t {
-                motion_viewer::Track::Memg { motion_path, .. } => {
-                    Some(stored(motion_path).or_raise(py)?)
+        .enumerate()
+        .map(|(i, t)| {
+            let left = mapped
+                .iter_mut()
+                .find(|m| m.as_ref().is_some_and(|(at, _)| *at == i))
+                .and_then(Option::take);
+            let (file, indexed) = match (&t, left) {
+                (_, Some((_, file))) => (Some(memg::Stored::mapped(file).or_raise(py)?), true),
+                (motion_viewer::Track::Memg { motion_path, .. }, None) => {
+                    (Some(stored(motion_path).or_raise(py)?), false)
                 }
-                _ => None,
+                _ => (None, false),
             };
-            Track::with_file(py, t, loaded.warnings.clone(), file, false)
+            Track::with_file(py, t, loaded.warnings.clone(), file, indexed)
         })
         .collect()
 }
 
-/// A MEMG motion file on disk, mapped again after the front door decoded it.
-fn mapped(path: &std::path::Path) -> motion_viewer::Result<memg::Stored> {
-    memg::Stored::map(path).map(|(stored, _)| stored)
+/// Opens paths through the front door, MEMG motions left mapped in their
+/// files (`scene_beside`: a lone MEMG motion takes the `.obj` beside it).
+fn open_paths(
+    paths: &[PathBuf],
+    scene_beside: bool,
+) -> motion_viewer::Result<motion_viewer::Loaded> {
+    let options = motion_viewer::OpenOptions {
+        scene_beside,
+        map_memg: true,
+        ..motion_viewer::OpenOptions::default()
+    };
+    motion_viewer::open_with(paths.iter().map(motion_viewer::Source::from), &options)
+}
+
+/// Every track the front door left mapped is among the load's: none is
+/// decoded again here.
+fn not_mapped(path: &std::path::Path) -> motion_viewer::Result<memg::Stored> {
+    Err(motion_viewer::Error::mismatch(
+        path,
+        "a MEMG motion the front door did not leave mapped",
+    ))
 }
 
 /// Opens one motion file (an AIBO `.mtn`, an MRTK recording, a MEMG motion
@@ -52,19 +79,13 @@ fn mapped(path: &std::path::Path) -> motion_viewer::Result<memg::Stored> {
 #[pyo3(signature = (path, entry=None))]
 fn open(py: Python<'_>, path: PathBuf, entry: Option<String>) -> PyResult<Track> {
     errors::guarded(py, || {
-        // A MEMG motion is mapped and checked, not decoded (see track_memg.rs).
-        if entry.is_none()
-            && let Some(track) = track_memg::open(py, &path)?
-        {
-            return Ok(track);
-        }
         let loaded = py
             .detach(|| match &entry {
                 Some(entry) => motion_viewer::open_entry(&path, entry),
-                None => motion_viewer::open(&path),
+                None => open_paths(std::slice::from_ref(&path), true),
             })
             .or_raise(py)?;
-        first(py, &path, tracks(py, loaded, mapped)?)
+        first(py, &path, tracks(py, loaded, not_mapped)?)
     })
 }
 
@@ -99,8 +120,8 @@ fn first(py: Python<'_>, path: &std::path::Path, tracks: Vec<Track>) -> PyResult
 #[pyfunction]
 fn open_all(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<Vec<Track>> {
     errors::guarded(py, || {
-        let loaded = py.detach(|| motion_viewer::open_all(&paths)).or_raise(py)?;
-        tracks(py, loaded, mapped)
+        let loaded = py.detach(|| open_paths(&paths, false)).or_raise(py)?;
+        tracks(py, loaded, not_mapped)
     })
 }
 

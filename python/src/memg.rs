@@ -59,25 +59,17 @@ pub enum Which {
 }
 
 impl Stored {
-    /// Maps and checks the motion at `path` (a regular file, opened without
-    /// blocking: a pipe is refused at once); returns it with the motion
-    /// decoded but for its mean poses and bases.
-    pub fn map(path: &Path) -> motion_viewer::Result<(Stored, MemgMotion)> {
-        let map = Mapping::open(path)?;
-        let indexed = memg::index(map.as_deref().unwrap_or_default());
-        if let Some(map) = &map {
-            // A file changed while it was checked: that, not what it read as.
-            map.check()?;
-            map.release(0..map.len());
-        }
-        let (skeleton, offsets) = indexed.map_err(|e| Error::decode(path, e))?;
-        let map = map.ok_or_else(|| Error::mismatch(path, "an empty file"))?;
-        let stored = Stored {
+    /// The motion the front door left mapped in its file
+    /// (`OpenOptions::map_memg`), held for the views.
+    pub fn mapped(file: memg::MappedMemg) -> motion_viewer::Result<Stored> {
+        let path = file.path().to_path_buf();
+        let (map, skeleton, offsets) = file.into_parts();
+        let map = map.ok_or_else(|| Error::mismatch(&path, "an empty file"))?;
+        Ok(Stored {
             order: skeleton.byte_order,
             offsets,
             held: Held::Mapped(map, OnceLock::new()),
-        };
-        Ok((stored, skeleton))
+        })
     }
 
     /// Checks the motion in `bytes` (named `name` in errors), keeping them.

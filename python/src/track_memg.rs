@@ -1,60 +1,14 @@
-//! `Track`'s MEMG side: `open` of a MEMG motion mapped and checked rather
-//! than decoded, the whole track decoded on first need, and the groups'
-//! stored arrays as views (see `memg.rs`).
+//! `Track`'s MEMG side: a MEMG motion the front door left mapped and
+//! checked rather than decoded (`OpenOptions::map_memg`), the whole track
+//! decoded on first need, and the groups' stored arrays as views (see
+//! `memg.rs`).
 
-use crate::memg::{Stored, Which};
+use crate::memg::Which;
 use crate::track::Track;
 use motion_viewer::Track as Inner;
-use motion_viewer::anim::timeline::MAX_DURATION_S;
 use motion_viewer::formats::memg::MemgGroup;
-use motion_viewer::formats::{self, Kind};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyValueError};
 use pyo3::prelude::*;
-use std::io::Read;
-use std::path::Path;
-
-/// What `open(path)` gives for a MEMG motion with its `.obj` beside it: the
-/// scene decoded, the motion mapped and checked; `None` when `path` is not
-/// such a file (the front door then opens it, or says what is wrong).
-/// The errors are the front door's: the `.obj`'s first, then the motion's.
-pub fn open(py: Python<'_>, path: &Path) -> PyResult<Option<Track>> {
-    let obj = path.with_extension("obj");
-    if !(is_memg(path) && obj.is_file()) {
-        return Ok(None);
-    }
-    let opened = py.detach(|| -> motion_viewer::Result<_> {
-        let (scene, mut warnings) = motion_viewer::scene::load::load_obj(&obj)?;
-        let (stored, motion) = Stored::map(path)?;
-        let track = Inner::Memg {
-            obj_path: obj,
-            motion_path: path.to_path_buf(),
-            scene,
-            motion,
-        };
-        // As the front door warns (scene::load_inputs).
-        let recorded = track.recorded_duration_s();
-        if recorded > MAX_DURATION_S {
-            warnings.push(format!(
-                "{}: lasts {recorded:.6e} s; only its first {MAX_DURATION_S} s (24 h) play",
-                path.display()
-            ));
-        }
-        Ok((track, warnings, stored))
-    });
-    let (track, warnings, stored) = crate::errors::OrRaise::or_raise(opened, py)?;
-    Track::with_file(py, track, warnings, Some(stored), true).map(Some)
-}
-
-/// Whether `path` is a regular file whose first bytes are a MEMG motion's
-/// (opened as every input is, without blocking: a named pipe is no MEMG
-/// motion, and the front door then refuses it at once).
-fn is_memg(path: &Path) -> bool {
-    let mut head = [0u8; 16];
-    let read = formats::file::open_regular(path)
-        .ok()
-        .and_then(|(mut f, _)| f.read(&mut head).ok());
-    matches!(read, Some(n) if formats::probe(&head[..n]) == Some(Kind::MemgMotion))
-}
 
 impl Track {
     /// The whole track, every array decoded: `inner`, or for an indexed

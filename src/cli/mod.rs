@@ -170,15 +170,19 @@ pub fn warn(warning: &str) {
     eprintln!("viewer: warning: {}", motion_viewer::text::escape(warning));
 }
 
-/// Loads `paths` (bare archives as `archives` says) and prints the
-/// warnings of loading.
+/// Opens `paths` through the library's front door (bare archives as
+/// `archives` says) and prints the warnings of loading.
 pub fn load(
     paths: &[PathBuf],
-    archives: motion_viewer::scene::Archives,
+    archives: motion_viewer::Archives,
 ) -> anyhow::Result<Vec<motion_viewer::Track>> {
-    let (tracks, warnings) = motion_viewer::scene::load_with(paths, archives)?;
-    warn_all(&warnings);
-    Ok(tracks)
+    let options = motion_viewer::OpenOptions {
+        archives,
+        ..motion_viewer::OpenOptions::default()
+    };
+    let loaded = motion_viewer::open_with(paths.iter().map(Into::into), &options)?;
+    warn_all(&loaded.warnings);
+    Ok(loaded.tracks)
 }
 
 /// An error as the one line `viewer:` prints: its message, then each cause

@@ -92,7 +92,8 @@ fn round_trip(input: &str, model: &str, ext: &str) -> (Mtn, Mtn) {
     let table = dir.path().join(format!("t.{ext}"));
     ok(&viewer(&[&"export", &input, &"--out", &table]));
     let out = dir.path().join("back.mtn");
-    let original = match motion_viewer::scene::load(&[PathBuf::from(input)])
+    let original = match motion_viewer::open_all(&[PathBuf::from(input)])
+        .map(|l| (l.tracks, l.warnings))
         .unwrap()
         .0
         .pop()

@@ -7,7 +7,7 @@ use crate::common::data;
 use motion_viewer::formats::input_animation::{
     BoolCurve, BoolKey, Curve, Hands, InputAnimation, JOINT_COUNT, Key, PoseCurves, RayCurves,
 };
-use motion_viewer::scene::{self, Track};
+use motion_viewer::scene::Track;
 use std::path::PathBuf;
 
 /// The committed samples that exist, loaded: the MEMG flags, the ERS-210 stand-to-sit.
@@ -18,7 +18,9 @@ pub fn sample_tracks() -> Vec<Track> {
         paths.push(data("flags.bin"));
     }
     paths.push(data("sony_stand_sit.mtn"));
-    scene::load(&paths).expect("samples load").0
+    motion_viewer::open_all(&paths)
+        .expect("samples load")
+        .tracks
 }
 
 /// A curve from `a` at 0 s to `b` at `RECORDING_S`.

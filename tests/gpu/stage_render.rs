@@ -14,9 +14,9 @@ use glam::Vec3;
 use motion_viewer::anim::aibo::{JointAngles, forward_kinematics};
 use motion_viewer::formats::aibo::{Joint, Leg, LegJoint, Model};
 use motion_viewer::gpu::{Capture, FrameScene, GpuContext, OrbitCamera, Renderer};
+use motion_viewer::scene::Track;
 use motion_viewer::scene::rig;
 use motion_viewer::scene::shapes::Primitives;
-use motion_viewer::scene::{self, Track};
 use motion_viewer::stage::{DeformOn, Stage, StageOptions};
 use stage_common::*;
 use std::path::PathBuf;
@@ -167,7 +167,9 @@ fn two_memg_scenes_stand_side_by_side() {
         return;
     }
     let paths = [data("flags.obj"), data("flags.bin")];
-    let (tracks, _) = scene::load(&[paths.clone(), paths].concat()).unwrap();
+    let tracks = motion_viewer::open_all([paths.clone(), paths].concat())
+        .unwrap()
+        .tracks;
     let (drawn, stage) = draw_stage(&ctx, &tracks, 1.0, "two_memg_t1.png");
     assert!(drawn > 800 * 450 / 20, "{drawn} pixels drawn");
     let [a, b] = stage.placements() else {
@@ -223,7 +225,9 @@ fn posed_positions(ctx: &GpuContext, stage: &mut Stage, t: f64) -> Vec<[f32; 3]>
 #[test]
 fn cpu_and_gpu_deformation_pose_the_same_mesh() {
     let Some(ctx) = gpu() else { return };
-    let (tracks, _) = scene::load(&[data("flags.obj"), data("flags.bin")]).unwrap();
+    let tracks = motion_viewer::open_all(&[data("flags.obj"), data("flags.bin")])
+        .unwrap()
+        .tracks;
     let Track::Memg { scene, motion, .. } = &tracks[0] else {
         panic!("a MEMG track")
     };

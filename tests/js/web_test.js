@@ -3,7 +3,7 @@
 //   node web_test.js URL MODE DATA_DIR OUT_DIR
 //
 // MODE `webgpu`: WebGPU on (SwiftShader); opens the three samples, checks
-// from #status and screenshots that they play, that Space pauses and → steps
+// (and flags.mtl) from #status and screenshots that they play, that Space pauses and → steps
 // one frame, that MEMG positions read back from the compute shader match the
 // CPU reference, and that a truncated .mtn dropped on the canvas shows its
 // error while the rest plays on. MODE `webgl2`: no WebGPU; the page must
@@ -16,8 +16,8 @@
 // MODE `edit`: opens the Sony .mtn, selects
 // keyframe 2 with `.` twice, types 12.5 into its first joint's field (Enter,
 // waits for #status to say the field has the keyboard, then the digits,
-// then Enter), saves (Ctrl+S: a download, edited_1.mtn),
-// undoes (Ctrl+Z) and saves again (edited_2.mtn); the Rust side checks the
+// then Enter), saves (Ctrl+S: a download, edited_1.mtn), downloads the
+// page's glTF of the edited motion (#gltf), undoes (Ctrl+Z) and saves again (edited_2.mtn); the Rust side checks the
 // files. Prints `RESULT {json}`; exits 1 on a failure.
 'use strict';
 const { chromium } = require('playwright-core');
@@ -72,8 +72,9 @@ async function open(page) {
   await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
   await until(page, 'the GPU', (s) => s.backend !== undefined && s.backend !== '');
-  const files = ['flags.obj', 'flags.bin', 'sony_stand_sit.mtn', 'hands.mrtk'].map((f) =>
-    path.join(dataDir, f));
+  // flags.mtl too: the page's glTF must colour the flags as the CLI's does.
+  const files = ['flags.obj', 'flags.mtl', 'flags.bin', 'sony_stand_sit.mtn', 'hands.mrtk'].map(
+    (f) => path.join(dataDir, f));
   await page.setInputFiles('#files', files);
   return until(page, '3 tracks', (s) => s.tracks === 3);
 }
@@ -242,6 +243,11 @@ async function runEdit(page, result) {
   await page.screenshot({ path: path.join(outDir, 'page_edit.png') });
   result.edited = await downloadOnKey(page, 'Control+s', 'edited_1.mtn');
   await until(page, 'saved', (s) => !s.edit.dirty, 5000);
+  // The page's glTF of the motion as edited (the Rust side compares it
+  // with the CLI's glTF of edited_1.mtn).
+  const glb = await download(page, '#gltf');
+  result.edited_gltf = glb.name;
+  await page.focus('#viewer');
   result.saved_title = await page.title();
   await page.keyboard.press('Control+z');
   await until(page, 'the undo', (s) => s.edit.undo_depth === 0, 5000);

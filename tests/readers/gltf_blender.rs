@@ -27,7 +27,7 @@ use motion_viewer::formats::bytes::ByteOrder;
 use motion_viewer::formats::memg;
 use motion_viewer::scene::rig::ground_lift;
 use motion_viewer::scene::units::{aibo_point, unity_point};
-use motion_viewer::scene::{Plan, Track, load};
+use motion_viewer::scene::{Plan, Track};
 use serde_json::{Value, json};
 
 const MEMG_TOLERANCE: f64 = 1e-5;
@@ -43,7 +43,9 @@ struct Export {
 }
 
 fn export(files: &[PathBuf], out: PathBuf, baked: bool) -> Export {
-    let (tracks, _) = load(files).unwrap();
+    let (tracks, _) = motion_viewer::open_all(files)
+        .map(|l| (l.tracks, l.warnings))
+        .unwrap();
     let plan = Plan::new(&tracks).unwrap();
     write(
         &tracks,
@@ -238,7 +240,9 @@ fn blender_plays_every_export_as_the_reference() {
     ]
     .concat();
     let mixed = export(&mixed_files, at("mixed.glb"), false);
-    let (tracks, _) = load(&flags).unwrap();
+    let (tracks, _) = motion_viewer::open_all(&flags)
+        .map(|l| (l.tracks, l.warnings))
+        .unwrap();
     pc2::write(&tracks, &at("flags.pc2"), None, None, None, &mut |_| {}).unwrap();
 
     let steps = [0usize, 37, 120, 239];

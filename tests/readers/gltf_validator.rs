@@ -15,10 +15,12 @@ use gltf_common::{out_dir, validate};
 use motion_viewer::export::gltf::{GltfOptions, write};
 use motion_viewer::formats::bytes::ByteOrder;
 use motion_viewer::formats::memg;
-use motion_viewer::scene::{Plan, load};
+use motion_viewer::scene::Plan;
 
 fn export(files: &[PathBuf], out: PathBuf, baked: bool) -> PathBuf {
-    let (tracks, _) = load(files).unwrap_or_else(|e| panic!("{files:?}: {e}"));
+    let (tracks, _) = motion_viewer::open_all(files)
+        .map(|l| (l.tracks, l.warnings))
+        .unwrap_or_else(|e| panic!("{files:?}: {e}"));
     let plan = Plan::new(&tracks).unwrap();
     write(
         &tracks,

@@ -9,7 +9,9 @@
 //! Without WebGPU: the page says WebGL2 and plays. An edit scripted in the
 //! page (keyframe 2's first joint typed as 12.5°, saved, undone, saved
 //! again) downloads the original with exactly that value changed, then the
-//! original's bytes.
+//! original's bytes; the page's glTF of the edited motion is the CLI's glTF
+//! of the saved file, and the flags' `.mtl` colours the page's glTF as it
+//! colours the CLI's.
 //!
 //! Needs the built page (`web/build.sh`, which `.ci/run` runs first),
 //! Chromium and `npm ci --prefix tests/js`. Where one is missing, or the
@@ -157,10 +159,53 @@ fn the_page_plays_the_samples_on_webgpu() {
     );
     let message = result["error"].as_str().unwrap();
     assert!(message.starts_with("cut.mtn: "), "{message}");
-    let glb = downloads
+    let glb_path = downloads
         .path()
         .join(result["gltf"]["name"].as_str().unwrap());
-    if let Some(reports) = gltf_common::validate(&[glb]) {
+    // The flags coloured by the flags.mtl the page was given, as the CLI
+    // colours them from the same files.
+    let page = glb(&glb_path);
+    // Three formats: the viewer fits them to a common size.
+    let files = [
+        "flags.obj",
+        "flags.mtl",
+        "flags.bin",
+        "sony_stand_sit.mtn",
+        "hands.mrtk",
+    ];
+    let cli = cli_glb(&files.map(|f| repo("data").join(f)), "fit");
+    assert!(
+        page.0["materials"].as_array().is_some_and(|m| m.len() > 1),
+        "the page's glTF has the .mtl's materials: {}",
+        page.0["materials"]
+    );
+    // The same colours (the page's wasm converts sRGB to linear with its own
+    // `powf`, which may differ from the native one in the last digit).
+    let colours = |json: &serde_json::Value| -> Vec<f64> {
+        json["materials"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|m| {
+                m["pbrMetallicRoughness"]["baseColorFactor"]
+                    .as_array()
+                    .unwrap()
+                    .clone()
+            })
+            .map(|c| c.as_f64().unwrap())
+            .collect()
+    };
+    let (page_colours, cli_colours) = (colours(&page.0), colours(&cli.0));
+    assert_eq!(page_colours.len(), cli_colours.len());
+    for (p, c) in page_colours.iter().zip(&cli_colours) {
+        assert!((p - c).abs() <= 1e-6, "{page_colours:?}\n{cli_colours:?}");
+    }
+    assert_eq!(
+        first_difference(&page.0, &cli.0, "$"),
+        None,
+        "the page's glTF JSON against the CLI's"
+    );
+    if let Some(reports) = gltf_common::validate(&[glb_path]) {
         let report = &reports[0];
         assert_eq!(report["errors"], 0, "{report}");
         assert_eq!(report["warnings"], 0, "{report}");
@@ -193,6 +238,89 @@ fn an_edit_in_the_page_downloads_the_edited_motion_then_the_original() {
     );
     let title = result["saved_title"].as_str().unwrap();
     assert!(!title.starts_with('*'), "saved: {title}");
+
+    // The page's glTF of the edited motion is the CLI's glTF of the .mtn
+    // the page saved: made from the session's tracks, never from the bytes
+    // the page was given (which hold the motion before the edit).
+    let page = glb(&downloads
+        .path()
+        .join(result["edited_gltf"].as_str().unwrap()));
+    let saved = downloads.path().join("sony_stand_sit.mtn");
+    std::fs::copy(downloads.path().join("edited_1.mtn"), &saved).unwrap();
+    // One AIBO motion: the viewer stands it at its true scale.
+    let cli = cli_glb(&[saved], "true-scale");
+    assert_eq!(page.1, cli.1, "the page's glTF buffer against the CLI's");
+    assert_eq!(
+        first_difference(&page.0, &cli.0, "$"),
+        None,
+        "the page's glTF JSON against the CLI's"
+    );
+    let before = cli_glb(&[repo("data/sony_stand_sit.mtn")], "true-scale");
+    assert_ne!(page.1, before.1, "the page's glTF holds the edit");
+}
+
+/// The JSON and the binary chunk of a `.glb` (glTF 2.0 §4.4: a 12-byte
+/// header, then chunks of length, type and data).
+fn glb(path: &Path) -> (serde_json::Value, Vec<u8>) {
+    let bytes = std::fs::read(path).unwrap();
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+    assert_eq!(&bytes[0..4], b"glTF", "{}", path.display());
+    let (mut json, mut bin) = (serde_json::Value::Null, Vec::new());
+    let mut at = 12;
+    while at + 8 <= bytes.len() {
+        let (len, kind) = (word(at), &bytes[at + 4..at + 8]);
+        let data = &bytes[at + 8..at + 8 + len];
+        match kind {
+            b"JSON" => json = serde_json::from_slice(data).unwrap(),
+            b"BIN\0" => bin = data.to_vec(),
+            _ => {}
+        }
+        at += 8 + len;
+    }
+    (json, bin)
+}
+
+/// Where `a` and `b` first differ, as a JSON path with both values; numbers
+/// agree within 1e-6 of their size (the page's wasm computes sines and
+/// powers with its own maths library, which may differ in the last digit).
+fn first_difference(a: &serde_json::Value, b: &serde_json::Value, at: &str) -> Option<String> {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.keys()
+                .chain(y.keys())
+                .find_map(|k| match (x.get(k), y.get(k)) {
+                    (Some(p), Some(q)) => first_difference(p, q, &format!("{at}.{k}")),
+                    (p, q) => Some(format!("{at}.{k}: {p:?} against {q:?}")),
+                })
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (p, q))| first_difference(p, q, &format!("{at}[{i}]"))),
+        (Value::Number(x), Value::Number(y)) => {
+            let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+            ((x - y).abs() > 1e-6 * x.abs().max(1.0)).then(|| format!("{at}: {x} against {y}"))
+        }
+        _ => (a != b).then(|| format!("{at}: {a} against {b}")),
+    }
+}
+
+/// `viewer export FILES --layout LAYOUT --out x.glb`, read back.
+fn cli_glb(files: &[PathBuf], layout: &str) -> (serde_json::Value, Vec<u8>) {
+    let out = tempfile::tempdir().unwrap();
+    let to = out.path().join("cli.glb");
+    let status = crate::app::viewer()
+        .arg("export")
+        .args(files)
+        .args(["--layout", layout, "--out"])
+        .arg(&to)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "viewer export {files:?}");
+    glb(&to)
 }
 
 #[test]

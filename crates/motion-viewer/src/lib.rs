@@ -84,7 +84,11 @@ pub mod stage;
 pub mod app;
 
 pub use error::{DecodeError, Error, Result};
-pub use loaded::{Input, Loaded, open_bytes, open_bytes_all, open_bytes_entry};
+pub use loaded::{
+    Archives, Input, Loaded, OpenOptions, Source, open_bytes, open_bytes_all, open_bytes_entry,
+    open_inputs, open_with,
+};
 #[cfg(not(target_arch = "wasm32"))]
 pub use loaded::{open, open_all, open_entry};
 pub use scene::Track;
+pub use scene::{DiskMaterials, InputMaterials, Materials};

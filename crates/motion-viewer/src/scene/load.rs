@@ -1,8 +1,9 @@
 //! Loading tracks from the files a user gives: by content, never by extension.
 //!
-//! [`load_inputs`] works on bytes alone — named byte buffers, as a web page
-//! or a fuzzer hands them over — and [`load`] is a thin wrapper that reads
-//! paths from disk (memory-mapping the large ones) and then calls it.
+//! The loader behind the front door ([`crate::open_with`],
+//! [`crate::open_inputs`]) works on [`Input`]s: named byte buffers, as a web
+//! page or a fuzzer hands them over, or files read from disk (the large ones
+//! memory-mapped, [`Input::read`]).
 //!
 //! **Pairing.** A MEMG motion needs its `.obj` scene: it takes the unused
 //! `.obj` with the same file stem if there is one, else the nearest unused
@@ -260,23 +261,18 @@ impl Materials for InputMaterials<'_> {
     }
 }
 
-/// Reads `paths` from disk and loads them with [`load_inputs`]; material
-/// libraries come from disk under [`DiskMaterials`]' rules. An archive given
+/// Reads `paths` from disk and decodes them into tracks, material
+/// libraries from disk under [`DiskMaterials`]' rules; an archive given
 /// without an entry is refused with a list of its entries ([`Archives::Ask`]).
 /// Returns the tracks and the warnings of loading, each naming its file.
+/// (The library's own shorthand; callers outside go through `crate::open_with`.)
 #[cfg(not(target_arch = "wasm32"))]
-pub fn load(paths: &[PathBuf]) -> Result<(Vec<Track>, Vec<String>)> {
-    load_with(paths, Archives::Ask)
-}
-
-/// [`load`], with bare archives handled as `archives` says.
-#[cfg(not(target_arch = "wasm32"))]
-pub fn load_with(paths: &[PathBuf], archives: Archives) -> Result<(Vec<Track>, Vec<String>)> {
+pub(crate) fn load(paths: &[PathBuf]) -> Result<(Vec<Track>, Vec<String>)> {
     let inputs = paths
         .iter()
         .map(|p| Input::read(p))
         .collect::<Result<Vec<_>>>()?;
-    load_inputs_with(&inputs, &DiskMaterials, archives)
+    load_inputs_as(&inputs, &DiskMaterials, Archives::Ask, &[])
 }
 
 /// The bytes `path` names: the file, or the one entry of `ARCHIVE:ENTRY`.
@@ -341,38 +337,43 @@ fn kinds(inputs: &[Input]) -> Result<Vec<Kind>> {
         .collect()
 }
 
+/// [`load_inputs_as`] with bare archives refused and every MEMG decoded
+/// (the unit tests' shorthand).
+#[cfg(test)]
+pub(crate) fn load_inputs(
+    inputs: &[Input],
+    materials: &dyn Materials,
+) -> Result<(Vec<Track>, Vec<String>)> {
+    load_inputs_as(inputs, materials, Archives::Ask, &[])
+}
+
 /// Decodes and pairs `inputs` into tracks, in input order (a MEMG track
 /// stands where its motion file does). Returns the tracks and the warnings
 /// of loading (materials that could not be read…), each naming its file.
-/// An archive without an entry is refused ([`Archives::Ask`]).
-pub fn load_inputs(
-    inputs: &[Input],
-    materials: &dyn Materials,
-) -> Result<(Vec<Track>, Vec<String>)> {
-    load_inputs_with(inputs, materials, Archives::Ask)
-}
-
-/// [`load_inputs`], with bare archives handled as `archives` says.
-///
-/// A memory-mapped input that changed on disk while it was read fails the
-/// load ([`InputData::check`]), whatever its bytes decoded to.
-pub fn load_inputs_with(
+/// Bare archives are handled as `archives` says; a MEMG motion whose input
+/// `index_memg` marks is indexed, not decoded (everything but the groups'
+/// mean poses and bases, which stay empty: the caller reads them from the
+/// file). A memory-mapped input that changed on disk while it was read fails
+/// the load ([`InputData::check`]), whatever its bytes decoded to.
+pub(crate) fn load_inputs_as(
     inputs: &[Input],
     materials: &dyn Materials,
     archives: Archives,
+    index_memg: &[bool],
 ) -> Result<(Vec<Track>, Vec<String>)> {
-    let loaded = decode_inputs(inputs, materials, archives);
+    let loaded = decode_inputs(inputs, materials, archives, index_memg);
     for input in inputs {
         input.data.check()?;
     }
     loaded
 }
 
-/// [`load_inputs_with`] before its check of mapped inputs.
+/// [`load_inputs_as`] before its check of mapped inputs.
 fn decode_inputs(
     inputs: &[Input],
     materials: &dyn Materials,
     archives: Archives,
+    index_memg: &[bool],
 ) -> Result<(Vec<Track>, Vec<String>)> {
     let kinds = kinds(inputs)?;
     let objs: Vec<usize> = (0..inputs.len())
@@ -432,6 +433,9 @@ fn decode_inputs(
                 // A mapped motion is decoded with its pages dropped behind the
                 // decoder: the file is never resident whole beside its arrays.
                 let motion = match &input.data {
+                    bytes if index_memg.get(i) == Some(&true) => {
+                        memg::index(bytes).map(|(skeleton, _)| skeleton)
+                    }
                     #[cfg(not(target_arch = "wasm32"))]
                     InputData::Mapped(map) => memg::decode_mmap(map),
                     bytes => memg::decode(bytes),

@@ -1,5 +1,5 @@
 //! The scene on the CPU: the files given, loaded and paired into [`Track`]s
-//! ([`load()`]), and what the viewer does with them before any GPU is involved:
+//! (behind the front door, [`crate::open_with`]), and what the viewer does with them before any GPU is involved:
 //! each track's box over its whole motion and where it stands ([`plan`],
 //! [`layout`]), the axes and units of each format ([`units`]), and the plain
 //! shapes that draw the tracks without a mesh ([`shapes`], [`rig`], [`hands`],
@@ -19,11 +19,9 @@ pub mod units;
 
 pub use archive::Archives;
 pub use layout::Layout;
-pub use load::{
-    DiskMaterials, Input, InputData, InputMaterials, Materials, load_inputs, load_inputs_with,
-};
 #[cfg(not(target_arch = "wasm32"))]
-pub use load::{load, load_with};
+pub(crate) use load::load;
+pub use load::{DiskMaterials, Input, InputData, InputMaterials, Materials};
 pub use plan::{Placement, Plan, auto_layout};
 
 use crate::anim;

@@ -5,8 +5,9 @@
 //! works the same way.
 
 use crate::error::{EntryProblem, Error, Result};
+use crate::loaded::{NoMaterials, OpenOptions, open_inputs};
 use crate::scene::archive::entry_path;
-use crate::scene::{Archives, Input, InputMaterials, Track, load_inputs_with};
+use crate::scene::{Archives, Input, Track};
 use crate::summary::{EntrySummary, summarize_archive};
 use std::path::{Path, PathBuf};
 
@@ -123,7 +124,11 @@ impl ArchiveList {
         })?;
         let input = Input::from_bytes(&self.path, self.bytes.clone()).with_entry(&entry.name);
         // A motion entry needs no material library.
-        let (mut tracks, _) = load_inputs_with(&[input], &InputMaterials(&[]), Archives::Ask)?;
+        let options = OpenOptions {
+            archives: Archives::Ask,
+            ..OpenOptions::default()
+        };
+        let mut tracks = open_inputs(&[input], &options, &NoMaterials)?.tracks;
         tracks.pop().ok_or_else(|| {
             Error::entry(
                 entry_path(&self.path, &entry.name),

@@ -20,11 +20,9 @@ use super::playback::{self, LoopRange};
 use crate::anim::timeline::Timeline;
 use crate::error::{Error, Result};
 use crate::formats::{Kind, probe};
+use crate::loaded::{Loaded, OpenOptions, open_inputs};
 use crate::scene::archive::entry_path;
-use crate::scene::{
-    Archives, Input, InputMaterials, Layout, Materials, Plan, Track, auto_layout, load_inputs,
-    load_inputs_with,
-};
+use crate::scene::{Archives, Input, Layout, Materials, Plan, Track, auto_layout};
 use crate::summary::summarize;
 use glam::Vec3;
 use std::path::{Path, PathBuf};
@@ -161,8 +159,15 @@ impl ViewerState {
     }
 
     fn try_open(&mut self, inputs: &[Input], materials: &dyn Materials) -> Result<usize> {
-        let chain = Chain(InputMaterials(inputs), materials);
-        let (loaded, warnings) = load_inputs_with(inputs, &chain, Archives::FirstMotion)?;
+        let options = OpenOptions {
+            archives: Archives::FirstMotion,
+            ..OpenOptions::default()
+        };
+        let Loaded {
+            tracks: loaded,
+            warnings,
+            ..
+        } = open_inputs(inputs, &options, materials)?;
         let lists = inputs
             .iter()
             .filter(|i| i.entry.is_none() && probe(&i.data) == Some(Kind::Oda))
@@ -265,8 +270,16 @@ impl ViewerState {
             self.edit_message = Some(message.clone());
             return Reload::Unsaved(index, message);
         }
-        let chain = Chain(InputMaterials(inputs), materials);
-        let loaded = load_inputs(inputs, &chain).and_then(|(mut tracks, warnings)| {
+        let options = OpenOptions {
+            archives: Archives::Ask,
+            ..OpenOptions::default()
+        };
+        let loaded = open_inputs(inputs, &options, materials).and_then(|loaded| {
+            let Loaded {
+                mut tracks,
+                warnings,
+                ..
+            } = loaded;
             match (tracks.pop(), tracks.is_empty()) {
                 (Some(track), true) => Ok((track, warnings)),
                 _ => Err(Error::mismatch(
@@ -516,16 +529,5 @@ fn input_name(input: &Input) -> PathBuf {
     match &input.entry {
         Some(entry) => entry_path(&input.path, entry),
         None => input.path.clone(),
-    }
-}
-
-/// Material libraries from one source, then another.
-struct Chain<'a>(InputMaterials<'a>, &'a dyn Materials);
-
-impl Materials for Chain<'_> {
-    fn read(&self, obj_path: &Path, lib: &str) -> std::result::Result<Vec<u8>, String> {
-        self.0
-            .read(obj_path, lib)
-            .or_else(|_| self.1.read(obj_path, lib))
     }
 }

@@ -12,7 +12,8 @@
 
 use motion_viewer::formats::bytes::ByteOrder;
 use motion_viewer::formats::memg::{self, MappedMemg, MemgGroup, MemgMotion};
-use motion_viewer::scene::{DiskMaterials, Input, load_inputs};
+use motion_viewer::scene::Input;
+use motion_viewer::{OpenOptions, Source, open_with};
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -86,8 +87,7 @@ fn child_reads_motions_cut_short_under_their_maps() {
         "a motion of a megabyte or more is mapped"
     );
     cut(&bin, 4096);
-    changed(load_inputs(&inputs, &DiskMaterials).unwrap_err());
-    drop(inputs);
+    changed(open_inputs(inputs).unwrap_err());
 
     // The GPU upload's source and the benchmark's loader.
     let (_, bin) = write_scene(dir);
@@ -100,13 +100,13 @@ fn child_reads_motions_cut_short_under_their_maps() {
     let inputs = vec![Input::read(&obj).unwrap(), Input::read(&bin).unwrap()];
     let len = std::fs::metadata(&bin).unwrap().len();
     cut(&bin, len - 1000);
-    changed(load_inputs(&inputs, &DiskMaterials).unwrap_err());
+    changed(open_inputs(inputs).unwrap_err());
 
     // Unchanged, the same files load.
     let (obj, bin) = write_scene(dir);
     let inputs = vec![Input::read(&obj).unwrap(), Input::read(&bin).unwrap()];
-    let (tracks, _) = load_inputs(&inputs, &DiskMaterials).unwrap();
-    assert_eq!(tracks.len(), 1);
+    let loaded = open_inputs(inputs).unwrap();
+    assert_eq!(loaded.tracks.len(), 1);
 }
 
 #[test]
@@ -153,4 +153,12 @@ fn a_mapped_motion_cut_short_on_disk_is_an_error_not_a_signal() {
     use std::os::unix::process::ExitStatusExt;
     assert_eq!(status.signal(), None, "the child was killed by a signal");
     assert!(status.success(), "{status}");
+}
+
+/// The front door, given files read already.
+fn open_inputs(inputs: Vec<Input>) -> motion_viewer::Result<motion_viewer::Loaded> {
+    open_with(
+        inputs.into_iter().map(Source::Input),
+        &OpenOptions::default(),
+    )
 }

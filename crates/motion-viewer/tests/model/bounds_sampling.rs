@@ -18,7 +18,7 @@ use motion_viewer::formats::input_animation::{
 use motion_viewer::formats::memg::{self, MemgGroup, MemgMotion};
 use motion_viewer::formats::mtn::{self, Keyframe, Mtn};
 use motion_viewer::formats::obj::{ObjGroup, ObjScene};
-use motion_viewer::scene::{self, Input, InputMaterials, Plan, hands, rig};
+use motion_viewer::scene::{Plan, hands, rig};
 use std::path::PathBuf;
 
 fn repo(path: &str) -> PathBuf {
@@ -236,11 +236,9 @@ fn memg_motion_of_two_billion_empty_timesteps_is_sampled_not_walked() {
 #[test]
 fn the_plan_of_an_endless_memg_motion_plays_24_hours_and_warns_once() {
     let obj = b"v 0 0 0\nv 4 -1 0\nv 0 1 0\ng g\nf 1 2 3\n".to_vec();
-    let inputs = vec![
-        Input::from_bytes("e.obj", obj),
-        Input::from_bytes("e.bin", endless_memg(i32::MAX)),
-    ];
-    let (tracks, warnings) = scene::load_inputs(&inputs, &InputMaterials(&[])).unwrap();
+    let loaded =
+        motion_viewer::open_bytes_all([("e.obj", obj), ("e.bin", endless_memg(i32::MAX))]).unwrap();
+    let (tracks, warnings) = (loaded.tracks, loaded.warnings);
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(
         warnings[0].starts_with("e.bin: lasts 7.158279e7 s; only its first 86400 s (24 h) play"),

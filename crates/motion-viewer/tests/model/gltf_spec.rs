@@ -18,7 +18,7 @@ use motion_viewer::formats::bytes::ByteOrder;
 use motion_viewer::formats::memg;
 use motion_viewer::scene::rig::ground_lift;
 use motion_viewer::scene::units::{aibo_point, unity_point};
-use motion_viewer::scene::{Plan, Track, load};
+use motion_viewer::scene::{Plan, Track};
 
 /// MEMG: at most this fraction of the scene's bounding-box diagonal off.
 const MEMG_TOLERANCE: f64 = 1e-5;
@@ -28,7 +28,9 @@ const AIBO_TOLERANCE_M: f64 = 1e-5;
 const MRTK_TOLERANCE_M: f64 = 1e-5;
 
 fn export(files: &[PathBuf], out: &Path, baked: bool) -> (Vec<Track>, Plan, GltfReport) {
-    let (tracks, _) = load(files).unwrap();
+    let (tracks, _) = motion_viewer::open_all(files)
+        .map(|l| (l.tracks, l.warnings))
+        .unwrap();
     let plan = Plan::new(&tracks).unwrap();
     let mut last = 0.0;
     let report = write(

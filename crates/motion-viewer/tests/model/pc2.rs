@@ -10,7 +10,7 @@ use motion_viewer::anim::memg::{Binding, bounding_box_over_time, deform_referenc
 use motion_viewer::export::pc2;
 use motion_viewer::formats::bytes::ByteOrder;
 use motion_viewer::formats::memg;
-use motion_viewer::scene::{Track, load};
+use motion_viewer::scene::Track;
 
 /// A point cache as Blender reads it.
 struct Cache {
@@ -53,7 +53,9 @@ fn read(path: &Path) -> Cache {
 }
 
 fn check(files: &[PathBuf], out: &Path) {
-    let (tracks, _) = load(files).unwrap();
+    let (tracks, _) = motion_viewer::open_all(files)
+        .map(|l| (l.tracks, l.warnings))
+        .unwrap();
     let mut last = 0.0;
     let report = pc2::write(&tracks, out, None, None, None, &mut |f| last = f).unwrap();
     assert_eq!(last, 1.0);
@@ -107,15 +109,18 @@ fn pc2_holds_every_vertex_at_every_timestep() {
 fn pc2_needs_exactly_one_memg_scene() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("x.pc2");
-    let (none, _) = load(&[data("sony_stand_sit.mtn")]).unwrap();
+    let (none, _) = motion_viewer::open_all(&[data("sony_stand_sit.mtn")])
+        .map(|l| (l.tracks, l.warnings))
+        .unwrap();
     let e = pc2::write(&none, &out, None, None, None, &mut |_| {}).unwrap_err();
     assert!(e.to_string().contains("0 MEMG motions"), "{e}");
-    let (two, _) = load(&[
+    let (two, _) = motion_viewer::open_all(&[
         data("flags.obj"),
         data("flags.bin"),
         data("flags.obj"),
         data("flags.bin"),
     ])
+    .map(|l| (l.tracks, l.warnings))
     .unwrap();
     let e = pc2::write(&two, &out, None, None, None, &mut |_| {}).unwrap_err();
     assert!(e.to_string().contains("2 MEMG motions"), "{e}");

@@ -73,6 +73,13 @@ impl MappedMemg {
         &self.offsets
     }
 
+    /// The map, the motion as indexed (everything but the groups' mean
+    /// poses and bases) and where each group's arrays lie: for a caller that
+    /// keeps the file mapped itself (the Python package's views).
+    pub fn into_parts(self) -> (Option<Mapping>, MemgMotion, Vec<ArrayOffsets>) {
+        (self.map, self.skeleton, self.offsets)
+    }
+
     /// The file's memory map (`None` for an empty file).
     pub fn map(&self) -> Option<&Mapping> {
         self.map.as_ref()

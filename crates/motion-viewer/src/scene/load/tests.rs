@@ -230,7 +230,7 @@ fn names(tracks: &[Track]) -> Vec<String> {
 fn archives_in_memory_load_as_asked() {
     let input = || Input::from_bytes("pack.ODA", crate::scene::archive::test_archive());
     let load = |input: Input, archives| {
-        load_inputs_with(&[input], &DiskMaterials, archives).map(|(tracks, _)| tracks)
+        load_inputs_as(&[input], &DiskMaterials, archives, &[]).map(|(tracks, _)| tracks)
     };
     let tracks = load(input(), Archives::EveryMotion).unwrap();
     assert_eq!(names(&tracks), ["stand_sit", "sleep_sit"]);
