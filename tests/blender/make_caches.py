@@ -5,6 +5,8 @@ kept) and its bundled PC2 exporter (`io_export_pc2`).
 
     blender -b --factory-startup --python-exit-code 1 -P tests/blender/make_caches.py -- OUTDIR
 
+(`ONLY=flag`, `softbody` or `tube` in the environment makes that one alone.)
+
 Every scene is one mesh object whose transform is the identity, so the
 .obj (written with forward Y, up Z: Blender's own axes) and the .pc2
 (world space, no y-up rotation) hold the same coordinates. The scenes run
@@ -13,8 +15,8 @@ at 30 fps from frame 1; the .pc2 samples every frame.
 - flag: a 2 m × 1 m cloth flag, 25 × 13 vertices, pinned along its pole
   edge, in a wind with turbulence: 120 frames. One group.
 - softbody: an icosphere (642 vertices) of soft body dropped onto a tilted
-  plane, where it bounces, squashes and rolls: 120 frames. One group; and
-  its first 12 frames as a sequence of .obj files (softbody_frames/).
+  plane, where it squashes and slides: 120 frames. One group; and its
+  frames 9 to 24 (landing) as a sequence of .obj files (softbody_frames/).
 - tube: a tube of 25 rings × 16 vertices skinned to a chain of three bones
   (lower, middle, upper; weights blended across each joint), bent and
   carried along by keyframed bones: 300 frames. Its .obj groups are the
@@ -29,11 +31,10 @@ import sys
 import bpy
 
 FPS = 30
-WIND = float(os.environ.get("WIND", 300))
-WIND_TILT = float(os.environ.get("WIND_TILT", 0.25))
-TURB = float(os.environ.get("TURB", 60))
-RAMP = float(os.environ.get("RAMP", 30))
-SLOPE = float(os.environ.get("SLOPE", 0.2))
+# The flag's wind (strength, and its tilt across the flag in radians) and
+# gusts; the soft body's ramp (size in m, slope in radians).
+WIND, WIND_TILT, TURBULENCE = 300.0, 0.25, 60.0
+RAMP, SLOPE = 30.0, 0.2
 
 
 def fresh_scene(frames):
@@ -130,7 +131,7 @@ def flag(out):
     wind.field.noise = 1.0
     bpy.ops.object.effector_add(type="TURBULENCE", location=(1.0, 0.0, 1.5))
     turbulence = bpy.context.object
-    turbulence.field.strength = TURB
+    turbulence.field.strength = TURBULENCE
     turbulence.field.size = 0.8
     export(obj, out, "flag", frames)
 
@@ -162,7 +163,7 @@ def softbody(out):
     ramp.collision.damping = 0.1
     ramp.collision.friction_factor = 0.6
     export(ball, out, "softbody", frames)
-    # The first frames again, as Blender's sequence of .obj files.
+    # Its landing again, as Blender's sequence of .obj files.
     sequence = os.path.join(out, "softbody_frames")
     os.makedirs(sequence, exist_ok=True)
     only_active(ball)
@@ -171,8 +172,8 @@ def softbody(out):
         export_selected_objects=True,
         apply_modifiers=True,
         export_animation=True,
-        start_frame=1,
-        end_frame=12,
+        start_frame=9,
+        end_frame=24,
         export_uv=False,
         export_normals=False,
         export_materials=False,

@@ -216,8 +216,9 @@ pub enum AnimationSource {
 impl AnimationSource {
     /// What the command line names: one `.pc2` (told by its content); a
     /// folder (its `.obj` files); a pattern with `{}` or `{:0N}` for the
-    /// frame number (`frames/f{:04}.obj`: numbered from 0 or 1 up to the
-    /// first number missing); or `.obj` files. Files from a folder or
+    /// frame number in the file name (`frames/f{:04}.obj`: the files that
+    /// match, in the order of their numbers, none missing between the
+    /// first and the last); or `.obj` files. Files from a folder or
     /// given several are taken in natural order of their names (`f2`
     /// before `f10`). Only regular files are read (a named pipe would block).
     pub fn from_args(args: &[PathBuf]) -> Result<AnimationSource> {
@@ -277,46 +278,81 @@ impl AnimationSource {
     }
 }
 
-/// The files of a numbered pattern: `{}` (plain numbers) or `{:0N}`
-/// (zero-padded to N digits), from 0 (or 1, when there is no 0) up to the
-/// first number missing.
+/// The files of a numbered pattern: `{}` (the frame number as written,
+/// any digits) or `{:0N}` (zero-padded to N digits) in the file name, the
+/// folder's files that match it in the order of their numbers, from the
+/// smallest; a number missing in between is an error naming it.
 fn numbered(pattern: &str) -> Result<Vec<PathBuf>> {
-    let open = pattern.find('{').expect("a pattern");
-    let close = pattern[open..].find('}').map(|c| open + c).ok_or_else(|| {
-        Error::unsupported(pattern, "a pattern needs {} or {:0N} for the frame number")
-    })?;
-    let spec = &pattern[open + 1..close];
-    let width = match spec {
-        "" => 0,
-        s => s
-            .strip_prefix(":0")
-            .and_then(|w| w.parse::<usize>().ok())
-            .filter(|&w| w <= 20)
-            .ok_or_else(|| {
-                Error::unsupported(
-                    pattern,
-                    format!(
-                        "{{{spec}}}: a pattern takes {{}} or {{:0N}} (zero-padded to N digits)"
-                    ),
-                )
-            })?,
+    let path = Path::new(pattern);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let refuse = |why: String| Error::unsupported(pattern, why);
+    let (Some(open), Some(close)) = (name.find('{'), name.find('}')) else {
+        return Err(refuse(
+            "a pattern takes {} or {:0N} for the frame number in the file name".into(),
+        ));
     };
-    let (before, after) = (&pattern[..open], &pattern[close + 1..]);
-    let path = |i: u64| PathBuf::from(format!("{before}{i:0width$}{after}"));
-    let first = [0, 1]
-        .into_iter()
-        .find(|&i| path(i).is_file())
-        .ok_or_else(|| {
-            Error::mismatch(
-                path(0),
+    if close < open {
+        return Err(refuse("a pattern takes {} or {:0N}, braces in that order".into()));
+    }
+    let spec = &name[open + 1..close];
+    let width = match spec {
+        "" => None,
+        s => Some(
+            s.strip_prefix(":0")
+                .and_then(|w| w.parse::<usize>().ok())
+                .filter(|&w| (1..=20).contains(&w))
+                .ok_or_else(|| {
+                    refuse(format!(
+                        "{{{spec}}}: a pattern takes {{}} or {{:0N}} (zero-padded to N digits)"
+                    ))
+                })?,
+        ),
+    };
+    let (before, after) = (&name[..open], &name[close + 1..]);
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let entries = std::fs::read_dir(&folder).map_err(|e| Error::io(&folder, e))?;
+    let mut frames: Vec<(u64, PathBuf)> = Vec::new();
+    for entry in entries.filter_map(std::result::Result::ok) {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(digits) = file
+            .strip_prefix(before)
+            .and_then(|rest| rest.strip_suffix(after))
+        else {
+            continue;
+        };
+        let fits = !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && width.is_none_or(|w| digits.len() == w);
+        if let (true, Ok(number)) = (fits, digits.parse::<u64>()) {
+            frames.push((number, entry.path()));
+        }
+    }
+    frames.sort();
+    let Some(&(first, _)) = frames.first() else {
+        return Err(Error::mismatch(
+            pattern,
+            format!("no file in {} matches the pattern", folder.display()),
+        ));
+    };
+    for (k, (number, _)) in frames.iter().enumerate() {
+        let expected = first + k as u64;
+        if *number != expected {
+            return Err(Error::mismatch(
+                pattern,
                 format!(
-                    "no frame file for the pattern {pattern} (neither {} nor {})",
-                    path(0).display(),
-                    path(1).display()
+                    "frames {first}..={} then {number}: frame {expected} is missing",
+                    expected - 1
                 ),
-            )
-        })?;
-    Ok((first..).map(path).take_while(|p| p.is_file()).collect())
+            ));
+        }
+    }
+    Ok(frames.into_iter().map(|(_, p)| p).collect())
 }
 
 /// Sorts paths by file name, runs of digits compared as numbers.
