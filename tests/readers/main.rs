@@ -5,6 +5,7 @@ mod app;
 #[path = "../common/mod.rs"]
 mod common;
 
+mod fit_gltf;
 mod gltf_blender;
 mod gltf_three;
 mod gltf_validator;
