@@ -27,8 +27,8 @@ struct FitArgs {
     /// The scene: its vertices, in order, and its `g` groups.
     scene: PathBuf,
     /// The animation: a .pc2, a folder of .obj frames, a pattern such as
-    /// `frames/f{:04}.obj` (numbered from 0 or 1), or .obj files (in natural
-    /// order of their names: f2 before f10).
+    /// `frames/f{:04}.obj` (the files that match, by their numbers), or .obj
+    /// files (in natural order of their names: f2 before f10).
     #[arg(required = true, value_name = "ANIMATION")]
     animation: Vec<PathBuf>,
     /// The MEMG motion file to write.
@@ -47,7 +47,8 @@ struct FitArgs {
     /// in that frame; `world`: no frames.
     #[arg(long, value_enum, default_value_t = Frames::Local)]
     frames: Frames,
-    /// The frame rate written: a .pc2 counts frames, not seconds.
+    /// The frame rate written: a .pc2 counts frames, not seconds (30 is the
+    /// rate of the published MEMG data).
     #[arg(long, value_name = "F", default_value_t = fit::DEFAULT_FPS,
           value_parser = clap::value_parser!(i32).range(1..))]
     fps: i32,

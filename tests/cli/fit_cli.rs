@@ -199,7 +199,14 @@ fn fits_of_blender_caches_hold_the_bound_at_every_vertex_and_frame() {
             test_data(&format!("fit/{name}.pc2")),
         );
         let cache = read_pc2(&pc2);
-        let report = fit_within(dir.path(), name, &obj, &[pc2.clone()], &cache, &[]);
+        let report = fit_within(
+            dir.path(),
+            name,
+            &obj,
+            std::slice::from_ref(&pc2),
+            &cache,
+            &[],
+        );
         assert_eq!(report["frames"], cache.frames);
         assert_eq!(report["fps"], 30);
         if name == "tube" {
@@ -252,7 +259,14 @@ fn an_obj_sequence_fits_as_a_cache_does_in_every_form() {
         .collect();
     let cache = read_objs(&files);
     assert_eq!((cache.vertices, cache.frames), (642, 16));
-    let by_folder = fit_within(dir.path(), "folder", &obj, &[folder.clone()], &cache, &[]);
+    let by_folder = fit_within(
+        dir.path(),
+        "folder",
+        &obj,
+        std::slice::from_ref(&folder),
+        &cache,
+        &[],
+    );
     let pattern = folder.join("softbody{}.obj");
     let by_pattern = fit_within(dir.path(), "pattern", &obj, &[pattern], &cache, &[]);
     let mut shuffled = files.clone();

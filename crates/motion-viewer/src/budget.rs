@@ -230,7 +230,8 @@ pub fn check_synthetic(vertices: u64, basis: u64, frames: u64) -> std::result::R
 }
 
 /// The most bytes a MEMG fit (`viewer memg fit`) may hold: a 100 000-vertex,
-/// 1 000-frame cache takes at most about 5.2 GB (see [`fit_bytes`]).
+/// 1 000-frame cache takes at most about 6.1 GB (see [`fit_bytes`]), most
+/// of it the basis at the largest rank a bound could ask for.
 pub const MAX_FIT_BYTES: u64 = 8 << 30;
 
 /// Bytes a MEMG fit holds at most, for `vertices` × `frames` positions and

@@ -173,13 +173,13 @@ pub fn measure(anim: &Animation<'_>, motion: &MemgMotion) -> Result<Measured, St
     }
     // Vertices no group moves stay where the scene has them: the first timestep.
     for (i, _) in owner.iter().enumerate().filter(|(_, o)| o.is_none()) {
-        for t in 0..anim.frames {
+        for (t, &centroid) in whole_centroids.iter().enumerate() {
             let x = anim.point(t, i);
             let e = distance2(anim.point(0, i), x);
             whole = whole.add(Sums {
                 max: e.sqrt(),
                 squared: e,
-                spread: distance2(x, whole_centroids[t]),
+                spread: distance2(x, centroid),
                 count: 1,
             });
         }

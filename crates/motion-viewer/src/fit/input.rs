@@ -114,7 +114,7 @@ pub fn read_pc2_header(
     if frame_bytes == 0 {
         return Err(DecodeError::new("vertex count", 16, "1 or more", "0"));
     }
-    if data % frame_bytes != 0 {
+    if !data.is_multiple_of(frame_bytes) {
         return Err(DecodeError::new(
             "positions",
             HEADER as u64,
@@ -295,7 +295,9 @@ fn numbered(pattern: &str) -> Result<Vec<PathBuf>> {
         ));
     };
     if close < open {
-        return Err(refuse("a pattern takes {} or {:0N}, braces in that order".into()));
+        return Err(refuse(
+            "a pattern takes {} or {:0N}, braces in that order".into(),
+        ));
     }
     let spec = &name[open + 1..close];
     let width = match spec {
