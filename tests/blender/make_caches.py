@@ -5,7 +5,9 @@ kept) and its bundled PC2 exporter (`io_export_pc2`).
 
     blender -b --factory-startup --python-exit-code 1 -P tests/blender/make_caches.py -- OUTDIR
 
-(`ONLY=flag`, `softbody` or `tube` in the environment makes that one alone.)
+(`ONLY=flag`, `softbody` or `tube` in the environment makes that one alone;
+`TUBE=AROUNDxRINGS` a tube of another resolution, `TUBE_FRAMES=N` of another
+length: BENCHMARKS.md measures a denser one.)
 
 Every scene is one mesh object whose transform is the identity, so the
 .obj (written with forward Y, up Z: Blender's own axes) and the .pc2
@@ -183,9 +185,10 @@ def softbody(out):
 
 
 def tube(out):
-    frames = 300
+    frames = int(os.environ.get("TUBE_FRAMES", 300))
     scene = fresh_scene(frames)
-    rings, around, radius, length = 25, 16, 0.25, 3.0
+    around, rings = (int(x) for x in os.environ.get("TUBE", "16x25").split("x"))
+    radius, length = 0.25, 3.0
     verts = [
         (radius * math.cos(2 * math.pi * k / around), radius * math.sin(2 * math.pi * k / around), length * r / (rings - 1))
         for r in range(rings)

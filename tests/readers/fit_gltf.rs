@@ -10,8 +10,10 @@
 //!
 //! Without node/three.js, Blender or the validator the part that needs it
 //! prints a notice and is skipped, except on CI.
-use crate::common::gltf::{Asset, blender, out_dir, validate};
-use crate::common::{on_path, repo, test_data, tool_present};
+use super::gltf_three::{obj_vertices, three, three_present, vec3};
+use crate::common::fit::{Cache, read_pc2};
+use crate::common::gltf::{Asset, blender, blender_dump, out_dir, validate};
+use crate::common::test_data;
 
 use glam::DVec3;
 use motion_viewer::export::gltf::{GltfOptions, write};
@@ -19,43 +21,6 @@ use motion_viewer::fit::{AnimationSource, Bound, FitOptions, FitRequest, fit_fil
 use motion_viewer::scene::{Plan, load};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-
-/// A cache as read here: `frames` × `vertices` points.
-struct Cache {
-    vertices: usize,
-    frames: usize,
-    points: Vec<DVec3>,
-}
-
-fn read_pc2(path: &Path) -> Cache {
-    let b = std::fs::read(path).unwrap();
-    let int = |at: usize| i32::from_le_bytes(b[at..at + 4].try_into().unwrap()) as usize;
-    let f = |at: usize| f64::from(f32::from_le_bytes(b[at..at + 4].try_into().unwrap()));
-    let (vertices, frames) = (int(16), int(28));
-    let points = (0..vertices * frames)
-        .map(|k| DVec3::new(f(32 + 12 * k), f(36 + 12 * k), f(40 + 12 * k)))
-        .collect();
-    Cache {
-        vertices,
-        frames,
-        points,
-    }
-}
-
-impl Cache {
-    fn at(&self, t: usize, i: usize) -> DVec3 {
-        self.points[t * self.vertices + i]
-    }
-
-    fn diagonal(&self) -> f64 {
-        let lo = self.points.iter().fold(DVec3::INFINITY, |a, &p| a.min(p));
-        let hi = self
-            .points
-            .iter()
-            .fold(DVec3::NEG_INFINITY, |a, &p| a.max(p));
-        (hi - lo).length()
-    }
-}
 
 /// One cache fitted and exported.
 struct Fitted {
@@ -128,7 +93,7 @@ fn worst(
                 f.name
             );
             for (&o, p) in objs.iter().zip(positions) {
-                worst = worst.max(p.distance(f.cache.at(t, o)));
+                worst = worst.max(p.distance(DVec3::from_array(f.cache.at(t, o))));
                 covered[o] = true;
             }
         }
@@ -164,63 +129,31 @@ fn fitted_glb_plays_within_the_bound_in_three_js_and_blender() {
     in_blender(&dir, &fits);
 }
 
-fn vec3(v: &Value) -> DVec3 {
-    let a = v.as_array().unwrap();
-    DVec3::new(
-        a[0].as_f64().unwrap(),
-        a[1].as_f64().unwrap(),
-        a[2].as_f64().unwrap(),
-    )
-}
-
 /// three.js at every frame's key time.
 fn three_js(fits: &[Fitted]) {
-    let present = on_path("node") && repo("tests/js/node_modules/three/package.json").is_file();
-    if !tool_present("node with three.js", present, "npm ci --prefix tests/js") {
+    if !three_present() {
         return;
     }
     for f in fits {
         let frames: Vec<usize> = (0..f.cache.frames).collect();
-        let times: Vec<String> = frames
+        let times: Vec<f64> = frames
             .iter()
-            .map(|&t| f64::from((t as f64 / 30.0) as f32).to_string())
+            .map(|&t| f64::from((t as f64 / 30.0) as f32))
             .collect();
-        let out = std::process::Command::new("node")
-            .arg(repo("tests/js/gltf_three.mjs"))
-            .arg(&f.glb)
-            .args(&times)
-            .current_dir(repo("tests/js"))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let seen: Value = serde_json::from_slice(&out.stdout).unwrap();
-        let at = seen["times"].as_array().unwrap();
+        let at = three(&f.glb, &times);
         let w = worst(f, &frames, |k| {
             at[k]["meshes"]
                 .as_array()
                 .unwrap()
                 .iter()
                 .map(|m| {
-                    let objs = m["objVertices"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .flat_map(|run| {
-                            let first = run[0].as_u64().unwrap() as usize;
-                            first..first + run[1].as_u64().unwrap() as usize
-                        })
-                        .collect();
                     let positions = m["positions"]
                         .as_array()
                         .unwrap()
                         .iter()
                         .map(vec3)
                         .collect();
-                    (objs, positions)
+                    (obj_vertices(&m["objVertices"]), positions)
                 })
                 .collect()
         });
@@ -234,7 +167,7 @@ fn three_js(fits: &[Fitted]) {
 
 /// Blender's glTF importer at every frame (scene at 30 fps).
 fn in_blender(dir: &tempfile::TempDir, fits: &[Fitted]) {
-    let Some(mut command) = blender() else {
+    let Some(command) = blender() else {
         return;
     };
     let jobs: Vec<Value> = fits
@@ -245,24 +178,7 @@ fn in_blender(dir: &tempfile::TempDir, fits: &[Fitted]) {
                    "vertices": format!("^{}\\|", f.name)})
         })
         .collect();
-    let jobs_path = dir.path().join("fit-jobs.json");
-    let results_path = dir.path().join("fit-results.json");
-    std::fs::write(&jobs_path, Value::Array(jobs).to_string()).unwrap();
-    let output = command
-        .arg(repo("tests/blender/dump.py"))
-        .arg("--")
-        .arg(&jobs_path)
-        .arg(&results_path)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let results: Vec<Value> =
-        serde_json::from_slice(&std::fs::read(&results_path).unwrap()).unwrap();
+    let results = blender_dump(command, &Value::Array(jobs), dir.path());
     for (f, result) in fits.iter().zip(&results) {
         let frames: Vec<usize> = (0..f.cache.frames).collect();
         let blender_frames = result["frames"].as_array().unwrap();
