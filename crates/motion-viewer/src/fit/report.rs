@@ -52,7 +52,8 @@ pub struct Seconds {
     pub total: f64,
 }
 
-/// What a fit reached (see the [module docs](self)).
+/// What a fit reached: ranks, the errors measured on the decoded motion,
+/// sizes and times (see [`crate::fit`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FitReport {
     /// Vertices per timestep.

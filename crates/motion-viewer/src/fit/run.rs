@@ -30,7 +30,7 @@ pub struct FitRequest {
     pub force: bool,
 }
 
-/// Fits, checks and writes (see the [module docs](self)); the report's
+/// Fits, checks and writes (see [`crate::fit`]); the report's
 /// errors are those of the file written, decoded and deformed.
 pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
     let started = Instant::now();
