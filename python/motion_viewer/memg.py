@@ -71,8 +71,9 @@ def fit(
     at any frame: a number in scene units, or a string such as ``"0.1%"``
     for a percentage of the diagonal of the box holding every vertex at
     every frame (the default). Each group gets the smallest rank that meets
-    it. ``frames``: ``"local"`` (a rigid frame per group and frame) or
-    ``"world"`` (none). ``fps`` is the frame rate written.
+    it. ``frames``: ``"local"`` (a rigid frame per group and frame),
+    ``"world"`` (none) or ``"auto"`` (per group, whichever makes the smaller
+    file). ``fps`` is the frame rate written.
 
     Returns the track (its ``path`` is the scene's with ``.bin``: nothing is
     written until :func:`save`), and with ``report=True`` also the report

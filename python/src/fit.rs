@@ -45,9 +45,10 @@ fn fit_array<'py>(
     let frames = match frames {
         "local" => FrameMode::Local,
         "world" => FrameMode::World,
+        "auto" => FrameMode::Auto,
         other => {
             return Err(PyValueError::new_err(format!(
-                "frames: expected \"local\" or \"world\", found {other:?}"
+                "frames: expected \"local\", \"world\" or \"auto\", found {other:?}"
             )));
         }
     };

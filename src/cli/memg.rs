@@ -44,7 +44,7 @@ struct FitArgs {
     #[arg(long, value_name = "E", value_parser = max_error)]
     max_error: Option<Bound>,
     /// `local`: a rigid frame (rotation and translation) per group and frame, the basis
-    /// in that frame; `world`: no frames.
+    /// in that frame; `world`: no frames; `auto`: per group, whichever makes the smaller file.
     #[arg(long, value_enum, default_value_t = Frames::Local)]
     frames: Frames,
     /// The frame rate written: a .pc2 counts frames, not seconds (30 is the
@@ -67,6 +67,8 @@ enum Frames {
     Local,
     /// None: world coordinates.
     World,
+    /// Per group, the smaller file of the two (twice the fitting time).
+    Auto,
 }
 
 /// `--max-error`: scene units, or `P%` of the diagonal.
@@ -109,6 +111,7 @@ fn fit_run(a: &FitArgs) -> Result<()> {
             frames: match a.frames {
                 Frames::Local => FrameMode::Local,
                 Frames::World => FrameMode::World,
+                Frames::Auto => FrameMode::Auto,
             },
             fps: a.fps,
         },

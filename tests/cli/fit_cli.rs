@@ -497,3 +497,36 @@ fn a_fit_past_the_memory_cap_is_refused_before_it_reads() {
     );
     assert!(started.elapsed().as_secs() < 10, "{line}");
 }
+
+#[test]
+fn auto_frames_keep_the_smaller_file_per_group() {
+    // At 1% of the diagonal the flag on its pole needs as many components
+    // without a frame as with one, and the frame's 96 bytes a frame are saved.
+    let dir = tempfile::tempdir().unwrap();
+    let (obj, pc2) = (test_data("fit/flag.obj"), test_data("fit/flag.pc2"));
+    let cache = read_pc2(&pc2);
+    let sizes: Vec<(bool, u64)> = ["local", "auto"]
+        .iter()
+        .map(|mode| {
+            let bin = dir.path().join(format!("{mode}.bin"));
+            let r = fit(&[
+                s(&obj),
+                s(&pc2),
+                "--max-error",
+                "1%",
+                "--frames",
+                mode,
+                "--out",
+                s(&bin),
+            ]);
+            let (_, worst) = worst(&bin, &obj_vertices(&obj), &cache);
+            assert!(worst <= 1e-2 * cache.diagonal(), "{mode}: {worst:e}");
+            (
+                r["groups"][0]["frame"].as_bool().unwrap(),
+                r["bytes"]["memg"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(sizes[0].0 && !sizes[1].0, "{sizes:?}");
+    assert!(sizes[1].1 < sizes[0].1, "{sizes:?}");
+}

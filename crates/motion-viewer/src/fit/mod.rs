@@ -14,8 +14,9 @@
 //!   starts and written whole or not at all.
 //!
 //! Each group gets a rigid frame per timestep ([`FrameMode::Local`]: the
-//! Procrustes alignment of its positions, see `frames.rs`) or none
-//! ([`FrameMode::World`]), then a principal component analysis of its
+//! Procrustes alignment of its positions, see `frames.rs`), none
+//! ([`FrameMode::World`]), or whichever makes the smaller file
+//! ([`FrameMode::Auto`]), then a principal component analysis of its
 //! positions in that frame (`basis.rs`), at a given rank or at the smallest
 //! rank whose largest error at any vertex and timestep is within the bound.
 //! Frames are rotations and translations only, because the reduced glTF
@@ -159,6 +160,11 @@ pub enum FrameMode {
     /// None: the basis in world coordinates (the groups' parent is outside
     /// the frames, which the decoder notes).
     World,
+    /// Per group, both fitted and the one whose bytes (its basis and
+    /// coefficients, and a frame's 96 bytes per timestep) are fewer kept:
+    /// a group that barely moves as a whole (a flag on its pole) saves its
+    /// frames. Twice the fitting time.
+    Auto,
 }
 
 /// The rank of each group's basis.
@@ -267,12 +273,7 @@ pub fn fit(
     options: &FitOptions,
 ) -> Result<MemgMotion, FitError> {
     let bound = check_inputs(anim, groups, options)?;
-    let frames = group_frames(anim, groups, options.frames);
-    let fits = groups
-        .iter()
-        .zip(&frames)
-        .map(|(g, f)| fit_one(anim, g, f, bound, 0))
-        .collect::<Result<Vec<_>, _>>()?;
+    let (frames, fits) = fit_groups(anim, groups, options.frames, bound)?;
     Ok(assemble(anim, groups, &frames, fits, options))
 }
 
@@ -301,12 +302,7 @@ pub fn fit_checked(
 ) -> Result<Checked, FitError> {
     let started = Instant::now();
     let bound = check_inputs(anim, groups, options)?;
-    let frames = group_frames(anim, groups, options.frames);
-    let mut fits = groups
-        .iter()
-        .zip(&frames)
-        .map(|(g, f)| fit_one(anim, g, f, bound, 0))
-        .collect::<Result<Vec<_>, _>>()?;
+    let (frames, mut fits) = fit_groups(anim, groups, options.frames, bound)?;
     let mut fit_s = started.elapsed().as_secs_f64();
     let mut check_s = 0.0;
     loop {
@@ -330,6 +326,7 @@ pub fn fit_checked(
                 anim,
                 groups,
                 &fits.iter().map(|f| f.rank).collect::<Vec<_>>(),
+                &frames.iter().map(Option::is_some).collect::<Vec<_>>(),
                 &measured,
                 options,
                 bound,
@@ -361,8 +358,14 @@ pub fn fit_checked(
             if next > (3 * groups[g].vertices.len()).min(anim.frames) {
                 return Err(unreachable());
             }
-            fits[g] = fit_one(anim, &groups[g], &frames[g], Rank::Bound(limit, next), next)
-                .map_err(|_| unreachable())?;
+            fits[g] = fit_one(
+                anim,
+                &groups[g],
+                frames[g].as_deref(),
+                Rank::Bound(limit, next),
+                next,
+            )
+            .map_err(|_| unreachable())?;
         }
         fit_s += refitting.elapsed().as_secs_f64();
     }
@@ -440,28 +443,69 @@ fn check_inputs(
     })
 }
 
-/// Each group's frames: fitted, or the identity in world mode.
-fn group_frames(anim: &Animation<'_>, groups: &[FitGroup], mode: FrameMode) -> Vec<Vec<Rigid>> {
-    groups
-        .iter()
-        .map(|g| match mode {
-            FrameMode::Local => frames::rigid_frames(anim, &g.vertices),
-            FrameMode::World => vec![Rigid::IDENTITY; anim.frames],
-        })
-        .collect()
+/// Each group's frames (`None`: world space) and basis, as `mode` says.
+#[allow(clippy::type_complexity)]
+fn fit_groups(
+    anim: &Animation<'_>,
+    groups: &[FitGroup],
+    mode: FrameMode,
+    rank: Rank,
+) -> Result<(Vec<Option<Vec<Rigid>>>, Vec<GroupBasis>), FitError> {
+    let mut frames = Vec::with_capacity(groups.len());
+    let mut fits = Vec::with_capacity(groups.len());
+    for g in groups {
+        let local = || {
+            let f = frames::rigid_frames(anim, &g.vertices);
+            fit_one(anim, g, Some(&f), rank, 0).map(|b| (Some(f), b))
+        };
+        let world = || fit_one(anim, g, None, rank, 0).map(|b| (None, b));
+        let (f, b) = match mode {
+            FrameMode::Local => local()?,
+            FrameMode::World => world()?,
+            FrameMode::Auto => match (local(), world()) {
+                (Ok(l), Ok(w)) => {
+                    let n = anim.frames as u64;
+                    let bytes = |b: &GroupBasis| {
+                        let r = b.rank as u64;
+                        24 * g.vertices.len() as u64 * r + 8 * r * n
+                    };
+                    if bytes(&l.1) + 96 * n <= bytes(&w.1) {
+                        l
+                    } else {
+                        w
+                    }
+                }
+                (Ok(l), Err(_)) => l,
+                (Err(_), Ok(w)) => w,
+                (Err(e), Err(_)) => return Err(e),
+            },
+        };
+        frames.push(f);
+        fits.push(b);
+    }
+    Ok((frames, fits))
 }
 
-/// One group's basis; `floor`: the smallest rank to try under a bound.
+/// One group's basis in `frames` (`None`: world space); `floor`: the
+/// smallest rank to try under a bound.
 fn fit_one(
     anim: &Animation<'_>,
     group: &FitGroup,
-    frames: &[Rigid],
+    frames: Option<&[Rigid]>,
     rank: Rank,
     floor: usize,
 ) -> Result<GroupBasis, FitError> {
     let rank = match rank {
         Rank::Bound(limit, _) => Rank::Bound(limit, floor),
         fixed => fixed,
+    };
+    let identity;
+    let frames = match frames {
+        Some(f) => f,
+        None => {
+            identity = vec![Rigid::IDENTITY; anim.frames];
+            &identity
+        }
     };
     basis::fit_group(anim, &group.vertices, frames, rank).map_err(|u| FitError::Unreachable {
         group: group.name.clone(),
@@ -478,29 +522,40 @@ fn fit_one(
 fn assemble(
     anim: &Animation<'_>,
     groups: &[FitGroup],
-    frames: &[Vec<Rigid>],
+    frames: &[Option<Vec<Rigid>>],
     fits: Vec<GroupBasis>,
     options: &FitOptions,
 ) -> MemgMotion {
-    let local = options.frames == FrameMode::Local;
-    let k = if local { groups.len() } else { 0 };
+    // The groups with a frame, in order: their frame's index.
+    let framed: Vec<&Vec<Rigid>> = frames.iter().flatten().collect();
+    let mut next = 0;
+    let parents: Vec<i32> = frames
+        .iter()
+        .map(|f| match f {
+            Some(_) => {
+                next += 1;
+                next - 1
+            }
+            None => -1,
+        })
+        .collect();
     MemgMotion {
         byte_order: ByteOrder::Little,
         fps: options.fps,
-        local_frames: k,
+        local_frames: framed.len(),
         timesteps: anim.frames,
         frames: (0..anim.frames)
-            .flat_map(|t| frames[..k].iter().map(move |f| f[t].matrix()))
+            .flat_map(|t| framed.iter().map(move |f| f[t].matrix()))
             .collect(),
         groups: groups
             .iter()
             .zip(fits)
-            .enumerate()
-            .map(|(gi, (g, fit))| MemgGroup {
+            .zip(parents)
+            .map(|((g, fit), parent)| MemgGroup {
                 name: g.name.clone(),
                 mapping: g.vertices.iter().map(|&i| i + 1).collect(),
                 mean: fit.mean,
-                parent: if local { gi as i32 } else { -1 },
+                parent,
                 basis_len: fit.rank,
                 basis: fit.basis,
                 coeffs: fit.coeffs,

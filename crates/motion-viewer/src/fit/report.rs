@@ -17,6 +17,8 @@ pub struct GroupReport {
     pub vertices: usize,
     /// Its basis size.
     pub rank: usize,
+    /// Whether it has a rigid frame per timestep (false: world space).
+    pub frame: bool,
     /// The largest distance, any vertex, any timestep, between the input
     /// and the decoded motion as the library's deformer places it.
     pub max_error: f64,
@@ -94,20 +96,23 @@ impl FitReport {
         anim: &Animation<'_>,
         groups: &[FitGroup],
         ranks: &[usize],
+        framed: &[bool],
         measured: &Measured,
         options: &FitOptions,
         rank: Rank,
         memg: u64,
         seconds: Seconds,
     ) -> FitReport {
-        let group = |(g, (&rank, e)): (&FitGroup, (&usize, &Errors))| GroupReport {
-            name: g.name.clone(),
-            vertices: g.vertices.len(),
-            rank,
-            max_error: e.max,
-            rms_error: e.rms,
-            kg_error: e.kg,
-        };
+        let group =
+            |((g, &frame), (&rank, e)): ((&FitGroup, &bool), (&usize, &Errors))| GroupReport {
+                name: g.name.clone(),
+                vertices: g.vertices.len(),
+                rank,
+                frame,
+                max_error: e.max,
+                rms_error: e.rms,
+                kg_error: e.kg,
+            };
         FitReport {
             vertices: anim.vertices,
             frames: anim.frames,
@@ -121,6 +126,7 @@ impl FitReport {
             diagonal: anim.diagonal(),
             groups: groups
                 .iter()
+                .zip(framed)
                 .zip(ranks.iter().zip(&measured.groups))
                 .map(group)
                 .collect(),
@@ -141,9 +147,14 @@ impl FitReport {
     /// sizes and the times.
     pub fn text(&self, out: &str, input: &str) -> String {
         let mut s = String::new();
+        let framed = self.groups.iter().filter(|g| g.frame).count();
         let frames = match self.frame_mode {
-            FrameMode::Local => "a rigid frame per group and frame",
-            FrameMode::World => "no frames (world space)",
+            FrameMode::Local => "a rigid frame per group and frame".to_string(),
+            FrameMode::World => "no frames (world space)".to_string(),
+            FrameMode::Auto => format!(
+                "a rigid frame per frame where it makes the file smaller ({framed} of {} groups)",
+                self.groups.len()
+            ),
         };
         let _ = writeln!(
             s,

@@ -274,3 +274,41 @@ fn inputs_that_do_not_fit_are_refused() {
         "frame 2 vertex 5 y: expected a finite number, found NaN"
     );
 }
+
+#[test]
+fn auto_frames_keep_a_frame_only_where_it_saves_bytes() {
+    // A tumbling block (vertices 0..64) beside a sheet bending in place
+    // (64..160), 50 frames.
+    let block = tumbling_block(50);
+    let sheet = sheet_moving(12, 8, 50, 2, false);
+    let mut positions = Vec::new();
+    for t in 0..50 {
+        positions.extend_from_slice(&block[t * 192..(t + 1) * 192]);
+        positions.extend_from_slice(&sheet[t * 288..(t + 1) * 288]);
+    }
+    let anim = Animation::new(&positions, 160, 50).unwrap();
+    let groups = vec![
+        FitGroup {
+            name: "block".into(),
+            vertices: (0..64).collect(),
+        },
+        FitGroup {
+            name: "sheet".into(),
+            vertices: (64..160).collect(),
+        },
+    ];
+    let options = FitOptions {
+        bound: Bound::MaxError(1e-4),
+        frames: FrameMode::Auto,
+        ..FitOptions::default()
+    };
+    let checked = fit_checked(&anim, &groups, &options).unwrap();
+    let r = &checked.report;
+    assert_eq!((r.groups[0].frame, r.groups[0].rank), (true, 1));
+    assert_eq!((r.groups[1].frame, r.groups[1].rank), (false, 2));
+    assert!(r.max_error <= 1e-4);
+    let m = &checked.motion;
+    assert_eq!(m.local_frames, 1);
+    assert_eq!((m.groups[0].parent, m.groups[1].parent), (0, -1));
+    assert!(r.text("x.bin", "x.pc2").contains("(1 of 2 groups)"));
+}
