@@ -61,13 +61,24 @@ pub fn read_pc2(bytes: &[u8], vertices: usize) -> std::result::Result<Pc2<'_>, D
     })
 }
 
-/// The header of a `.pc2` checked against `bytes.len()` and the scene's
-/// `vertices`, with its position count (no positions read).
+/// The header of a `.pc2` checked against the scene's `vertices` and the
+/// file's length, `bytes.len()`, with its position count (no positions
+/// read).
 pub fn read_pc2_header(
     bytes: &[u8],
     vertices: usize,
 ) -> std::result::Result<(Pc2<'static>, usize), DecodeError> {
-    let mut r = Reader::new(bytes);
+    pc2_header(bytes, bytes.len() as u64, vertices)
+}
+
+/// [`read_pc2_header`] from the file's first bytes, `head` (32 or all
+/// there are), and its length: sized without reading the rest.
+pub fn pc2_header(
+    head: &[u8],
+    file_len: u64,
+    vertices: usize,
+) -> std::result::Result<(Pc2<'static>, usize), DecodeError> {
+    let mut r = Reader::new(head);
     let magic: [u8; 12] = r.array("signature")?;
     if &magic != MAGIC {
         return Err(DecodeError::new(
@@ -109,7 +120,7 @@ pub fn read_pc2_header(
         ));
     }
     let frames = r.i32("sample count")?;
-    let data = bytes.len() - HEADER;
+    let data = usize::try_from(file_len - HEADER as u64).unwrap_or(usize::MAX);
     let frame_bytes = 12 * vertices;
     if frame_bytes == 0 {
         return Err(DecodeError::new("vertex count", 16, "1 or more", "0"));
@@ -150,6 +161,18 @@ pub fn read_pc2_header(
         },
         held * vertices * 3,
     ))
+}
+
+/// The first `n` bytes of `path` (fewer in a shorter file) and the file's
+/// length: only a regular file is opened, and never with a wait.
+pub fn head(path: &Path, n: usize) -> Result<(Vec<u8>, u64)> {
+    use std::io::Read;
+    let (file, len) = crate::scene::load::open_regular_file(path)?;
+    let mut bytes = Vec::with_capacity(n);
+    file.take(n as u64)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    Ok((bytes, len))
 }
 
 /// Whether `bytes` start as a `.pc2` does.
@@ -247,7 +270,7 @@ impl AnimationSource {
                     natural_order(&mut files);
                     return Ok(AnimationSource::Objs(files));
                 }
-                if is_pc2(&Input::read(one)?.data) {
+                if is_pc2(&head(one, MAGIC.len())?.0) {
                     Ok(AnimationSource::Pc2(one.clone()))
                 } else {
                     Ok(AnimationSource::Objs(vec![one.clone()]))
@@ -256,7 +279,7 @@ impl AnimationSource {
             many => {
                 let mut files = many.to_vec();
                 for f in &files {
-                    if is_pc2(&Input::read(f)?.data) {
+                    if is_pc2(&head(f, MAGIC.len())?.0) {
                         return Err(Error::unsupported(
                             f,
                             "a .pc2 among several files: give one .pc2, or .obj frames",

@@ -5,7 +5,7 @@
 //! written through [`crate::output`], whole or not at all, and only once the
 //! decoded motion has been measured within the bound.
 
-use super::input::{AnimationSource, groups_of, read_obj_frames, read_pc2, read_pc2_header};
+use super::input::{AnimationSource, groups_of, head, pc2_header, read_obj_frames, read_pc2};
 use super::{Animation, Bound, FitError, FitOptions, FitReport, fit_checked};
 use crate::budget;
 use crate::error::{DecodeError, Error, Result};
@@ -45,9 +45,9 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
     // Sized from the headers (or the file count) before the positions are read.
     let (frames, sizing_path) = match &request.animation {
         AnimationSource::Pc2(path) => {
-            let input = Input::read(path)?;
+            let (first, len) = head(path, 32)?;
             let (header, _) =
-                read_pc2_header(&input.data, vertices).map_err(|e| Error::decode(path, e))?;
+                pc2_header(&first, len, vertices).map_err(|e| Error::decode(path, e))?;
             if header.sampling != 1.0 {
                 warnings.push(format!(
                     "{}: samples every {} frames from frame {}; --fps is the rate of its samples",

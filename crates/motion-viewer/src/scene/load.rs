@@ -102,13 +102,7 @@ impl Input {
         }
         const MAP_FROM_BYTES: u64 = 1 << 20;
         let io = |e| Error::io(path, e);
-        let (file, len) = open_regular(path).map_err(|e| match e {
-            Opened::Io(e) => io(e),
-            Opened::NotRegular(what) => Error::NotRegularFile {
-                path: path.to_path_buf(),
-                what,
-            },
-        })?;
+        let (file, len) = open_regular_file(path)?;
         let data = if len >= MAP_FROM_BYTES {
             // SAFETY: the map is read-only. Another process truncating the
             // file while it is read could fault the read; that is the accepted
@@ -140,6 +134,19 @@ fn file_name(path: &Path) -> String {
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     )
+}
+
+/// [`open_regular`], its refusal as the error [`Input::read`] gives: for a
+/// reader that needs only the head of a large file (a point cache's header).
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn open_regular_file(path: &Path) -> Result<(std::fs::File, u64)> {
+    open_regular(path).map_err(|e| match e {
+        Opened::Io(e) => Error::io(path, e),
+        Opened::NotRegular(what) => Error::NotRegularFile {
+            path: path.to_path_buf(),
+            what,
+        },
+    })
 }
 
 /// Why [`open_regular`] gave no file.
