@@ -13,7 +13,7 @@ use common::data;
 
 use crate::common::gltf as gltf_common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use glam::{DVec3, Vec3};
