@@ -3,7 +3,7 @@
 //! status lines on stdout.
 
 use motion_viewer::app::host::{Host, HostEvent};
-use motion_viewer::error::{Error, Result};
+use motion_viewer::error::Result;
 use motion_viewer::scene::archive::{disk_file, split_entry};
 use motion_viewer::scene::{DiskMaterials, Input, Materials};
 use std::collections::HashMap;
@@ -58,10 +58,24 @@ impl Host for DesktopHost {
         picture: &image::RgbaImage,
         first_input: Option<&Path>,
     ) -> std::result::Result<String, String> {
-        let path = next_screenshot_path(first_input.unwrap_or(Path::new("viewer")));
+        let path = next_free_path(first_input.unwrap_or(Path::new("viewer")), "png");
         motion_viewer::export::png::write(&path, picture).map_err(|e| e.to_string())?;
         // Whoever pressed F12 wants to know where it went, status lines or not.
         println!("screenshot {}", path.display());
+        let _ = std::io::stdout().flush();
+        Ok(path.display().to_string())
+    }
+
+    fn save_scene(
+        &mut self,
+        glb: &[u8],
+        first_input: Option<&Path>,
+    ) -> std::result::Result<String, String> {
+        let path = next_free_path(first_input.unwrap_or(Path::new("viewer")), "glb");
+        motion_viewer::output::write_atomic(&path, |w| w.write_all(glb))
+            .map_err(|e| e.to_string())?;
+        // Whoever pressed E wants to know where it went, status lines or not.
+        println!("exported {}", path.display());
         let _ = std::io::stdout().flush();
         Ok(path.display().to_string())
     }
@@ -106,39 +120,25 @@ pub fn save_motion(path: &Path, original: &Path, bytes: &[u8], overwrite: bool) 
     motion_viewer::output::write_atomic(path, |w| w.write_all(bytes))
 }
 
-/// The first free `<stem>_NNNN.png` beside `input`, counting from 1.
-pub fn next_screenshot_path(input: &Path) -> PathBuf {
+/// The first free `<stem>_NNNN.<ext>` beside `input`, counting from 1.
+pub fn next_free_path(input: &Path, ext: &str) -> PathBuf {
     let dir = input.parent().unwrap_or(Path::new(""));
     let stem = input
         .file_stem()
-        .map_or_else(|| "screenshot".into(), |s| s.to_string_lossy());
+        .map_or_else(|| "viewer".into(), |s| s.to_string_lossy());
     (1..)
-        .map(|n| dir.join(format!("{stem}_{n:04}.png")))
+        .map(|n| dir.join(format!("{stem}_{n:04}.{ext}")))
         .find(|p| !p.exists())
-        .unwrap_or_else(|| dir.join(format!("{stem}.png")))
+        .unwrap_or_else(|| dir.join(format!("{stem}.{ext}")))
 }
 
 /// Reads a regular file into memory (`ARCHIVE.ODA:NAME`: the archive, with
-/// the entry named). Unlike [`Input::read`], never maps it: a dropped or
-/// watched file may be rewritten while the viewer holds it, and a mapped
-/// file cut short under a reader faults the process.
+/// the entry named) through the library's one rule for inputs
+/// ([`Input::read_owned`]: a pipe or device is refused at once, never
+/// waited on). Unlike [`Input::read`], never maps it: a dropped or watched
+/// file may be rewritten while the viewer holds it.
 pub fn read_owned(path: &Path) -> Result<Input> {
-    if let Some((archive, entry)) = split_entry(path) {
-        return Ok(read_owned(&archive)?.with_entry(entry));
-    }
-    let io = |e| Error::io(path, e);
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if !meta.is_file() {
-        return Err(Error::NotRegularFile {
-            path: path.to_path_buf(),
-            what: if meta.is_dir() {
-                "a folder"
-            } else {
-                "a special file"
-            },
-        });
-    }
-    Ok(Input::from_bytes(path, std::fs::read(path).map_err(io)?))
+    Input::read_owned(path)
 }
 
 /// Size and modification time of each file of a set (`None`: missing).
@@ -237,7 +237,7 @@ fn poll_loop(
 
 #[cfg(test)]
 mod tests {
-    use super::{next_screenshot_path, read_owned, signature};
+    use super::{next_free_path, read_owned, signature};
     use motion_viewer::formats::mtn::read_oda;
     use motion_viewer::scene::archive::entry_path;
 
@@ -291,11 +291,11 @@ mod tests {
     fn screenshots_never_overwrite() {
         let dir = tempfile::tempdir().unwrap();
         let input = dir.path().join("flags.obj");
-        let first = next_screenshot_path(&input);
+        let first = next_free_path(&input, "png");
         assert_eq!(first, dir.path().join("flags_0001.png"));
         std::fs::write(&first, b"png").unwrap();
         assert_eq!(
-            next_screenshot_path(&input),
+            next_free_path(&input, "png"),
             dir.path().join("flags_0002.png")
         );
     }

@@ -86,6 +86,37 @@ pub fn edit_to_py(py: Python<'_>, path: &str, e: EditError) -> PyErr {
     )
 }
 
+/// A `TooLargeError` (a request over one of the package's caps, refused
+/// before anything was allocated) saying `message`.
+pub fn too_large(py: Python<'_>, message: String) -> PyErr {
+    raise(py, "TooLargeError", message, None, &[])
+}
+
+/// Runs `f`, a call from Python, turning a panic into a
+/// `MotionViewerError` (an `Exception`) instead of PyO3's `PanicException`
+/// (a `BaseException` that `except Exception` lets through). Every input
+/// is meant to end in a value or an exception of the package before this
+/// is reached: it is the last line of defence, and its message says so.
+pub fn guarded<T>(py: Python<'_>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(raise(
+                py,
+                "MotionViewerError",
+                format!("internal error (please report it): {what}"),
+                None,
+                &[],
+            ))
+        }
+    }
+}
+
 /// Converts a library result, raising its error as a Python exception.
 pub trait OrRaise<T> {
     /// The value, or the error raised in Python.

@@ -51,8 +51,8 @@ pub fn run(
         })
         .collect();
     let (fps, frames, force, baked) = (c.fps, c.frames, c.force, c.baked);
-    let report = py
-        .detach(|| {
+    let report = crate::errors::guarded(py, || {
+        py.detach(|| {
             let options = Options {
                 at,
                 fps,
@@ -64,7 +64,8 @@ pub fn run(
             };
             motion_viewer::export::export(tracks, out, &options)
         })
-        .or_raise(py)?;
+        .or_raise(py)
+    })?;
     Ok(report
         .written
         .iter()

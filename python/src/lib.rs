@@ -52,19 +52,38 @@ fn mapped(path: &std::path::Path) -> motion_viewer::Result<memg::Stored> {
 #[pyfunction]
 #[pyo3(signature = (path, entry=None))]
 fn open(py: Python<'_>, path: PathBuf, entry: Option<String>) -> PyResult<Track> {
-    // A MEMG motion is mapped and checked, not decoded (see track_memg.rs).
-    if entry.is_none()
-        && let Some(track) = track_memg::open(py, &path)?
-    {
-        return Ok(track);
-    }
-    let loaded = py
-        .detach(|| match &entry {
-            Some(entry) => motion_viewer::open_entry(&path, entry),
-            None => motion_viewer::open(&path),
-        })
-        .or_raise(py)?;
-    first(py, &path, tracks(py, loaded, mapped)?)
+    errors::guarded(py, || {
+        // A MEMG motion is mapped and checked, not decoded (see track_memg.rs).
+        if entry.is_none()
+            && let Some(track) = track_memg::open(py, &path)?
+        {
+            return Ok(track);
+        }
+        let loaded = py
+            .detach(|| match &entry {
+                Some(entry) => motion_viewer::open_entry(&path, entry),
+                None => motion_viewer::open(&path),
+            })
+            .or_raise(py)?;
+        first(py, &path, tracks(py, loaded, mapped)?)
+    })
+}
+
+/// A copy of `data` for the library, made with the GIL released; a
+/// `MemoryError` (never an abort) when it does not fit.
+fn owned(py: Python<'_>, data: &[u8]) -> PyResult<Vec<u8>> {
+    py.detach(|| {
+        let mut copy = Vec::new();
+        copy.try_reserve_exact(data.len()).ok()?;
+        copy.extend_from_slice(data);
+        Some(copy)
+    })
+    .ok_or_else(|| {
+        pyo3::exceptions::PyMemoryError::new_err(format!(
+            "a copy of {} bytes does not fit in memory",
+            data.len()
+        ))
+    })
 }
 
 /// The first track, or an error naming `path` when the file held none.
@@ -80,8 +99,10 @@ fn first(py: Python<'_>, path: &std::path::Path, tracks: Vec<Track>) -> PyResult
 /// every motion entry. Returns every track, in the order given.
 #[pyfunction]
 fn open_all(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<Vec<Track>> {
-    let loaded = py.detach(|| motion_viewer::open_all(&paths)).or_raise(py)?;
-    tracks(py, loaded, mapped)
+    errors::guarded(py, || {
+        let loaded = py.detach(|| motion_viewer::open_all(&paths)).or_raise(py)?;
+        tracks(py, loaded, mapped)
+    })
 }
 
 /// Opens a file held in memory; `name` is what errors and the track call
@@ -96,10 +117,11 @@ fn open_bytes(
 ) -> PyResult<Track> {
     // One copy of the bytes (the library owns what it decodes), made with
     // the GIL released.
+    let bytes = owned(py, &data)?;
     let loaded = py
         .detach(|| match &entry {
-            Some(entry) => motion_viewer::open_bytes_entry(name.clone(), data.to_vec(), entry),
-            None => motion_viewer::open_bytes(name.clone(), data.to_vec()),
+            Some(entry) => motion_viewer::open_bytes_entry(name.clone(), bytes, entry),
+            None => motion_viewer::open_bytes(name.clone(), bytes),
         })
         .or_raise(py)?;
     // A MEMG motion needs its .obj: never a MEMG track here.
@@ -117,14 +139,12 @@ fn open_bytes(
 /// `.mtl`). Returns every track.
 #[pyfunction]
 fn open_bytes_all(py: Python<'_>, files: Vec<(PathBuf, PyBackedBytes)>) -> PyResult<Vec<Track>> {
+    let copies = files
+        .iter()
+        .map(|(name, data)| Ok((name.clone(), owned(py, data)?)))
+        .collect::<PyResult<Vec<_>>>()?;
     let loaded = py
-        .detach(|| {
-            motion_viewer::open_bytes_all(
-                files
-                    .iter()
-                    .map(|(name, data)| (name.clone(), data.to_vec())),
-            )
-        })
+        .detach(|| motion_viewer::open_bytes_all(copies))
         .or_raise(py)?;
     // Each MEMG motion keeps its bytes object, for the arrays' views.
     let mut files: Vec<_> = files.into_iter().map(Some).collect();

@@ -3,27 +3,39 @@
 //! A MEMG motion is mostly its groups' bases U, stored as `f64`: a
 //! million-vertex motion is 800 MB of them. `open` maps the file, checks it
 //! as the decoder does (every count, shape and mapping, with the decoder's
-//! errors: `formats::memg::MappedMemg`) and keeps it mapped; the mean poses,
-//! bases and coefficients are numpy `float64` views of the stored doubles
-//! (in the file's byte order, where the file has them). The `f32` arrays the
+//! errors: `formats::memg::index`) and keeps it mapped. The `f32` arrays the
 //! CPU deformer and the exporters take are narrowed from the map the first
-//! time a call needs them (`Track::whole`, in `track_memg.rs`). Tracks
-//! opened from bytes keep the Python `bytes` object and view it the same
-//! way.
+//! time a call needs them (`Track::whole`, in `track_memg.rs`); the mean
+//! poses, bases and coefficients are numpy `float64` views of the stored
+//! doubles (in the file's byte order, where the file has them), of one copy
+//! of the file made the first time a view is asked for: a view is memory
+//! numpy reads whenever it likes, so it must never be the map itself.
+//!
+//! A file changed on disk after `open` (cut short, rewritten) never ends
+//! the interpreter: the map is a `formats::mapping::Mapping`, whose reads
+//! past a new end see zeros instead of raising `SIGBUS`, and every read
+//! from it (the narrowing, the copy) is followed by its check, which says
+//! the file changed since it was opened. So what a track returns is the
+//! file as it was when opened (a view copied before the change stays as
+//! it was), or a `FileError` saying it changed. Tracks opened from bytes keep
+//! the Python `bytes` object and view it the same way.
 
 use motion_viewer::error::Error;
 use motion_viewer::formats::bytes::ByteOrder;
-use motion_viewer::formats::memg::{self, ArrayOffsets, ArraySource, MappedMemg, MemgMotion};
+use motion_viewer::formats::mapping::Mapping;
+use motion_viewer::formats::memg::{self, ArrayOffsets, MemgMotion};
 use numpy::npyffi::{self, PY_ARRAY_API, npy_intp};
 use numpy::{PyArrayDescr, PyArrayDescrMethods};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// Where a motion file's bytes are held.
 enum Held {
-    /// Mapped from disk.
-    Mapped(MappedMemg),
+    /// Mapped from disk, guarded; with the copy the views show, made on
+    /// the first view.
+    Mapped(Mapping, OnceLock<Vec<u8>>),
     /// A Python `bytes` object (`open_bytes_all`).
     Python(PyBackedBytes),
 }
@@ -47,15 +59,23 @@ pub enum Which {
 }
 
 impl Stored {
-    /// Maps and checks the motion at `path`; returns it with the motion
+    /// Maps and checks the motion at `path` (a regular file, opened without
+    /// blocking: a pipe is refused at once); returns it with the motion
     /// decoded but for its mean poses and bases.
     pub fn map(path: &Path) -> motion_viewer::Result<(Stored, MemgMotion)> {
-        let mapped = MappedMemg::open(path)?;
-        let skeleton = mapped.motion().clone();
+        let map = Mapping::open(path)?;
+        let indexed = memg::index(map.as_deref().unwrap_or_default());
+        if let Some(map) = &map {
+            // A file changed while it was checked: that, not what it read as.
+            map.check()?;
+            map.release(0..map.len());
+        }
+        let (skeleton, offsets) = indexed.map_err(|e| Error::decode(path, e))?;
+        let map = map.ok_or_else(|| Error::mismatch(path, "an empty file"))?;
         let stored = Stored {
             order: skeleton.byte_order,
-            offsets: mapped.offsets().to_vec(),
-            held: Held::Mapped(mapped),
+            offsets,
+            held: Held::Mapped(map, OnceLock::new()),
         };
         Ok((stored, skeleton))
     }
@@ -70,20 +90,38 @@ impl Stored {
         })
     }
 
-    fn bytes(&self) -> &[u8] {
+    /// The bytes the views show: the file as it was when opened (copied
+    /// out of the map the first time, the copy checked), or the Python
+    /// `bytes` object.
+    fn bytes(&self) -> motion_viewer::Result<&[u8]> {
         match &self.held {
-            Held::Mapped(m) => m.map().map_or(&[], |m| &m[..]),
-            Held::Python(b) => b,
+            Held::Python(b) => Ok(b),
+            Held::Mapped(map, copy) => {
+                if let Some(bytes) = copy.get() {
+                    return Ok(bytes);
+                }
+                let made = map.copy_checked()?;
+                // Two threads may both copy; the first one's copy is kept.
+                Ok(copy.get_or_init(|| made))
+            }
         }
     }
 
-    /// The whole motion, its arrays narrowed to `f32` (the map's pages are
-    /// dropped behind the decoder).
+    /// The whole motion, its arrays narrowed to `f32` (from the map, its
+    /// pages dropped behind the decoder, then checked unchanged).
     pub fn decode(&self, path: &Path) -> motion_viewer::Result<MemgMotion> {
-        match &self.held {
-            Held::Mapped(m) => m.decode(),
-            Held::Python(b) => memg::decode(b).map_err(|e| Error::decode(path, e)),
-        }
+        let decoded = match &self.held {
+            Held::Python(b) => memg::decode(b),
+            Held::Mapped(_, copy) if copy.get().is_some() => {
+                memg::decode(copy.get().map_or(&[][..], |c| &c[..]))
+            }
+            Held::Mapped(map, _) => {
+                let decoded = memg::decode_mmap(map);
+                map.check()?;
+                decoded
+            }
+        };
+        decoded.map_err(|e| Error::decode(path, e))
     }
 
     /// A read-only `float64` numpy view (in the file's byte order, aligned
@@ -107,7 +145,7 @@ impl Stored {
             Which::Coeffs => (at.coeffs, [r, n], [8, 8 * r]),
         };
         let end = start + 8 * dims[0] * dims[1];
-        let bytes = self.bytes();
+        let bytes = self.bytes().map_err(|e| crate::errors::to_py(py, e))?;
         // The parser checked every array lies inside the file.
         assert!(end <= bytes.len(), "array inside the file");
         let descr = PyArrayDescr::new(
@@ -119,8 +157,9 @@ impl Stored {
         )?;
         let mut dims = dims.map(|d| d as npy_intp);
         let mut strides = strides.map(|s| s as npy_intp);
-        // SAFETY: the data lies inside `bytes` (checked above), which
-        // `owner`, a frozen track, holds unchanged for as long as it lives;
+        // SAFETY: the data lies inside `bytes` (checked above): memory
+        // `owner`, a frozen track, holds unchanged for as long as it lives
+        // (a copy, never the map, which could change or vanish under it);
         // the array holds `owner` as its base and is made without the
         // WRITEABLE flag, so nothing writes through it. numpy sets the
         // ALIGNED flag from the pointer itself.

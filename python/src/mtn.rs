@@ -36,9 +36,11 @@ fn edit(
     what: &str,
     f: impl FnOnce(&Mtn) -> Result<Edit, EditError> + Send,
 ) -> PyResult<Track> {
-    let m = track.mtn(what)?;
-    let result = py.detach(|| f(m));
-    made(py, track, result)
+    crate::errors::guarded(py, || {
+        let m = track.mtn(what)?;
+        let result = py.detach(|| f(m));
+        made(py, track, result)
+    })
 }
 
 /// The motion mirrored left ↔ right.

@@ -1,18 +1,24 @@
 //! The samplers behind `Track`'s methods: each fills a numpy array's buffer,
 //! allocated with the GIL held, then runs with the GIL released.
 
+use motion_viewer::Track;
 use motion_viewer::anim::aibo::MtnRig;
+use motion_viewer::anim::clock::{Grid, Window};
 use motion_viewer::anim::curve::evaluate_bool;
 use motion_viewer::anim::input_animation::{Pose, pose_at, ray_at};
-use motion_viewer::anim::memg::{Binding, Deformer};
+use motion_viewer::anim::memg::{Binding, Deformer, steps_at};
 use motion_viewer::anim::mtn::MtnSampler;
 use motion_viewer::formats::input_animation::{Hands, JOINT_COUNT, PoseCurves, RayCurves};
 use motion_viewer::formats::memg::MemgMotion;
 use motion_viewer::formats::mtn::Mtn;
 use motion_viewer::formats::obj::ObjScene;
-use numpy::ndarray::IntoDimension;
-use numpy::{AllowTypeChange, Element, PyArray, PyArray1, PyArray2, PyArrayLike1, PyArrayMethods};
-use pyo3::exceptions::PyValueError;
+use numpy::ndarray::{Dimension, IntoDimension};
+use numpy::npyffi::{PY_ARRAY_API, npy_intp};
+use numpy::{
+    AllowTypeChange, Element, PyArray, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayLike1,
+    PyArrayMethods,
+};
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -23,28 +29,74 @@ pub type Times<'py> = PyArrayLike1<'py, f64, AllowTypeChange>;
 /// (1e9 for 1e3) is refused rather than filling the memory.
 const MAX_GRID: f64 = 1e8;
 
-/// 0, `step`, 2·`step`… up to `duration` (within a nanosecond), where
-/// `step` is 1/`rate` or else `period`.
-pub fn grid(duration: f64, period: f64, rate: Option<f64>) -> PyResult<Vec<f64>> {
-    let step = match rate {
-        Some(r) if r.is_finite() && r > 0.0 => 1.0 / r,
-        Some(r) => {
-            return Err(PyValueError::new_err(format!(
-                "rate {r}: expected a positive number of samples per second"
-            )));
-        }
-        None => period,
-    };
-    let count = (duration / step + 1e-9).floor() + 1.0;
-    if !(count.is_finite() && count <= MAX_GRID) {
+/// The most bytes one call returns (its array, and the times it holds
+/// while filling it): past this a request is refused before anything is
+/// allocated ([`check_size`]); below it, an allocation the system refuses
+/// is a `MemoryError` ([`fill`]).
+pub const MAX_OUTPUT_BYTES: u64 = 4 << 30;
+
+/// The frames of `track` at `rate` samples a second (its own frame period
+/// when `None`), on the library's one clock ([`Grid`]): 0, 1/rate, 2/rate…
+/// up to its duration, the last frame included. A rate that is not a
+/// positive number is a `ValueError`; more than [`MAX_GRID`] frames a
+/// `TooLargeError`.
+pub fn grid(py: Python<'_>, track: &Track, rate: Option<f64>) -> PyResult<Grid> {
+    if let Some(r) = rate
+        && !(r.is_finite() && r > 0.0)
+    {
         return Err(PyValueError::new_err(format!(
-            "{count} samples at {step} s over {duration} s: more than the {MAX_GRID} one call makes; pass times"
+            "rate {r}: expected a positive number of samples per second"
         )));
     }
-    Ok((0..count as usize).map(|i| i as f64 * step).collect())
+    let grid = track.grid(rate, Window::Whole);
+    if grid.len() as f64 > MAX_GRID {
+        return Err(crate::errors::too_large(
+            py,
+            format!(
+                "{} samples at {} s over {} s: more than the {MAX_GRID} one call makes; \
+                 pass times, or a lower rate",
+                grid.len(),
+                grid.period_s(),
+                track.duration_s()
+            ),
+        ));
+    }
+    Ok(grid)
 }
 
-/// A new C-ordered array of `shape`, filled by `f` with the GIL released.
+/// The times of `grid` (at most [`MAX_GRID`]), or a `MemoryError`.
+pub fn times(grid: &Grid) -> PyResult<Vec<f64>> {
+    let count = grid.times().len();
+    let mut times = Vec::new();
+    times
+        .try_reserve_exact(count)
+        .map_err(|_| PyMemoryError::new_err(format!("{count} times do not fit in memory")))?;
+    times.extend(grid.times());
+    Ok(times)
+}
+
+/// Refuses, with a `TooLargeError` naming what to narrow, a call of
+/// `what` returning `count` samples of `per_sample` bytes each (its times
+/// held beside them, 8 bytes each), more than [`MAX_OUTPUT_BYTES`] in all.
+pub fn check_size(py: Python<'_>, what: &str, count: usize, per_sample: u64) -> PyResult<()> {
+    let bytes = (count as u64).saturating_mul(per_sample.saturating_add(8));
+    if bytes <= MAX_OUTPUT_BYTES {
+        return Ok(());
+    }
+    Err(crate::errors::too_large(
+        py,
+        format!(
+            "{what}: {count} samples × {per_sample} bytes = {:.2} GB is more than the {:.2} GB \
+             one call returns; pass fewer times (or a lower rate) and call it in parts",
+            bytes as f64 / 1e9,
+            MAX_OUTPUT_BYTES as f64 / 1e9
+        ),
+    ))
+}
+
+/// A new zero-filled C-ordered array of `shape`, filled by `f` with the GIL
+/// released. An array the system cannot allocate is a `MemoryError`, never
+/// a panic (call [`check_size`] first for the cap).
 pub fn fill<'py, T, ID>(
     py: Python<'py>,
     shape: ID,
@@ -54,7 +106,24 @@ where
     T: Element + Send,
     ID: IntoDimension,
 {
-    let array = PyArray::<T, ID::Dim>::zeros(py, shape, false);
+    let dim = shape.into_dimension();
+    let mut dims: Vec<npy_intp> = dim.slice().iter().map(|&d| d as npy_intp).collect();
+    // SAFETY: numpy's own constructor, given a dimension per axis and a
+    // descriptor it takes over; it returns a new reference, or null with
+    // the Python error (MemoryError) set.
+    let array = unsafe {
+        let raw = PY_ARRAY_API.PyArray_Zeros(
+            py,
+            dims.len() as std::ffi::c_int,
+            dims.as_mut_ptr(),
+            T::get_dtype(py).into_dtype_ptr(),
+            0,
+        );
+        Bound::from_owned_ptr_or_err(py, raw)?
+    };
+    let array = array
+        .cast_into::<PyArray<T, ID::Dim>>()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     // SAFETY: the array was just made here and no other reference to it
     // exists until it is returned.
     let data = unsafe { array.as_slice_mut() }.map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -199,7 +268,7 @@ pub fn gaze(curves: &RayCurves, times: &[f64], out: &mut [f32]) {
     }
 }
 
-/// Every `.obj` vertex at each time (seconds × `fps` = timesteps), every
+/// Every `.obj` vertex at each time (in seconds, on the one clock), every
 /// frame at once (`Deformer::deform_many`: the same values as one frame at
 /// a time, each chunk of the basis read once for all the times).
 pub fn positions(
@@ -207,10 +276,11 @@ pub fn positions(
     motion: &MemgMotion,
     binding: &Binding,
     times: &[f64],
-    fps: f64,
     out: &mut [f32],
 ) {
     let (points, _) = out.as_chunks_mut::<3>();
-    let steps: Vec<f64> = times.iter().map(|t| t * fps).collect();
+    // Seconds to timesteps as every path counts them (between two timesteps
+    // the deformer blends by the one MEMG rule).
+    let steps: Vec<f64> = times.iter().map(|&t| steps_at(motion, t)).collect();
     Deformer::new().deform_many(scene, motion, binding, &steps, points);
 }

@@ -1,5 +1,6 @@
 //! `motion_viewer.Track`: one motion, its facts, and its samplers.
 
+use crate::errors::guarded;
 use crate::memg::{Stored, Which};
 use crate::sample::{self, Times};
 use motion_viewer::Track as Inner;
@@ -10,7 +11,7 @@ use motion_viewer::formats::mtn::Mtn;
 use motion_viewer::formats::obj::ObjScene;
 use numpy::ndarray::{ArrayView, Dimension, ShapeBuilder};
 use numpy::{Element, PyArray, PyArray1, PyArray2, PyArray3, PyArray4};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::OnceLock;
@@ -112,21 +113,45 @@ impl Track {
         ))
     }
 
-    /// The kind's times: `times` as given, or every frame period (or every
-    /// 1/`rate` s) from 0 to the duration.
-    fn times(&self, times: Option<Bound<'_, PyAny>>, rate: Option<f64>) -> PyResult<Vec<f64>> {
+    /// The times a sampler `what` evaluates, each giving `per_sample` bytes
+    /// of its output: `times` as given, or every frame period (or every
+    /// 1/`rate` s) from 0 to the duration. A call past
+    /// [`sample::MAX_OUTPUT_BYTES`] is refused with a `TooLargeError`
+    /// before anything is allocated.
+    fn times(
+        &self,
+        py: Python<'_>,
+        times: Option<Bound<'_, PyAny>>,
+        rate: Option<f64>,
+        what: &str,
+        per_sample: u64,
+    ) -> PyResult<Vec<f64>> {
         match (times, rate) {
             (Some(_), Some(_)) => Err(PyValueError::new_err("give times or rate, not both")),
             (Some(t), None) => {
-                let t: Times<'_> = t.extract().map_err(|e| {
+                let t: Times<'_> = t.extract().map_err(|e: PyErr| {
+                    if e.is_instance_of::<PyMemoryError>(py) {
+                        return e;
+                    }
                     PyTypeError::new_err(format!(
                         "times: expected a 1-D array or sequence of seconds ([t] for one time): {e}"
                     ))
                 })?;
-                Ok(t.as_array().iter().copied().collect())
+                let view = t.as_array();
+                sample::check_size(py, what, view.len(), per_sample)?;
+                let mut out = Vec::new();
+                out.try_reserve_exact(view.len()).map_err(|_| {
+                    PyMemoryError::new_err(format!("{} times do not fit in memory", view.len()))
+                })?;
+                out.extend(view.iter().copied());
+                Ok(out)
             }
             (None, rate) => {
-                sample::grid(self.inner.duration_s(), self.inner.frame_period_s(), rate)
+                // The track's frames on the library's one clock: every
+                // output samples these times.
+                let grid = sample::grid(py, &self.inner, rate)?;
+                sample::check_size(py, what, grid.times().len(), per_sample)?;
+                sample::times(&grid)
             }
         }
     }
@@ -205,10 +230,12 @@ impl Track {
 
     /// The summary `viewer info --json` prints for this track, as a dict.
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let summary = motion_viewer::summary::summarize(self.whole(py)?);
-        let text =
-            serde_json::to_string(&summary).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        py.import("json")?.call_method1("loads", (text,))
+        guarded(py, || {
+            let summary = motion_viewer::summary::summarize(self.whole(py)?);
+            let text = serde_json::to_string(&summary)
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            py.import("json")?.call_method1("loads", (text,))
+        })
     }
 
     /// The times every sampler takes when given none: 0, one frame period
@@ -219,7 +246,10 @@ impl Track {
         py: Python<'py>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        Ok(PyArray1::from_vec(py, self.times(None, rate)?))
+        guarded(py, || {
+            let times = self.times(py, None, rate, "sample_times", 0)?;
+            Ok(PyArray1::from_vec(py, times))
+        })
     }
 
     fn __repr__(&self) -> String {
@@ -255,8 +285,10 @@ impl Track {
             baked,
         };
         let py = slf.py();
-        let track = slf.get().whole(py)?;
-        crate::export::run(py, std::slice::from_ref(track), &path, &options)
+        guarded(py, || {
+            let track = slf.get().whole(py)?;
+            crate::export::run(py, std::slice::from_ref(track), &path, &options)
+        })
     }
 
     // --- AIBO .mtn ---
@@ -276,10 +308,13 @@ impl Track {
         times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let m = self.mtn("joint_angles")?;
-        let times = self.times(times, rate)?;
-        sample::fill(py, [times.len(), m.joints.len()], |out| {
-            sample::joint_angles(m, &times, out)
+        guarded(py, || {
+            let m = self.mtn("joint_angles")?;
+            let per = 8 * m.joints.len() as u64;
+            let times = self.times(py, times, rate, "joint_angles", per)?;
+            sample::fill(py, [times.len(), m.joints.len()], |out| {
+                sample::joint_angles(m, &times, out)
+            })
         })
     }
 
@@ -292,10 +327,12 @@ impl Track {
         times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let m = self.mtn("body_attitude")?;
-        let times = self.times(times, rate)?;
-        sample::fill(py, [times.len(), 3], |out| {
-            sample::body_attitude(m, &times, out)
+        guarded(py, || {
+            let m = self.mtn("body_attitude")?;
+            let times = self.times(py, times, rate, "body_attitude", 24)?;
+            sample::fill(py, [times.len(), 3], |out| {
+                sample::body_attitude(m, &times, out)
+            })
         })
     }
 
@@ -320,10 +357,12 @@ impl Track {
                 )));
             }
         };
-        let times = self.times(times, rate)?;
-        let points = sample::point_names(m).len();
-        sample::fill(py, [times.len(), points, 3], |out| {
-            sample::rig_points(m, &times, world, out)
+        guarded(py, || {
+            let points = sample::point_names(m).len();
+            let times = self.times(py, times, rate, "rig_points", 24 * points as u64)?;
+            sample::fill(py, [times.len(), points, 3], |out| {
+                sample::rig_points(m, &times, world, out)
+            })
         })
     }
 
@@ -337,7 +376,7 @@ impl Track {
     /// `joint_angles` (keyframes × joints, radians), `body_attitude`
     /// (keyframes × 3, radians).
     fn keyframes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        sample::keyframes(py, self.mtn("keyframes")?)
+        guarded(py, || sample::keyframes(py, self.mtn("keyframes")?))
     }
 
     // --- MRTK input animation ---
@@ -356,9 +395,11 @@ impl Track {
             .camera
             .as_ref()
             .ok_or_else(|| self.absent("a camera pose"))?;
-        let times = self.times(times, rate)?;
-        sample::fill(py, [times.len(), 7], |out| {
-            sample::camera(camera, &times, out)
+        guarded(py, || {
+            let times = self.times(py, times, rate, "camera_poses", 28)?;
+            sample::fill(py, [times.len(), 7], |out| {
+                sample::camera(camera, &times, out)
+            })
         })
     }
 
@@ -373,9 +414,11 @@ impl Track {
     ) -> PyResult<Bound<'py, PyArray4<f32>>> {
         let rec = self.recording("hand_joints")?;
         let hands = rec.hands.as_ref().ok_or_else(|| self.absent("hands"))?;
-        let times = self.times(times, rate)?;
-        sample::fill(py, [times.len(), 2, 27, 7], |out| {
-            sample::hand_joints(hands, &times, out)
+        guarded(py, || {
+            let times = self.times(py, times, rate, "hand_joints", 4 * 2 * 27 * 7)?;
+            sample::fill(py, [times.len(), 2, 27, 7], |out| {
+                sample::hand_joints(hands, &times, out)
+            })
         })
     }
 
@@ -389,9 +432,11 @@ impl Track {
     ) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let rec = self.recording("tracked")?;
         let hands = rec.hands.as_ref().ok_or_else(|| self.absent("hands"))?;
-        let times = self.times(times, rate)?;
-        sample::fill(py, [times.len(), 2], |out| {
-            sample::hand_flags(hands, &times, false, out)
+        guarded(py, || {
+            let times = self.times(py, times, rate, "tracked", 2)?;
+            sample::fill(py, [times.len(), 2], |out| {
+                sample::hand_flags(hands, &times, false, out)
+            })
         })
     }
 
@@ -405,9 +450,11 @@ impl Track {
     ) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let rec = self.recording("pinching")?;
         let hands = rec.hands.as_ref().ok_or_else(|| self.absent("hands"))?;
-        let times = self.times(times, rate)?;
-        sample::fill(py, [times.len(), 2], |out| {
-            sample::hand_flags(hands, &times, true, out)
+        guarded(py, || {
+            let times = self.times(py, times, rate, "pinching", 2)?;
+            sample::fill(py, [times.len(), 2], |out| {
+                sample::hand_flags(hands, &times, true, out)
+            })
         })
     }
 
@@ -424,8 +471,10 @@ impl Track {
             .eye_gaze
             .as_ref()
             .ok_or_else(|| self.absent("eye gaze"))?;
-        let times = self.times(times, rate)?;
-        sample::fill(py, [times.len(), 6], |out| sample::gaze(gaze, &times, out))
+        guarded(py, || {
+            let times = self.times(py, times, rate, "gaze", 24)?;
+            sample::fill(py, [times.len(), 6], |out| sample::gaze(gaze, &times, out))
+        })
     }
 
     /// The recording's markers as (time in seconds, name) (MRTK).
@@ -458,14 +507,16 @@ impl Track {
         times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray3<f32>>> {
-        let (_, _, binding) = self.memg("positions")?;
-        let times = self.times(times, rate)?;
-        let Inner::Memg { scene, motion, .. } = self.whole(py)? else {
-            unreachable!("memg() found a MEMG track");
-        };
-        let fps = f64::from(motion.fps.max(1));
-        sample::fill(py, [times.len(), scene.positions.len(), 3], |out| {
-            sample::positions(scene, motion, binding, &times, fps, out)
+        guarded(py, || {
+            let (scene, _, binding) = self.memg("positions")?;
+            let per = 12 * scene.positions.len() as u64;
+            let times = self.times(py, times, rate, "positions", per)?;
+            let Inner::Memg { scene, motion, .. } = self.whole(py)? else {
+                unreachable!("memg() found a MEMG track");
+            };
+            sample::fill(py, [times.len(), scene.positions.len(), 3], |out| {
+                sample::positions(scene, motion, binding, &times, out)
+            })
         })
     }
 

@@ -45,16 +45,15 @@ pub fn open(py: Python<'_>, path: &Path) -> PyResult<Option<Track>> {
     Track::with_file(py, track, warnings, Some(stored), true).map(Some)
 }
 
-/// Whether `path` is a regular file whose first bytes are a MEMG motion's.
+/// Whether `path` is a regular file whose first bytes are a MEMG motion's
+/// (opened as every input is, without blocking: a named pipe is no MEMG
+/// motion, and the front door then refuses it at once).
 fn is_memg(path: &Path) -> bool {
     let mut head = [0u8; 16];
-    let read = std::fs::File::open(path).and_then(|mut f| {
-        if !f.metadata()?.is_file() {
-            return Ok(0);
-        }
-        f.read(&mut head)
-    });
-    matches!(read, Ok(n) if formats::probe(&head[..n]) == Some(Kind::MemgMotion))
+    let read = formats::file::open_regular(path)
+        .ok()
+        .and_then(|(mut f, _)| f.read(&mut head).ok());
+    matches!(read, Some(n) if formats::probe(&head[..n]) == Some(Kind::MemgMotion))
 }
 
 impl Track {

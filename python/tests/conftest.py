@@ -51,9 +51,74 @@ def read_memg_f64(raw: bytes) -> Dict[str, Any]:
     return dict(fps=fps, k=k, n=n, frames=frames, groups=groups)
 
 
+def _trs(m: np.ndarray):
+    """A 3×4 frame as translation, rotation matrix and positive scale (its
+    columns' lengths), or None where it is no rotation times a positive
+    scale (a shear or a mirror, within 1e-6)."""
+    linear = m[:, :3]
+    scale = np.linalg.norm(linear, axis=0)
+    if not np.all(scale > 0):
+        return None
+    rotation = linear / scale
+    if np.abs(rotation.T @ rotation - np.eye(3)).max() > 1e-6 or np.linalg.det(rotation) <= 0:
+        return None
+    return m[:, 3], rotation, scale
+
+
+def _quaternion(r: np.ndarray) -> np.ndarray:
+    """A rotation matrix's unit quaternion (w, x, y, z), from its largest
+    diagonal combination (Shepperd)."""
+    t = np.trace(r)
+    k = int(np.argmax([t, r[0, 0], r[1, 1], r[2, 2]]))
+    if k == 0:
+        q = np.array([1 + t, r[2, 1] - r[1, 2], r[0, 2] - r[2, 0], r[1, 0] - r[0, 1]])
+    else:
+        i, j, l = [(0, 1, 2), (1, 2, 0), (2, 0, 1)][k - 1]
+        q = np.empty(4)
+        q[0] = r[l, j] - r[j, l]
+        q[1 + i] = 1 + 2 * r[i, i] - t
+        q[1 + j] = r[j, i] + r[i, j]
+        q[1 + l] = r[l, i] + r[i, l]
+    return q / np.linalg.norm(q)
+
+
+def _rotation(q: np.ndarray) -> np.ndarray:
+    w, x, y, z = q / np.linalg.norm(q)
+    return np.array([
+        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+    ])
+
+
+def blend_frames(a: np.ndarray, b: np.ndarray, w: float) -> np.ndarray:
+    """Two 3×4 local frames blended by `w` as glTF blends a node
+    (docs/formats.md §5, "MEMG between timesteps"): translation and scale
+    linearly, rotation along the shorter arc (slerp); element by element
+    where either frame is not a rotation times a positive scale."""
+    if w == 0:
+        return a
+    ta, tb = _trs(a), _trs(b)
+    if ta is None or tb is None:
+        return a + (b - a) * w
+    qa, qb = _quaternion(ta[1]), _quaternion(tb[1])
+    if qa @ qb < 0:
+        qb = -qb
+    angle = np.arccos(min(qa @ qb, 1.0))
+    if angle < 1e-12:
+        q = qa + (qb - qa) * w
+    else:
+        q = (np.sin((1 - w) * angle) * qa + np.sin(w * angle) * qb) / np.sin(angle)
+    out = np.empty((3, 4))
+    out[:, :3] = _rotation(q) * (ta[2] + (tb[2] - ta[2]) * w)
+    out[:, 3] = ta[0] + (tb[0] - ta[0]) * w
+    return out
+
+
 def reference_positions(memg: Dict[str, Any], rest: np.ndarray, t: float) -> np.ndarray:
-    """The spec's formula in float64 at `t` timesteps: Q blended linearly
-    between the timesteps around t, the parent frame of the nearest one,
+    """The spec's formula in float64 at `t` timesteps, with the one rule
+    between timesteps (docs/formats.md §5): Q blended linearly between the
+    timesteps t0, t1 around t, the parent frame blended by `blend_frames`,
     p = M · (mean + U q); vertices of no group keep their rest position."""
     out = rest.astype(np.float64).copy()
     n = memg["n"]
@@ -61,12 +126,12 @@ def reference_positions(memg: Dict[str, Any], rest: np.ndarray, t: float) -> np.
     t0 = int(np.floor(t))
     t1 = min(t0 + 1, n - 1)
     w = t - t0
-    nearest = min(int(np.floor(t + 0.5)), n - 1)
     for g in memg["groups"]:
         q = g["q"][:, t0] + (g["q"][:, t1] - g["q"][:, t0]) * w
         local = (g["mean"] + g["u"] @ q).reshape(-1, 3)
         if 0 <= g["parent"] < memg["k"]:
-            m = memg["frames"][nearest, g["parent"]]
+            frames = memg["frames"]
+            m = blend_frames(frames[t0, g["parent"]], frames[t1, g["parent"]], w)
             local = local @ m[:, :3].T + m[:, 3]
         out[g["mapping"] - 1] = local
     return out

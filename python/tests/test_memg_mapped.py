@@ -1,4 +1,4 @@
-"""MEMG motions opened without decoding them: `open` maps the file and
+"""MEMG motions opened without decoding them: `open` reads the file once and
 checks it whole, so a bad file raises there, as the decoder raises; the
 mean poses, bases and coefficients are float64 views of the stored doubles
 (in the file's byte order, aligned or not), whichever way the track was

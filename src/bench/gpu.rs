@@ -68,6 +68,8 @@ impl GpuBench {
                 });
             }
         };
+        // The file unchanged while the basis was read from its map.
+        source.check()?;
         drop(source);
         timer.plan(1);
         let secs = timer.secs_per_call("GPU deformation", || {

@@ -199,7 +199,54 @@ pub fn one_line(error: &anyhow::Error) -> String {
             line.push_str(&text);
         }
     }
-    motion_viewer::text::escape(&line).into_owned()
+    cut_arguments(motion_viewer::text::escape(&line).into_owned())
+}
+
+/// The command line's arguments longer than an error quotes
+/// ([`motion_viewer::text::QUOTED_CHARS`]).
+fn long_arguments() -> Vec<String> {
+    std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .filter(|a| a.chars().count() > motion_viewer::text::QUOTED_CHARS)
+        .collect()
+}
+
+/// `message` with each long argument it repeats (as given, or escaped for
+/// the terminal) cut as every quoted value is: its first 80 characters and
+/// its length (`from-csv`'s rule), so that a 10 000-character pattern makes
+/// a line, not a screenful.
+fn cut_arguments(mut message: String) -> String {
+    use motion_viewer::text::{QUOTED_CHARS, cut, escape};
+    for arg in long_arguments() {
+        let escaped = escape(&arg).into_owned();
+        let short = cut(&escaped, QUOTED_CHARS).into_owned();
+        for form in [&arg, &escaped] {
+            if message.contains(form.as_str()) {
+                message = message.replace(form.as_str(), &short);
+            }
+        }
+    }
+    message
+}
+
+/// The command line parsed; clap's own errors (an unknown option, a value
+/// that does not parse) with their long arguments cut as ours are.
+fn parse() -> Result<Cli, ExitCode> {
+    use clap::error::ErrorKind;
+    match Cli::try_parse() {
+        Ok(cli) => Ok(cli),
+        Err(e)
+            if long_arguments().is_empty()
+                || matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) =>
+        {
+            e.exit()
+        }
+        Err(e) => {
+            eprint!("{}", cut_arguments(e.render().to_string()));
+            Err(ExitCode::from(2))
+        }
+    }
 }
 
 /// Writes `text` (lines holding names from files) to standard output,
@@ -234,7 +281,10 @@ fn remove_partial_outputs_on_interrupt() {
 
 /// Parses the command line, runs it, and turns an error into one line on stderr.
 pub fn main() -> ExitCode {
-    let mut cli = Cli::parse();
+    let mut cli = match parse() {
+        Ok(cli) => cli,
+        Err(status) => return status,
+    };
     // Only the commands that write files: `serve` and the window keep the
     // default (or their own) handling.
     if matches!(

@@ -99,12 +99,20 @@ impl FromStr for TimeRange {
     }
 }
 
+/// A value as a refusal quotes it: escaped, and cut after
+/// [`motion_viewer::text::QUOTED_CHARS`] characters.
+fn shown(text: &str) -> String {
+    let escaped = motion_viewer::text::escape(text);
+    motion_viewer::text::cut(&escaped, motion_viewer::text::QUOTED_CHARS).into_owned()
+}
+
 /// A number ≥ 0 (`--tolerance`).
 pub fn non_negative(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
         _ => Err(format!(
-            "expected a number ≥ 0 such as 0.01, found {text:?}"
+            "expected a number ≥ 0 such as 0.01, found \"{}\"",
+            shown(text)
         )),
     }
 }
@@ -114,7 +122,8 @@ pub fn positive(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
         _ => Err(format!(
-            "expected a positive number such as 2 or 0.5, found {text:?}"
+            "expected a positive number such as 2 or 0.5, found \"{}\"",
+            shown(text)
         )),
     }
 }
@@ -291,8 +300,12 @@ mod tests {
 /// digits after the point) as nanoseconds, read exactly: through an `f64`
 /// an epoch of today would lose its last few hundred nanoseconds.
 pub fn start_time_ns(text: &str) -> Result<u64, String> {
-    let bad =
-        || format!("expected seconds since the Unix epoch such as 1700000000.25, found {text:?}");
+    let bad = || {
+        format!(
+            "expected seconds since the Unix epoch such as 1700000000.25, found \"{}\"",
+            shown(text)
+        )
+    };
     let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     if !digits(whole) || !(frac.is_empty() || digits(frac)) || frac.len() > 9 {

@@ -150,13 +150,21 @@ impl MtnArgs {
 pub fn select_entry(lists: Vec<&mut Vec<PathBuf>>, entry: &str) -> Result<()> {
     let mut found = false;
     for list in lists {
-        if let Ok(narrowed) = archive::select_entry(list, entry) {
-            *list = narrowed;
-            found = true;
+        match archive::select_entry(list, entry) {
+            Ok(narrowed) => {
+                *list = narrowed;
+                found = true;
+            }
+            // A pipe, device or folder among the files: said at once.
+            Err(e @ motion_viewer::Error::NotRegularFile { .. }) => return Err(e.into()),
+            Err(_) => {}
         }
     }
     if !found {
-        bail!("--entry {entry}: none of the files given is an ODA archive");
+        bail!(
+            "--entry {}: none of the files given is an ODA archive",
+            motion_viewer::text::cut(entry, motion_viewer::text::QUOTED_CHARS)
+        );
     }
     Ok(())
 }

@@ -10,6 +10,7 @@ mod curves_cli;
 mod diff_cli;
 mod fit_cli;
 mod hostile;
+mod hostile_bounds;
 mod hostile_out;
 mod hostile_work;
 mod input_animation_cli;

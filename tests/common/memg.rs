@@ -152,6 +152,52 @@ impl RawFile {
 
     /// Positions at timestep `t` by the spec's formula, starting from `base`
     /// (the .obj positions), moving only the groups named in `bound`.
+    /// The spec's formula at `s` timesteps by the one MEMG rule
+    /// (docs/formats.md §3): clamped, coefficients blended linearly between
+    /// the timesteps around `s`, each frame interpolated by
+    /// [`interpolate_frame`].
+    pub fn evaluate_at(&self, base: &[[f64; 3]], bound: &[&str], s: f64) -> Vec<[f64; 3]> {
+        let last = (self.n - 1) as f64;
+        let s = s.clamp(0.0, last);
+        let t0 = s.floor() as usize;
+        let t1 = (t0 + 1).min(last as usize);
+        let w = s - t0 as f64;
+        let mut out = base.to_vec();
+        for g in self
+            .groups
+            .iter()
+            .filter(|g| bound.contains(&g.name.as_str()))
+        {
+            let rows = g.u_shape.0 as usize;
+            let r = g.u_shape.1 as usize;
+            let identity = [1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1., 0.];
+            let m = if g.parent >= 0 && g.parent < self.k {
+                let k = self.k as usize;
+                let p = g.parent as usize;
+                interpolate_frame(&self.frames[t0 * k + p], &self.frames[t1 * k + p], w)
+            } else {
+                identity
+            };
+            for (vi, &map) in g.mapping.iter().enumerate() {
+                let mut p = [0.0; 3];
+                for (a, x) in p.iter_mut().enumerate() {
+                    let row = 3 * vi + a;
+                    *x = g.mean[row];
+                    for j in 0..r {
+                        let q = g.q[t0 * r + j] + (g.q[t1 * r + j] - g.q[t0 * r + j]) * w;
+                        *x += g.u[j * rows + row] * q;
+                    }
+                }
+                out[map as usize - 1] = [
+                    m[0] * p[0] + m[1] * p[1] + m[2] * p[2] + m[3],
+                    m[4] * p[0] + m[5] * p[1] + m[6] * p[2] + m[7],
+                    m[8] * p[0] + m[9] * p[1] + m[10] * p[2] + m[11],
+                ];
+            }
+        }
+        out
+    }
+
     pub fn evaluate(&self, base: &[[f64; 3]], bound: &[&str], t: usize) -> Vec<[f64; 3]> {
         let mut out = base.to_vec();
         for g in self
@@ -201,6 +247,62 @@ impl Values {
         self.0 ^= self.0 << 17;
         ((self.0 >> 40) % 1024) as f64 / 256.0 - 2.0
     }
+}
+
+/// Two row-major 3×4 frames `a`, `b` (rotations times a positive scale per
+/// axis) blended by `w` as glTF blends a node, computed without
+/// quaternions: the scales and translations linearly, the rotation as
+/// `Ra · exp(w · log(Raᵀ Rb))` (Rodrigues' formula about the relative
+/// rotation's axis), which is the shorter-arc slerp.
+pub fn interpolate_frame(a: &[f64; 12], b: &[f64; 12], w: f64) -> [f64; 12] {
+    type M = [[f64; 3]; 3];
+    let split = |m: &[f64; 12]| -> (M, [f64; 3]) {
+        let s: [f64; 3] =
+            std::array::from_fn(|c| (0..3).map(|r| m[4 * r + c].powi(2)).sum::<f64>().sqrt());
+        (
+            std::array::from_fn(|r| std::array::from_fn(|c| m[4 * r + c] / s[c])),
+            s,
+        )
+    };
+    let mul = |x: &M, y: &M| -> M {
+        std::array::from_fn(|r| std::array::from_fn(|c| (0..3).map(|k| x[r][k] * y[k][c]).sum()))
+    };
+    let (ra, sa) = split(a);
+    let (rb, sb) = split(b);
+    let rat: M = std::array::from_fn(|r| std::array::from_fn(|c| ra[c][r]));
+    let rel = mul(&rat, &rb);
+    let cos = ((rel[0][0] + rel[1][1] + rel[2][2] - 1.0) / 2.0).clamp(-1.0, 1.0);
+    let angle = cos.acos();
+    let axis = [
+        rel[2][1] - rel[1][2],
+        rel[0][2] - rel[2][0],
+        rel[1][0] - rel[0][1],
+    ];
+    let norm = axis.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let turn: M = if norm < 1e-15 {
+        [[1., 0., 0.], [0., 1., 0.], [0., 0., 1.]]
+    } else {
+        let [x, y, z] = axis.map(|v| v / norm);
+        let th = w * angle;
+        let (s, c) = th.sin_cos();
+        let k: M = [[0., -z, y], [z, 0., -x], [-y, x, 0.]];
+        let k2 = mul(&k, &k);
+        std::array::from_fn(|r| {
+            std::array::from_fn(|col| {
+                f64::from(u8::from(r == col)) + s * k[r][col] + (1.0 - c) * k2[r][col]
+            })
+        })
+    };
+    let rot = mul(&ra, &turn);
+    let scale: [f64; 3] = std::array::from_fn(|i| sa[i] + (sb[i] - sa[i]) * w);
+    let mut out = [0.0; 12];
+    for r in 0..3 {
+        for c in 0..3 {
+            out[4 * r + c] = rot[r][c] * scale[c];
+        }
+        out[4 * r + 3] = a[4 * r + 3] + (b[4 * r + 3] - a[4 * r + 3]) * w;
+    }
+    out
 }
 
 /// A rotation about z by `a` radians (cos/sin rounded to f32) then a translation.

@@ -15,7 +15,8 @@
 // open on the 20 joints (`?curves=PRM:*`), closed (C), and open again.
 // MODE `edit`: opens the Sony .mtn, selects
 // keyframe 2 with `.` twice, types 12.5 into its first joint's field (Enter,
-// then the digits, then Enter), saves (Ctrl+S: a download, edited_1.mtn),
+// waits for #status to say the field has the keyboard, then the digits,
+// then Enter), saves (Ctrl+S: a download, edited_1.mtn),
 // undoes (Ctrl+Z) and saves again (edited_2.mtn); the Rust side checks the
 // files. Prints `RESULT {json}`; exits 1 on a failure.
 'use strict';
@@ -226,11 +227,13 @@ async function runEdit(page, result) {
   await until(page, 'keyframe 1 selected', (s) => s.edit.keyframe === 1, 5000);
   await page.keyboard.press('.');
   await until(page, 'keyframe 2 selected', (s) => s.edit.keyframe === 2, 5000);
-  // Enter gives the keyboard to the keyframe's first joint field.
+  // Enter gives the keyboard to the keyframe's first joint field; the page
+  // says when the field has it, its text selected (no fixed wait: on a busy
+  // machine the frame that moves the focus can come late).
   await page.keyboard.press('Enter');
-  await page.waitForTimeout(500);
-  // The field's text is selected when it gets the keyboard: what is typed
-  // replaces it (no Ctrl+A: a first version appended to it in the page).
+  await until(page, 'the field to take the keyboard', (s) => s.edit.typing, 20000);
+  // What is typed replaces the selected text (no Ctrl+A: a first version
+  // appended to it in the page).
   await page.keyboard.type('12.5', { delay: 50 });
   await page.screenshot({ path: path.join(outDir, 'page_typed.png') });
   await page.keyboard.press('Enter');

@@ -45,7 +45,17 @@ struct Export {
 fn export(files: &[PathBuf], out: PathBuf, baked: bool) -> Export {
     let (tracks, _) = load(files).unwrap();
     let plan = Plan::new(&tracks).unwrap();
-    write(&tracks, &plan, &GltfOptions { baked }, &out, &mut |_| {}).unwrap();
+    write(
+        &tracks,
+        &plan,
+        &GltfOptions {
+            baked,
+            ..GltfOptions::default()
+        },
+        &out,
+        &mut |_| {},
+    )
+    .unwrap();
     Export {
         asset: Asset::open(&out),
         file: out,
@@ -229,7 +239,7 @@ fn blender_plays_every_export_as_the_reference() {
     .concat();
     let mixed = export(&mixed_files, at("mixed.glb"), false);
     let (tracks, _) = load(&flags).unwrap();
-    pc2::write(&tracks, &at("flags.pc2"), None, &mut |_| {}).unwrap();
+    pc2::write(&tracks, &at("flags.pc2"), None, None, None, &mut |_| {}).unwrap();
 
     let steps = [0usize, 37, 120, 239];
     let flag_times: Vec<f64> = steps.iter().map(|&k| k as f64 / 30.0).collect();

@@ -20,8 +20,17 @@ use motion_viewer::scene::{Plan, load};
 fn export(files: &[PathBuf], out: PathBuf, baked: bool) -> PathBuf {
     let (tracks, _) = load(files).unwrap_or_else(|e| panic!("{files:?}: {e}"));
     let plan = Plan::new(&tracks).unwrap();
-    write(&tracks, &plan, &GltfOptions { baked }, &out, &mut |_| {})
-        .unwrap_or_else(|e| panic!("{files:?}: {e}"));
+    write(
+        &tracks,
+        &plan,
+        &GltfOptions {
+            baked,
+            ..GltfOptions::default()
+        },
+        &out,
+        &mut |_| {},
+    )
+    .unwrap_or_else(|e| panic!("{files:?}: {e}"));
     out
 }
 

@@ -5,10 +5,12 @@ mod app;
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bag_frames;
 mod fit_gltf;
 mod gltf_blender;
 mod gltf_three;
 mod gltf_validator;
 mod mcap;
+mod one_clock;
 mod urdf;
 mod usd;

@@ -235,3 +235,119 @@ fn a_keyframe_dragged_on_its_curve_is_saved_with_its_new_value() {
     );
     quit(running, key);
 }
+
+/// The `values` of a status line's curves part, `None` for `-`.
+fn parse_values(line: &str) -> Option<Vec<Option<f64>>> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "values")?;
+    Some(
+        words
+            .get(at + 1)?
+            .split(',')
+            .map(|v| v.parse().ok())
+            .collect(),
+    )
+}
+
+/// The value `export --time` gives channel `name` of a state.
+fn state_value(state: &serde_json::Value, name: &str) -> f64 {
+    let number = |v: &serde_json::Value| v.as_f64().unwrap_or_else(|| panic!("{name}: {v}"));
+    match state["format"].as_str() {
+        Some("mtn") => match name {
+            "pitch_deg" => number(&state["body"]["pitch_deg"]),
+            joint => number(
+                &state["joints"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|j| j["name"] == joint)
+                    .unwrap()["deg"],
+            ),
+        },
+        Some("memg") => {
+            let (group, field) = name[1..].split_once('_').unwrap();
+            let g = &state["groups"][group.parse::<usize>().unwrap()];
+            match field.strip_prefix('q') {
+                Some(i) => number(&g["q"][i.parse::<usize>().unwrap()]),
+                None => number(&g["translation"][usize::from(field.as_bytes()[1] - b'x')]),
+            }
+        }
+        Some("input-animation") => {
+            let axis = usize::from(name.as_bytes()[name.len() - 1] - b'x');
+            number(&state["camera"]["position"][axis])
+        }
+        other => panic!("a state of {other:?}"),
+    }
+}
+
+#[test]
+fn the_status_line_gives_each_curve_at_a_seeked_time_as_export_time_does() {
+    if !prerequisites() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let files: Vec<std::path::PathBuf> =
+        ["flags.obj", "flags.bin", "sony_stand_sit.mtn", "hands.mrtk"]
+            .iter()
+            .map(|f| crate::common::data(f))
+            .collect();
+    // 2/7 s: between two MEMG timesteps (8.57 at 30 fps), between two
+    // 16 ms .mtn frames and between two MRTK keys.
+    let t = 2.0 / 7.0;
+    let channels = "g1_q0,g1_tx,pitch_deg,PRM:/r2/c1-Joint2:j1,camera_px";
+    let (_xvfb, display) = start_xvfb();
+    let running = start_viewer(
+        &display,
+        &files,
+        &[
+            "--paused",
+            "--start",
+            &t.to_string(),
+            "--curves",
+            channels,
+            "--size",
+            "1000x700",
+        ],
+    );
+    let lines = &running.lines;
+    let (names, values) = wait_for(lines, START_TIMEOUT, "the curves with their values", |l| {
+        let (names, _) = parse_curves(l)?;
+        let values = parse_values(l)?;
+        (parse_status(l)?.time > 0.0 && names.len() == 5).then_some((names, values))
+    });
+    // Each track's state at the same time, written by `export --time`.
+    let states: Vec<serde_json::Value> = [&files[..2], &files[2..3], &files[3..]]
+        .iter()
+        .enumerate()
+        .map(|(i, inputs)| {
+            let out = dir.path().join(format!("s{i}.json"));
+            let status = crate::app::viewer()
+                .arg("export")
+                .args(*inputs)
+                .args(["--time", &t.to_string(), "--out"])
+                .arg(&out)
+                .output()
+                .expect("viewer export");
+            assert!(status.status.success(), "{status:?}");
+            let text = std::fs::read_to_string(&out).unwrap();
+            let mut all: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+            all.remove(0)
+        })
+        .collect();
+    for (name, value) in names.iter().zip(&values) {
+        let (track, channel) = name.split_once(':').unwrap();
+        let want = state_value(&states[track.parse::<usize>().unwrap()], channel);
+        let got = value.unwrap_or_else(|| panic!("{name} has no value"));
+        if channel == "camera_px" {
+            // The state writes MRTK values as the f32s they are.
+            assert_eq!(got as f32, want as f32, "{name} at {t} s");
+        } else {
+            assert_eq!(
+                got, want,
+                "{name} at {t} s: the window against export --time"
+            );
+        }
+    }
+    let key = keyboard(&display);
+    quit(running, key);
+}

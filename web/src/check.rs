@@ -4,10 +4,10 @@
 //! measure as the native GPU tests (`tests/gpu_pipeline.rs`): the largest
 //! distance as a fraction of the motion's bounding-box diagonal.
 
+use motion_viewer::Track;
 use motion_viewer::anim::memg::{Binding, bounding_box_over_time, deform_reference_f64};
 use motion_viewer::gpu::backend_name;
 use motion_viewer::gpu::{DeformOptions, GpuContext, GpuDeformer};
-use motion_viewer::scene::{DiskMaterials, Track, load_inputs};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -48,9 +48,9 @@ pub async fn readback_memg(timestep: f64) -> Result<String, JsValue> {
 
 async fn run(timestep: f64) -> Result<MemgCheck, String> {
     let (scene, motion, motion_path) = crate::page::given()
-        .iter()
-        .filter_map(|batch| load_inputs(batch, &DiskMaterials).ok())
-        .flat_map(|(tracks, _)| tracks)
+        .into_iter()
+        .filter_map(|batch| motion_viewer::open_bytes_all(batch).ok())
+        .flat_map(|loaded| loaded.tracks)
         .find_map(|track| match track {
             Track::Memg {
                 scene,

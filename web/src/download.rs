@@ -34,23 +34,12 @@ pub fn offer(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Offers the tracks given to the page as one `motion.glb`, laid out as the
-/// window lays them out. Batches that failed to load are left out.
+/// Asks the viewer to offer the tracks it holds as one `.glb`: edited
+/// motions as edited, laid out as shown, with the materials they were opened
+/// with (the window's `E`).
 #[wasm_bindgen::prelude::wasm_bindgen(js_name = downloadGltf)]
 pub fn download_gltf() -> Result<(), wasm_bindgen::JsValue> {
-    use motion_viewer::export::gltf::{GltfOptions, glb_bytes};
-    use motion_viewer::scene::{DiskMaterials, Plan, auto_layout, load_inputs};
-    let tracks: Vec<_> = crate::page::given()
-        .iter()
-        .filter_map(|batch| load_inputs(batch, &DiskMaterials).ok())
-        .flat_map(|(tracks, _)| tracks)
-        .collect();
-    if tracks.is_empty() {
-        return Err("no tracks to export: open some files first".into());
-    }
-    let plan = Plan::with_layout(&tracks, auto_layout(&tracks)).map_err(|e| e.to_string())?;
-    let (bytes, _) =
-        glb_bytes(&tracks, &plan, &GltfOptions::default()).map_err(|e| e.to_string())?;
-    offer("motion.glb", &bytes, "model/gltf-binary")?;
-    Ok(())
+    crate::page::send(motion_viewer::app::HostEvent::Action(
+        motion_viewer::app::keys::Action::ExportGltf,
+    ))
 }

@@ -70,6 +70,15 @@ impl Host for WebHost {
         Ok(name)
     }
 
+    fn save_scene(&mut self, glb: &[u8], first_input: Option<&Path>) -> Result<String, String> {
+        let stem = first_input
+            .and_then(Path::file_stem)
+            .map_or_else(|| "motion".into(), |s| s.to_string_lossy());
+        let name = format!("{stem}.glb");
+        download::offer(&name, glb, "model/gltf-binary")?;
+        Ok(name)
+    }
+
     fn save_motion(
         &mut self,
         path: &Path,

@@ -17,11 +17,24 @@ use winit::event_loop::EventLoopProxy;
 type Batch = Vec<(String, Vec<u8>)>;
 
 thread_local! {
-    /// Every batch of files handed to the window, in order: the glTF
-    /// download and the MEMG check load them again.
+    /// Every batch of files handed to the window, in order: the MEMG check
+    /// (a test's probe of the page's GPU) opens them again through the
+    /// library's front door. Downloads are made from the window's tracks.
     static GIVEN: RefCell<Vec<Batch>> = const { RefCell::new(Vec::new()) };
     /// True while an edited motion has not been saved (downloaded).
     static UNSAVED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The window's event loop, for the page's buttons.
+    static PROXY: RefCell<Option<EventLoopProxy<HostEvent>>> = const { RefCell::new(None) };
+}
+
+/// Sends `event` to the window, as a key or a dropped file does.
+pub fn send(event: HostEvent) -> Result<(), JsValue> {
+    PROXY.with(|p| match p.borrow().as_ref() {
+        Some(proxy) => proxy
+            .send_event(event)
+            .map_err(|_| JsValue::from_str("the viewer has stopped")),
+        None => Err(JsValue::from_str("the viewer has not started")),
+    })
 }
 
 /// Tells the page whether an edited motion is unsaved: leaving the page
@@ -30,19 +43,9 @@ pub fn set_unsaved(unsaved: bool) {
     UNSAVED.with(|u| u.set(unsaved));
 }
 
-/// The batches of files given so far, as inputs (a batch may have failed to load).
-pub fn given() -> Vec<Vec<Input>> {
-    GIVEN.with(|g| {
-        g.borrow()
-            .iter()
-            .map(|batch| {
-                batch
-                    .iter()
-                    .map(|(name, bytes)| Input::from_bytes(name, bytes.clone()))
-                    .collect()
-            })
-            .collect()
-    })
+/// The batches of files given so far (a batch may have failed to load).
+pub fn given() -> Vec<Batch> {
+    GIVEN.with(|g| g.borrow().clone())
 }
 
 /// The value of `name` in the page address's query (`?curves=head_*`), if any.
@@ -71,6 +74,7 @@ pub fn report_panics() {
 
 /// Wires the file input and the canvas's drop to `proxy`.
 pub fn connect(proxy: EventLoopProxy<HostEvent>) -> Result<(), JsValue> {
+    PROXY.with(|p| *p.borrow_mut() = Some(proxy.clone()));
     let document = document()?;
     let input: HtmlInputElement = element(&document, FILES_ID)?;
     let canvas: web_sys::HtmlCanvasElement = element(&document, CANVAS_ID)?;

@@ -39,6 +39,12 @@ pub const MIN_OUTPUT_BYTES: u64 = 4 << 30;
 /// its motion file; one of a file whose counts nothing backs is millions.
 pub const OUTPUT_BYTES_PER_INPUT_BYTE: u64 = 64;
 
+/// The most memory an export may hold while it writes, beyond the tracks
+/// it reads: a stage's or a bag's samples are written as they are made, and
+/// what is held at once (a block of samples, a chunk, one frame's message)
+/// is far below this for any real motion.
+pub const MAX_HELD_BYTES: u64 = 256 << 20;
+
 /// The hint every render refusal gives.
 const NARROW_RENDER: &str =
     "narrow it with --frames A..B (fewer frames), --fps F (fewer frames per second) or --size WxH";
@@ -187,6 +193,21 @@ pub fn check_output_bytes(
             shown(input_bytes),
             shown(MIN_OUTPUT_BYTES)
         ),
+        hint: hint.into(),
+    })
+}
+
+/// Refuses an export to `out` that would hold more than [`MAX_HELD_BYTES`]
+/// in memory while it writes (`held` bytes); `what` says what holds them,
+/// `hint` how to do without.
+pub fn check_held(out: &Path, what: &str, held: u64, hint: &str) -> Result<()> {
+    if held <= MAX_HELD_BYTES {
+        return Ok(());
+    }
+    Err(Error::TooLarge {
+        path: out.to_path_buf(),
+        what: format!("{what}, holding {} in memory", shown(held)),
+        limit: format!("{} held", shown(MAX_HELD_BYTES)),
         hint: hint.into(),
     })
 }

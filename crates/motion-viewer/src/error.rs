@@ -98,7 +98,7 @@ impl fmt::Display for EntryProblem {
         use crate::text::Escaped;
         match self {
             EntryProblem::NoSuchEntry { name, listing } => {
-                write!(f, "no entry \"{}\"; {}", Escaped(name), Escaped(listing))
+                write!(f, "no entry \"{}\"; {}", quoted(name), Escaped(listing))
             }
             EntryProblem::NeedsEntry { listing } => write!(
                 f,
@@ -114,13 +114,18 @@ impl fmt::Display for EntryProblem {
             EntryProblem::NotAnArchive { name } => write!(
                 f,
                 "not an ODA archive, so it has no entry \"{}\"",
-                Escaped(name)
+                quoted(name)
             ),
             EntryProblem::NoArchiveGiven => {
                 f.write_str("none of the files given is an ODA archive")
             }
         }
     }
+}
+
+/// A name the user gave (an entry's), escaped and cut as messages quote it.
+fn quoted(name: &str) -> String {
+    crate::text::cut(&crate::text::escape(name), crate::text::QUOTED_CHARS).into_owned()
 }
 
 /// Everything that can go wrong loading, decoding, exporting or showing a

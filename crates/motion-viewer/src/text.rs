@@ -78,6 +78,10 @@ pub fn escape_lines(text: &str) -> Cow<'_, str> {
     Cow::Owned(lines.join("\n"))
 }
 
+/// How much of a value from the command line or a file an error message
+/// quotes (a pattern, an entry's name, a table's cell).
+pub const QUOTED_CHARS: usize = 80;
+
 /// `text` cut to at most `max_chars` characters (on a character boundary),
 /// with `… (N bytes)` saying how long it was when cut.
 pub fn cut(text: &str, max_chars: usize) -> Cow<'_, str> {

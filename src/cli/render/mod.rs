@@ -121,7 +121,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let (first, count, many) = match (&args.frames, animated) {
         (Some(range), _) => (range.start, range.end - range.start, true),
         (None, true) => {
-            let last = (duration / period + 1e-9).floor();
+            let last = motion_viewer::anim::clock::last_frame(duration, period);
             let count = if last.is_finite() && last >= 0.0 {
                 (last as u64).saturating_add(1)
             } else {

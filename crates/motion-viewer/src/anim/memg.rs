@@ -4,15 +4,19 @@
 //! `T[t][parent] · (p_i + Σ_j U[3i.., j] · Q[j, t])` (docs/formats.md §3); `.obj`
 //! vertices no bound group maps keep their `.obj` position.
 
+mod between;
 #[cfg(test)]
 mod binding_tests;
 mod bounds;
+mod channels;
 #[cfg(test)]
 mod many_tests;
 
+pub use between::{Between, steps_at};
 pub use bounds::{
     BOUNDS_BUDGET, MAX_BOUNDS_TIMESTEPS, bounding_box_over_time, sampled_bounding_box,
 };
+pub use channels::{MemgChannel, channels};
 
 use crate::formats::memg::{MemgGroup, MemgMotion};
 use crate::formats::obj::ObjScene;
@@ -141,39 +145,6 @@ fn frame_index(motion: &MemgMotion, g: &MemgGroup) -> Option<usize> {
         .filter(|&f| f < motion.local_frames)
 }
 
-/// The timesteps and weight a time `t` (in timesteps) samples: coefficients
-/// blend `t0` and `t1` by `w`; the frame transform is taken from `nearest`.
-#[derive(Debug, Clone, Copy)]
-struct Sample {
-    t0: usize,
-    t1: usize,
-    w: f64,
-    nearest: usize,
-}
-
-/// `t` clamped into `0..=n-1`; `None` when the motion has no timesteps.
-fn sample(motion: &MemgMotion, t: f64) -> Option<Sample> {
-    let last = motion.timesteps.checked_sub(1)?;
-    let t = if t.is_nan() {
-        0.0
-    } else {
-        t.clamp(0.0, last as f64)
-    };
-    let t0 = t.floor() as usize;
-    Some(Sample {
-        t0,
-        t1: (t0 + 1).min(last),
-        w: t - t0 as f64,
-        nearest: (t.round() as usize).min(last),
-    })
-}
-
-/// The 3×4 transform of the group's parent, identity in world space.
-fn transform(motion: &MemgMotion, g: &MemgGroup, t: usize) -> [f64; 12] {
-    const IDENTITY: [f64; 12] = [1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1., 0.];
-    motion.frame(t, g.parent).copied().unwrap_or(IDENTITY)
-}
-
 /// Applies a row-major 3×4 affine transform to a point.
 fn apply(m: &[f64; 12], p: [f64; 3]) -> [f64; 3] {
     [
@@ -254,7 +225,7 @@ impl Deformer {
     ) {
         let count = scene.positions.len();
         assert_eq!(out.len(), count, "one output entry per .obj vertex");
-        let Some(s) = sample(motion, t) else {
+        let Some(s) = Between::at_steps(motion, t) else {
             out.copy_from_slice(&scene.positions);
             return;
         };
@@ -266,7 +237,7 @@ impl Deformer {
                 continue;
             }
             blend(g, s, &mut self.q);
-            let m = transform(motion, g, s.nearest);
+            let m = s.transform(motion, g.parent);
             match contiguous_run(&g.mapping) {
                 Some((lo, hi)) => deform_group(g, &self.q, &m, &mut out[lo..hi]),
                 None => self.scatter(g, &m, out),
@@ -295,7 +266,10 @@ impl Deformer {
         if count == 0 {
             return;
         }
-        let samples: Option<Vec<Sample>> = times.iter().map(|&t| sample(motion, t)).collect();
+        let samples: Option<Vec<Between>> = times
+            .iter()
+            .map(|&t| Between::at_steps(motion, t))
+            .collect();
         let Some(samples) = samples else {
             for frame in out.chunks_exact_mut(count) {
                 frame.copy_from_slice(&scene.positions);
@@ -315,7 +289,7 @@ impl Deformer {
             let r = g.basis_len;
             let ms: Vec<[f64; 12]> = samples
                 .iter()
-                .map(|s| transform(motion, g, s.nearest))
+                .map(|s| s.transform(motion, g.parent))
                 .collect();
             qs.clear();
             for &s in &samples {
@@ -393,15 +367,10 @@ impl Deformer {
     }
 }
 
-/// The group's coefficients at sample `s`, blended in `f64`, into `q`.
-fn blend(g: &MemgGroup, s: Sample, q: &mut Vec<f32>) {
-    let r = g.basis_len;
+/// The group's coefficients at `s`, blended in `f64`, into `q`.
+fn blend(g: &MemgGroup, s: Between, q: &mut Vec<f32>) {
     q.clear();
-    q.extend((0..r).map(|j| {
-        let a = f64::from(g.coeffs[s.t0 * r + j]);
-        let b = f64::from(g.coeffs[s.t1 * r + j]);
-        (a + (b - a) * s.w) as f32
-    }));
+    q.extend((0..g.basis_len).map(|j| s.coefficient(g, j) as f32));
 }
 
 /// The 0-based half-open `.obj` range a mapping covers when it is one
@@ -469,14 +438,11 @@ fn deform_chunk(g: &MemgGroup, q: &[f32], m: &[f64; 12], c: usize, chunk: &mut [
 
 /// Positions of every `.obj` vertex at time `t`, in timesteps (fast path).
 ///
-/// A fractional `t` blends the basis coefficients of the two timesteps around
-/// it linearly and holds the frame transform of the nearest timestep: the
-/// reduced shape is linear in Q, so blending Q is exact interpolation in the
-/// basis, while blending the 3×4 matrices element-wise would shear and shrink
-/// their rotations (proper blending needs a rotation decomposition, and the
-/// motions are sampled densely enough that holding a frame is not visible).
-/// A GPU deformer must sample the same way to match this reference. `t` is
-/// clamped to the motion's timesteps; a motion with none leaves the `.obj` pose.
+/// A fractional `t` is sampled by the one rule of [`Between`]: coefficients
+/// blend linearly between the two timesteps around it and the local frames
+/// interpolate as glTF interpolates a node. A GPU deformer samples the same
+/// way to match this reference. `t` is clamped to the motion's timesteps; a
+/// motion with none leaves the `.obj` pose.
 ///
 /// This is [`Deformer::deform`] with fresh scratch; groups mapped onto one
 /// contiguous run of `.obj` vertices need none, others allocate their scratch
@@ -505,7 +471,7 @@ pub fn deform_reference_f64(
         .iter()
         .map(|p| [p[0].into(), p[1].into(), p[2].into()])
         .collect();
-    let Some(s) = sample(motion, t) else {
+    let Some(s) = Between::at_steps(motion, t) else {
         return out;
     };
     for (g, bound) in motion.groups.iter().zip(&binding.groups) {
@@ -514,17 +480,14 @@ pub fn deform_reference_f64(
         }
         let v = g.vertex_count();
         let r = g.basis_len;
-        let m = transform(motion, g, s.nearest);
+        let m = s.transform(motion, g.parent);
         for i in 0..v {
             let mut p = [0f64; 3];
             for (axis, x) in p.iter_mut().enumerate() {
                 let row = 3 * i + axis;
                 *x = f64::from(g.mean[row]);
                 for j in 0..r {
-                    let a = f64::from(g.coeffs[s.t0 * r + j]);
-                    let b = f64::from(g.coeffs[s.t1 * r + j]);
-                    let q = a + (b - a) * s.w;
-                    *x += f64::from(g.basis[j * 3 * v + row]) * q;
+                    *x += f64::from(g.basis[j * 3 * v + row]) * s.coefficient(g, j);
                 }
             }
             out[g.mapping[i] as usize - 1] = apply(&m, p);

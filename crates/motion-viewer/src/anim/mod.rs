@@ -1,8 +1,10 @@
 //! Time → pose: the CPU reference math for every track, and the shared timeline.
 
 pub mod aibo;
+pub mod clock;
 pub mod curve;
 pub mod input_animation;
 pub mod memg;
 pub mod mtn;
+pub mod rigid;
 pub mod timeline;

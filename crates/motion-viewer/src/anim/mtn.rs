@@ -4,6 +4,7 @@
 //! linearly in continuous time between keyframes (docs/formats.md §1), so a pose exists
 //! at every instant and matches the player at every frame boundary.
 
+use crate::anim::clock;
 use crate::formats::mtn::{Keyframe, Mtn, URAD_TO_DEG};
 
 /// The body attitude and joint angles at one time.
@@ -25,6 +26,7 @@ pub struct MtnPose {
 pub struct MtnSampler<'a> {
     motion: &'a Mtn,
     times: Vec<f64>,
+    frames: Vec<u64>,
 }
 
 impl<'a> MtnSampler<'a> {
@@ -33,6 +35,7 @@ impl<'a> MtnSampler<'a> {
         MtnSampler {
             motion,
             times: motion.keyframe_times_s(),
+            frames: motion.keyframe_frames(),
         }
     }
 
@@ -56,7 +59,12 @@ impl<'a> MtnSampler<'a> {
         // The segment [a, b] holding t; a == b at the very start or with one keyframe.
         let b = times.partition_point(|&k| k < t).min(times.len() - 1);
         let a = b.saturating_sub(1);
-        interpolate(self.motion, (a, times[a]), (b, times[b]), t)
+        let at = |i: usize| Key {
+            index: i,
+            frame: self.frames[i],
+            time_s: times[i],
+        };
+        interpolate(self.motion, at(a), at(b), t)
     }
 }
 
@@ -79,13 +87,47 @@ fn still(m: &Mtn, t: f64) -> MtnPose {
     }
 }
 
-/// The pose at `t` between keyframe `a` and keyframe `b`, each given with
-/// its time.
-fn interpolate(m: &Mtn, (a, ta): (usize, f64), (b, tb): (usize, f64), t: f64) -> MtnPose {
-    let (ka, kb) = (&m.keyframes[a], &m.keyframes[b]);
-    let span = tb - ta;
-    let u = if span > 0.0 { (t - ta) / span } else { 1.0 };
-    let lerp = |x: i32, y: i32| (f64::from(x) + (f64::from(y) - f64::from(x)) * u) * URAD_TO_DEG;
+/// A keyframe: its index, the frame it stands on and that frame's time.
+#[derive(Debug, Clone, Copy)]
+struct Key {
+    index: usize,
+    frame: u64,
+    time_s: f64,
+}
+
+/// The pose at `t` between keyframes `a` and `b`.
+///
+/// On a whole frame `k` of the motion (every time of a table at the
+/// motion's own period) the angle is the exact fraction
+/// `(x·(fb − k) + y·(k − fa)) / (fb − fa)` in micro-radians, rounded once:
+/// the same number whichever keyframes around `k` carry the line, so a
+/// motion rebuilt with a keyframe merged into its neighbours' straight line
+/// (`mtn from-csv`) samples to the very same table. Between frames, the
+/// straight line in seconds.
+fn interpolate(m: &Mtn, a: Key, b: Key, t: f64) -> MtnPose {
+    let (ka, kb) = (&m.keyframes[a.index], &m.keyframes[b.index]);
+    let frame = clock::frames(t, m.frame_s(1));
+    let exact = frame.fract() == 0.0 && a.frame < b.frame;
+    let (span, ahead) = if exact {
+        let k = (frame as u64).clamp(a.frame, b.frame);
+        ((b.frame - a.frame) as i128, (k - a.frame) as i128)
+    } else {
+        (0, 0)
+    };
+    let seconds = b.time_s - a.time_s;
+    let u = if seconds > 0.0 {
+        (t - a.time_s) / seconds
+    } else {
+        1.0
+    };
+    let lerp = |x: i32, y: i32| {
+        let urad = if exact {
+            (i128::from(x) * (span - ahead) + i128::from(y) * ahead) as f64 / span as f64
+        } else {
+            f64::from(x) + (f64::from(y) - f64::from(x)) * u
+        };
+        urad * URAD_TO_DEG
+    };
     let joint = |k: &Keyframe, j: usize| k.joints.get(j).copied().unwrap_or(0);
     MtnPose {
         time_s: t,
@@ -114,21 +156,29 @@ pub fn pose_at(m: &Mtn, t: f64) -> MtnPose {
     }
     let t = if t.is_nan() { 0.0 } else { t.max(0.0) };
     let mut frame = 0u64;
-    let mut previous = (0, 0.0);
+    let mut previous = Key {
+        index: 0,
+        frame: 0,
+        time_s: 0.0,
+    };
     for (i, k) in m.keyframes.iter().enumerate() {
         if i > 0 {
             frame += u64::from(k.interp) + 1;
         }
         // The same arithmetic as `Mtn::keyframe_times_s`, so both paths agree.
-        let time = m.frame_s(frame);
-        if time >= t {
-            let a = if i == 0 { (0, time) } else { previous };
-            return interpolate(m, a, (i, time), t);
+        let here = Key {
+            index: i,
+            frame,
+            time_s: m.frame_s(frame),
+        };
+        if here.time_s >= t {
+            let a = if i == 0 { here } else { previous };
+            return interpolate(m, a, here, t);
         }
-        previous = (i, time);
+        previous = here;
     }
     // Past the last keyframe: hold it.
-    interpolate(m, previous, previous, previous.1)
+    interpolate(m, previous, previous, previous.time_s)
 }
 
 #[cfg(test)]

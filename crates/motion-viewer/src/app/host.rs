@@ -44,6 +44,9 @@ pub enum HostEvent {
     Gpu(Box<GpuOpened>),
     /// A screenshot the window asked for, read back from the GPU.
     Picture(Box<Picture>),
+    /// An action asked for by the platform (a page's button), as if its key
+    /// had been pressed.
+    Action(super::keys::Action),
 }
 
 /// A screenshot read back (or why not), and the first track's file to name
@@ -88,6 +91,12 @@ pub trait Host {
         bytes: &[u8],
         overwrite: bool,
     ) -> Result<String, String>;
+
+    /// Keeps the tracks as one glTF scene (`.glb` bytes; `first_input`
+    /// names the first track's file, for a name beside it) and says where it
+    /// went: the desktop writes it beside that file, a page offers it as a
+    /// download.
+    fn save_scene(&mut self, glb: &[u8], first_input: Option<&Path>) -> Result<String, String>;
 
     /// A status line for scripts and tests (printed only when asked for on
     /// the desktop; kept in the page on the web).

@@ -68,6 +68,8 @@ pub enum Action {
     Screenshot,
     /// Save a PNG of the window as shown, panels included.
     ScreenshotWithOverlay,
+    /// Save the tracks as shown (edits and layout included) as one glTF scene.
+    ExportGltf,
     /// Show or hide the list of bindings.
     ToggleHelp,
     /// Close the window.
@@ -94,7 +96,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, in the order the help overlay lists them.
-    pub const ALL: [Action; 42] = [
+    pub const ALL: [Action; 43] = [
         Action::TogglePlay,
         Action::StepBack,
         Action::StepForward,
@@ -126,6 +128,7 @@ impl Action {
         Action::ToggleCompare,
         Action::Screenshot,
         Action::ScreenshotWithOverlay,
+        Action::ExportGltf,
         Action::ToggleHelp,
         Action::Quit,
         Action::EditValue,
@@ -173,6 +176,7 @@ impl Action {
             Action::ToggleCompare => "compare A/B on the curves",
             Action::Screenshot => "save screenshot (PNG)",
             Action::ScreenshotWithOverlay => "save screenshot with panels",
+            Action::ExportGltf => "save the scene as glTF (.glb)",
             Action::ToggleHelp => "this help",
             Action::Quit => "quit",
             Action::EditValue => "edit: type the selected keyframe's values",
@@ -288,6 +292,7 @@ pub const BINDINGS: &[Binding] = &[
     chr("b", Action::ToggleCompare),
     named(NamedKey::F12, false, Action::Screenshot),
     named(NamedKey::F12, true, Action::ScreenshotWithOverlay),
+    chr("e", Action::ExportGltf),
     chr("h", Action::ToggleHelp),
     chr("q", Action::Quit),
     named(NamedKey::Enter, false, Action::EditValue),

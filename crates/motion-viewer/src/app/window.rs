@@ -180,6 +180,7 @@ impl<H: Host> App<H> {
             }
             Action::Screenshot => self.screenshot = Some(false),
             Action::ScreenshotWithOverlay => self.screenshot = Some(true),
+            Action::ExportGltf => self.export_gltf(),
             Action::ToggleHelp => self.ui.show_help = !self.ui.show_help,
             Action::TogglePanel => self.ui.hide_panel = !self.ui.hide_panel,
             Action::ToggleCurves => self.ui.curves.open = !self.ui.curves.open,
@@ -370,7 +371,10 @@ impl<H: Host> App<H> {
             None => ("", 0.0),
         };
         let mut status = Status::of(&self.state, backend, frame_ms);
-        status.curves = self.ui.curves.status();
+        status.curves = self.ui.curves.status(&self.state);
+        if let Some(edit) = &mut status.edit {
+            edit.typing = self.ui.edit.ready_to_type();
+        }
         self.host.report(&status);
         let line = status.line();
         if line != self.last_status {
@@ -397,6 +401,29 @@ impl<H: Host> App<H> {
                 self.host.status(&format!("error {e}"));
             }
             self.last_error = error;
+        }
+    }
+
+    /// Saves the tracks the session holds — edited motions, the layout
+    /// shown, the materials they were opened with — as one glTF scene: what
+    /// `viewer export --layout … --out x.glb` writes for the same files.
+    fn export_gltf(&mut self) {
+        let tracks = self.state.decoded();
+        if tracks.is_empty() {
+            self.host
+                .log("glTF: no tracks to export; open some files first");
+            return;
+        }
+        let first = tracks[0].path().to_path_buf();
+        let saved = crate::export::gltf::glb_bytes(
+            &tracks,
+            self.state.plan(),
+            &crate::export::gltf::GltfOptions::default(),
+        )
+        .map_err(|e| e.to_string())
+        .and_then(|(glb, _)| self.host.save_scene(&glb, Some(&first)));
+        if let Err(e) = saved {
+            self.host.log(&format!("glTF: {e}"));
         }
     }
 
@@ -475,6 +502,12 @@ impl<H: Host> ApplicationHandler<HostEvent> for App<H> {
             HostEvent::Changed(inputs) => self.reload(inputs),
             HostEvent::Gpu(opened) => self.gpu_opened(event_loop, *opened),
             HostEvent::Picture(picture) => save_picture(&mut self.host, *picture),
+            HostEvent::Action(action) => {
+                if !self.act(action) {
+                    event_loop.exit();
+                }
+                self.request_redraw();
+            }
         }
     }
 

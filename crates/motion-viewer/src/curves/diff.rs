@@ -20,7 +20,8 @@
 
 use super::source::{Evaluator, Pick, catalogue};
 use super::{MAX_SAMPLES, Unit};
-use crate::anim::memg::{Binding, Deformer};
+use crate::anim::clock;
+use crate::anim::memg::{Binding, Deformer, steps_at};
 use crate::error::{Error, Result};
 use crate::scene::Track;
 use serde::Serialize;
@@ -184,8 +185,8 @@ pub fn diff(a: &Track, b: &Track, options: &DiffOptions) -> Result<DiffReport> {
         b_speed: speed,
         from_s: 0.0,
         to_s: grid.end,
-        period_s: grid.period,
-        samples: grid.count,
+        period_s: grid.frames.period_s() * grid.stride as f64,
+        samples: grid.count(),
         channels: Vec::new(),
         only_in_a: Vec::new(),
         only_in_b: Vec::new(),
@@ -206,16 +207,21 @@ pub fn diff(a: &Track, b: &Track, options: &DiffOptions) -> Result<DiffReport> {
     Ok(report)
 }
 
-/// The times compared: `k · period` for `k < count`.
+/// The times compared: every `stride`-th frame of `frames` (the finer
+/// period over the shorter motion), on the one clock.
 struct Grid {
-    period: f64,
-    count: usize,
+    frames: clock::Grid,
+    stride: u64,
     end: f64,
 }
 
 impl Grid {
-    fn time(&self, k: usize) -> f64 {
-        k as f64 * self.period
+    fn times(&self) -> impl Iterator<Item = f64> + '_ {
+        self.frames.every(self.stride)
+    }
+
+    fn count(&self) -> usize {
+        self.times().count()
     }
 }
 
@@ -224,13 +230,13 @@ fn grid(a: &Track, b: &Track, speed: f64, width: usize) -> Result<(Grid, Vec<Str
     let (da, db) = (a.duration_s(), b.duration_s() * speed);
     let mut notes = Vec::new();
     let end = da.min(db);
-    if (da - db).abs() > 1e-9 {
+    if (da - db).abs() > clock::SLACK {
         notes.push(format!(
             "the motions last {da} s and {db} s{}: compared over the shorter, 0..{end} s",
             if speed != 1.0 { " on A's clock" } else { "" }
         ));
     }
-    let mut period = pa.min(pb);
+    let period = pa.min(pb);
     if (pa - pb).abs() > 1e-12 {
         notes.push(format!(
             "frame periods {pa} s and {pb} s{}: compared every {period} s, the finer",
@@ -243,24 +249,21 @@ fn grid(a: &Track, b: &Track, speed: f64, width: usize) -> Result<(Grid, Vec<Str
             "the motions' frame periods or lengths are not usable numbers",
         ));
     }
-    let mut count = (end / period + 1e-9).floor() + 1.0;
-    let most = (VALUE_BUDGET as f64 / width.max(1) as f64)
-        .floor()
-        .clamp(1.0, MAX_SAMPLES as f64);
-    if count > most {
-        let stride = (count / most).ceil();
-        period *= stride;
-        count = (end / period + 1e-9).floor() + 1.0;
+    let frames = clock::Grid::new(end, period, clock::Window::Whole);
+    let most = (VALUE_BUDGET / width.max(1) as u64).clamp(1, MAX_SAMPLES as u64);
+    let stride = frames.stride_for(most);
+    if stride > 1 {
         notes.push(format!(
             "{} times is more than this comparison computes ({VALUE_BUDGET} values at most): \
-             compared every {stride:.0}th, every {period} s; a difference between them can be missed",
-            (end / (period / stride) + 1e-9).floor() + 1.0
+             compared every {stride}th, every {} s; a difference between them can be missed",
+            frames.len(),
+            period * stride as f64
         ));
     }
     Ok((
         Grid {
-            period,
-            count: count as usize,
+            frames,
+            stride,
             end,
         },
         notes,
@@ -290,8 +293,7 @@ fn channel_diff(a: &Track, b: &Track, grid: &Grid, speed: f64, report: &mut Diff
         .collect();
     let (mut ea, mut eb) = (Evaluator::new(a, pa), Evaluator::new(b, pb));
     let (mut va, mut vb) = (vec![0.0; rows.len()], vec![0.0; rows.len()]);
-    for k in 0..grid.count {
-        let t = grid.time(k);
+    for t in grid.times() {
         ea.values_at(t, &mut va);
         eb.values_at(t / speed, &mut vb);
         for ((row, &x), &y) in rows.iter_mut().zip(&va).zip(&vb) {
@@ -367,13 +369,11 @@ fn memg_diff(a: &Track, b: &Track, grid: &Grid, speed: f64) -> Result<Vec<Channe
             .iter()
             .map(|g| ChannelDiff::zero(format!("group '{}'", g.name), "")),
     );
-    let (fa, fb) = (f64::from(ma.fps.max(1)), f64::from(mb.fps.max(1)));
     let (mut da, mut db) = (Deformer::new(), Deformer::new());
     let (mut pa, mut pb) = (Vec::new(), Vec::new());
-    for k in 0..grid.count {
-        let t = grid.time(k);
-        da.deform(sa, ma, &ba, t * fa, &mut pa);
-        db.deform(sb, mb, &bb, t / speed * fb, &mut pb);
+    for t in grid.times() {
+        da.deform(sa, ma, &ba, steps_at(ma, t), &mut pa);
+        db.deform(sb, mb, &bb, steps_at(mb, t / speed), &mut pb);
         for (i, (p, q)) in pa.iter().zip(&pb).enumerate() {
             let d = (0..3)
                 .map(|k| {

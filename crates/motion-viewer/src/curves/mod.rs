@@ -7,9 +7,9 @@
 //! `gaze_dx`…); for MEMG group `g`'s coefficient `q_i(t)` is `g{g}_q{i}`
 //! (`groups[g].q[i]` in `export --time`'s state JSON) and, for a group with
 //! a local frame, the frame's translation `g{g}_tx`/`_ty`/`_tz`
-//! (`groups[g].translation`). MEMG coefficients blend linearly between
-//! timesteps and the frame holds the nearest one, as the deformer samples
-//! them. A [`Series`] holds one channel sampled
+//! (`groups[g].translation`). Between timesteps MEMG values follow the one
+//! rule every path samples by ([`crate::anim::memg::Between`]). A [`Series`]
+//! holds one channel sampled
 //! at given times, with a min/max summary so that a curve of any length is
 //! drawn from a bounded number of points ([`Series::envelope`]).
 //!
@@ -25,6 +25,7 @@ pub mod svg;
 #[cfg(test)]
 mod tests;
 
+use crate::anim::clock::Window;
 use crate::error::{Error, Result};
 use crate::scene::Track;
 use source::{Evaluator, Pick, catalogue};
@@ -241,21 +242,8 @@ pub fn listing(names: &[&str]) -> String {
 /// period from 0 to its duration, last frame included; every k-th frame
 /// when there are more than [`MAX_SAMPLES`].
 pub fn frame_times(track: &Track) -> Vec<f64> {
-    let period = track.frame_period_s();
-    let duration = track.duration_s();
-    let duration = if duration.is_finite() {
-        duration.max(0.0)
-    } else {
-        0.0
-    };
-    if !(period.is_finite() && period > 0.0) {
-        return vec![0.0];
-    }
-    // Counted in f64: an absurd duration gives a large stride, never a long loop.
-    let frames = (duration / period + 1e-9).floor() + 1.0;
-    let stride = (frames / MAX_SAMPLES as f64).ceil().max(1.0);
-    let count = ((frames - 1.0) / stride).floor() as usize + 1;
-    (0..count).map(|k| k as f64 * stride * period).collect()
+    let grid = track.grid(None, Window::Whole);
+    grid.every(grid.stride_for(MAX_SAMPLES as u64)).collect()
 }
 
 /// Samples the channels `names` of `track` at every frame of the track (at

@@ -197,7 +197,7 @@ pub fn plot(
             continue;
         }
         let budget = PLOT_BUDGET / total.max(1);
-        let (times, stride) = frame_times_in(track, t0, t1, budget);
+        let (times, stride) = frame_times_in(track, window.clock(tracks), budget);
         if stride > 1 {
             notes.push(format!(
                 "{}: sampled every {stride}th frame ({} channels plotted, {PLOT_BUDGET} values at most)",

@@ -2,6 +2,7 @@
 //! time window a plot or a comparison covers.
 
 use super::{Channel, MAX_SAMPLES, channels, listing};
+use crate::anim::clock;
 use crate::error::{Error, Result};
 use crate::scene::Track;
 use std::path::Path;
@@ -59,7 +60,7 @@ pub fn check_patterns(tracks: &[Track], patterns: &[String]) -> Result<()> {
                 first.path(),
                 format!(
                     "no channel matches \"{}\" (`*` any run, `?` one character); {}",
-                    crate::text::Escaped(pattern),
+                    crate::text::cut(&crate::text::escape(pattern), crate::text::QUOTED_CHARS),
                     listing(&names)
                 ),
             ));
@@ -81,6 +82,19 @@ pub enum Window {
 }
 
 impl Window {
+    /// The window on the clock: frames `A..B` of the first track's frame
+    /// period (B excluded), the seconds `A..=B`, or every frame.
+    pub fn clock(self, tracks: &[Track]) -> clock::Window {
+        match self {
+            Window::All => clock::Window::Whole,
+            Window::Frames(a, b) => {
+                let period = tracks.first().map_or(1.0, Track::frame_period_s);
+                clock::Window::frames(a, b, period)
+            }
+            Window::Seconds(a, b) => clock::Window::seconds(a, b),
+        }
+    }
+
     /// The window in seconds for `tracks`, `[t0, t1]` with `t0 ≤ t1`.
     /// Fails on a window that is empty or holds no time of any track.
     pub fn seconds(self, tracks: &[Track], out: &Path) -> Result<(f64, f64)> {
@@ -109,29 +123,13 @@ impl Window {
     }
 }
 
-/// The frame times of `track` (its own period) within `[t0, t1]`, every
+/// The frame times of `track` (its own period) that `window` holds, every
 /// `stride`-th frame, with the stride that keeps them within `budget`
 /// samples (and [`MAX_SAMPLES`]).
-pub fn frame_times_in(track: &Track, t0: f64, t1: f64, budget: usize) -> (Vec<f64>, u64) {
-    let period = track.frame_period_s();
-    let duration = track.duration_s();
-    if !(period.is_finite() && period > 0.0 && duration.is_finite()) {
-        return (Vec::new(), 1);
-    }
-    let last = (duration / period + 1e-9).floor();
-    let first = (t0 / period - 1e-9).ceil().max(0.0);
-    let end = (t1 / period + 1e-9).floor().min(last);
-    if end < first {
-        return (Vec::new(), 1);
-    }
-    let frames = end - first + 1.0;
-    let budget = budget.clamp(1, MAX_SAMPLES) as f64;
-    let stride = (frames / budget).ceil().max(1.0);
-    let count = ((frames - 1.0) / stride).floor() as usize + 1;
-    let times = (0..count)
-        .map(|k| (first + k as f64 * stride) * period)
-        .collect();
-    (times, stride as u64)
+pub fn frame_times_in(track: &Track, window: clock::Window, budget: usize) -> (Vec<f64>, u64) {
+    let grid = track.grid(None, window);
+    let stride = grid.stride_for(budget.clamp(1, MAX_SAMPLES) as u64);
+    (grid.every(stride).collect(), stride)
 }
 
 #[cfg(test)]

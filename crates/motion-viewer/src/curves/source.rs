@@ -6,14 +6,15 @@
 //! (`export::table`), evaluated by the same samplers (`MtnSampler`,
 //! `anim::input_animation::pose_at`); an MRTK pose is evaluated once a time
 //! for all the channels asked of it, and only the poses asked for are. MEMG
-//! channels follow `anim::memg`'s sampling: coefficients blended linearly
-//! between the two timesteps around a time, the local frame held at the
-//! nearest timestep.
+//! channels follow the one MEMG rule ([`crate::anim::memg::Between`]):
+//! coefficients blended linearly between the two timesteps around a time,
+//! the local frame interpolated as glTF interpolates a node.
 
 use super::{Channel, Unit};
 use crate::anim::aibo::rig_model;
 use crate::anim::curve::evaluate_bool;
 use crate::anim::input_animation::{JOINT_NAMES, pose_at, ray_at};
+use crate::anim::memg::{Between, MemgChannel};
 use crate::anim::mtn::MtnSampler;
 use crate::formats::input_animation::InputAnimation;
 use crate::formats::memg::MemgMotion;
@@ -47,10 +48,8 @@ pub(crate) enum Pick {
     Mtn(usize),
     /// Component `k` of an MRTK pose.
     Input(Pose, usize),
-    /// Group `g`'s coefficient `j`.
-    Coefficient(usize, usize),
-    /// Group `g`'s local frame translation along axis `k`.
-    Translation(usize, usize),
+    /// A MEMG number.
+    Memg(MemgChannel),
 }
 
 /// Every channel of `track` with where its value comes from, in table order.
@@ -82,14 +81,14 @@ fn mtn_channels(m: &Mtn) -> Vec<(Channel, Pick)> {
         .collect();
     let rig = m.model().map(rig_model);
     let roles = m.joint_roles();
-    for (i, name) in m.joints.iter().enumerate() {
+    for (i, name) in m.joint_names().into_iter().enumerate() {
         let role = roles.get(i).copied().flatten();
         let limits = rig
             .zip(role)
             .and_then(|(rig, joint)| rig.limit(joint))
             .map(|l| (l.min_deg, l.max_deg));
         let part = role.map_or("other", |j| j.part().name());
-        let c = channel(name.clone(), &["joints", part], Unit::Degrees, limits);
+        let c = channel(name.to_string(), &["joints", part], Unit::Degrees, limits);
         out.push((c, Pick::Mtn(3 + i)));
     }
     out
@@ -140,63 +139,19 @@ fn input_channels(r: &InputAnimation) -> Vec<(Channel, Pick)> {
 }
 
 fn memg_channels(m: &MemgMotion) -> Vec<(Channel, Pick)> {
-    let mut out = Vec::new();
-    for (g, group) in m.groups.iter().enumerate() {
-        let label = format!("group {g} ({})", group.name);
-        for j in 0..group.basis_len {
-            out.push((
-                channel(
-                    format!("g{g}_q{j}"),
-                    &[&label, "coefficients"],
-                    Unit::Unitless,
-                    None,
-                ),
-                Pick::Coefficient(g, j),
-            ));
-        }
-        // A group in world space has no local frame to follow.
-        let framed = usize::try_from(group.parent).is_ok_and(|f| f < m.local_frames);
-        if framed {
-            for (k, axis) in ["tx", "ty", "tz"].iter().enumerate() {
-                // In the .obj's own length unit, which the format does not name.
-                out.push((
-                    channel(
-                        format!("g{g}_{axis}"),
-                        &[&label, "local frame"],
-                        Unit::Unitless,
-                        None,
-                    ),
-                    Pick::Translation(g, k),
-                ));
-            }
-        }
-    }
-    out
-}
-
-/// The timesteps and weight a MEMG time samples (as `anim::memg` does).
-struct Step {
-    t0: usize,
-    t1: usize,
-    w: f64,
-    nearest: usize,
-}
-
-fn memg_step(m: &MemgMotion, seconds: f64) -> Option<Step> {
-    let last = m.timesteps.checked_sub(1)?;
-    let t = seconds * f64::from(m.fps.max(1));
-    let t = if t.is_nan() {
-        0.0
-    } else {
-        t.clamp(0.0, last as f64)
-    };
-    let t0 = t.floor() as usize;
-    Some(Step {
-        t0,
-        t1: (t0 + 1).min(last),
-        w: t - t0 as f64,
-        nearest: (t.round() as usize).min(last),
-    })
+    crate::anim::memg::channels(m)
+        .into_iter()
+        .map(|c| {
+            let (group, part) = match c {
+                MemgChannel::Coefficient { group, .. } => (group, "coefficients"),
+                MemgChannel::Translation { group, .. } => (group, "local frame"),
+            };
+            let label = format!("group {group} ({})", m.groups[group].name);
+            // Translations are in the .obj's own length unit, which the format does not name.
+            let channel = channel(c.name(), &[&label, part], Unit::Unitless, None);
+            (channel, Pick::Memg(c))
+        })
+        .collect()
 }
 
 /// Computes chosen channels of one track at one time after another.
@@ -267,11 +222,12 @@ impl<'a> Evaluator<'a> {
                 }
             }
             Track::Memg { motion, .. } => {
-                let step = memg_step(motion, t);
+                let step = Between::at_time(motion, t);
                 for (o, p) in out.iter_mut().zip(&self.picks) {
-                    *o = step
-                        .as_ref()
-                        .map_or(f64::NAN, |s| memg_value(motion, s, *p));
+                    *o = step.as_ref().map_or(f64::NAN, |s| match p {
+                        Pick::Memg(c) => c.value(motion, s),
+                        _ => f64::NAN,
+                    });
                 }
             }
         }
@@ -324,27 +280,4 @@ fn input_pose(r: &InputAnimation, pose: Pose, t: f64) -> [f64; 7] {
         }
     }
     out
-}
-
-/// A MEMG channel's value at a sampled step (NaN where the file lacks it).
-fn memg_value(m: &MemgMotion, s: &Step, pick: Pick) -> f64 {
-    match pick {
-        Pick::Coefficient(g, j) => {
-            let Some(group) = m.groups.get(g) else {
-                return f64::NAN;
-            };
-            let r = group.basis_len;
-            let q = |t: usize| group.coeffs.get(t * r + j).map(|&v| f64::from(v));
-            match (q(s.t0), q(s.t1)) {
-                (Some(a), Some(b)) => a + (b - a) * s.w,
-                _ => f64::NAN,
-            }
-        }
-        Pick::Translation(g, k) => m
-            .groups
-            .get(g)
-            .and_then(|group| m.frame(s.nearest, group.parent))
-            .map_or(f64::NAN, |f| f[4 * k + 3]),
-        _ => f64::NAN,
-    }
 }

@@ -36,7 +36,9 @@ fn colour(c: Rgb) -> String {
 }
 
 /// `text` escaped for an XML attribute or element: markup characters as
-/// entities, control characters (which XML cannot hold) as `\xNN`.
+/// entities, control characters as `\xNN` and the other characters XML 1.0
+/// cannot hold (U+FFFE, U+FFFF) as `\u{…}`, so that a strict XML parser
+/// reads the document whatever the files are called.
 pub fn escape(text: &str) -> String {
     let text = crate::text::escape(text);
     let mut out = String::with_capacity(text.len());
@@ -50,10 +52,19 @@ pub fn escape(text: &str) -> String {
             c if c.is_control() => {
                 let _ = write!(out, "\\x{:02x}", u32::from(c));
             }
+            // Outside XML 1.0's `Char` (surrogates cannot be in a `str`).
+            c if !xml_char(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+            }
             c => out.push(c),
         }
     }
     out
+}
+
+/// Whether XML 1.0 allows `c` in a document (its `Char` production).
+fn xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
 }
 
 fn mark(out: &mut String, m: &Mark) {
@@ -174,6 +185,11 @@ mod tests {
             escape("a<b>&\"c'\x1b[31m"),
             "a&lt;b&gt;&amp;&quot;c&apos;\\x1b[31m"
         );
+        assert_eq!(
+            escape("a\u{fffe}b\u{ffff}\u{1f600}"),
+            "a\\u{fffe}b\\u{ffff}\u{1f600}"
+        );
+        assert_eq!(escape("\u{0}\t\u{7f}\u{85}"), "\\x00\\x09\\x7f\\x85");
         assert_eq!(num(12.0), "12");
         assert_eq!(num(-0.0001), "0");
         assert_eq!(num(1.23456), "1.235");

@@ -38,6 +38,7 @@ pub fn gltf(tracks: &[Track], out: &Path, options: &Options, report: &mut Report
         &plan,
         &GltfOptions {
             baked: options.baked,
+            fps: options.fps,
         },
         out,
         &mut progress(options),
@@ -98,7 +99,14 @@ pub fn pc2(tracks: &[Track], out: &Path, options: &Options, report: &mut Report)
         }
         None => None,
     };
-    let written = super::pc2::write(tracks, out, placement.as_ref(), &mut progress(options))?;
+    let written = super::pc2::write(
+        tracks,
+        out,
+        placement.as_ref(),
+        options.fps,
+        super::window(tracks, options),
+        &mut progress(options),
+    )?;
     report.warnings.extend(written.warnings);
     report.notes.push(format!(
         "wrote {} ({}): {} vertices × {} frames",

@@ -189,9 +189,7 @@ pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report>
             } else {
                 TableFormat::Json
             };
-            let window = options
-                .frames
-                .map(|(a, b)| (a as f64 * first_period, b as f64 * first_period));
+            let window = window(tracks, options);
             // Every table is checked before any is written, and all appear
             // together or none does.
             let mut planned = Vec::with_capacity(tracks.len());
@@ -312,6 +310,14 @@ fn finite_state(track: &Track, at: At, warnings: &mut Vec<String>) -> Result<Sta
     Ok(state)
 }
 
+/// `--frames A..B` on the clock: frames of the first track's frame period.
+pub(crate) fn window(tracks: &[Track], options: &Options) -> Option<crate::anim::clock::Window> {
+    let period = tracks.first()?.frame_period_s();
+    options
+        .frames
+        .map(|(a, b)| crate::anim::clock::Window::frames(a, b, period))
+}
+
 /// The size of the files a track came from (0 where they can't be read).
 pub(crate) fn input_bytes(track: &Track) -> u64 {
     let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
@@ -322,6 +328,36 @@ pub(crate) fn input_bytes(track: &Track) -> u64 {
             ..
         } => size(obj_path) + size(motion_path),
         other => size(other.path()),
+    }
+}
+
+/// A writer that counts the bytes written through it (an export's report).
+pub(crate) struct Counted<'w> {
+    inner: &'w mut dyn std::io::Write,
+    bytes: u64,
+}
+
+impl<'w> Counted<'w> {
+    /// Counts what goes into `inner`.
+    pub(crate) fn new(inner: &'w mut dyn std::io::Write) -> Counted<'w> {
+        Counted { inner, bytes: 0 }
+    }
+
+    /// Bytes written so far.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+impl std::io::Write for Counted<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
     }
 }
 

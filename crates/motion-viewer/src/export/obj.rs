@@ -1,5 +1,6 @@
-//! A MEMG scene deformed at one timestep, written as a Wavefront `.obj` that
-//! keeps the input's vertex numbering, groups and materials.
+//! A MEMG scene deformed at one time (a timestep, or between two by the one
+//! MEMG rule), written as a Wavefront `.obj` that keeps the input's vertex
+//! numbering, groups and materials.
 
 use crate::anim::memg::{self as deformer, Binding};
 use crate::error::{Error, Result};
@@ -7,12 +8,12 @@ use crate::export::finite;
 use crate::formats::memg::MemgMotion;
 use crate::formats::obj::{self, ObjScene};
 use crate::output::write_atomic;
-use crate::state::{At, timestep};
+use crate::state::{At, place};
 use std::path::Path;
 
-/// Deforms a MEMG scene at one timestep somewhere other than the CPU (the
-/// GPU's compute shader, read back), or says why it can't.
-pub type Deform<'a> = &'a dyn Fn(&ObjScene, &MemgMotion, &Binding, usize) -> Result<Vec<[f32; 3]>>;
+/// Deforms a MEMG scene at a time in timesteps somewhere other than the CPU
+/// (the GPU's compute shader, read back), or says why it can't.
+pub type Deform<'a> = &'a dyn Fn(&ObjScene, &MemgMotion, &Binding, f64) -> Result<Vec<[f32; 3]>>;
 
 /// The scene `s` deformed by `m` at `at` (a frame is a timestep), by
 /// `elsewhere` when given (the CPU stands in when it fails, with a warning
@@ -28,7 +29,7 @@ pub fn write(
     warnings: &mut Vec<String>,
 ) -> Result<()> {
     let invalid = |reason: String| Error::mismatch(motion_file, reason);
-    let t = timestep(m, at).map_err(invalid)?;
+    let t = place(m, at).map_err(invalid)?.steps();
     let binding = Binding::new(s, m).map_err(invalid)?;
     let mut positions = None;
     if let Some(deform) = elsewhere {
@@ -39,7 +40,7 @@ pub fn write(
     }
     let positions = positions.unwrap_or_else(|| {
         let mut p = Vec::new();
-        deformer::deform(s, m, &binding, t as f64, &mut p);
+        deformer::deform(s, m, &binding, t, &mut p);
         p
     });
     // The same policy on either path: the GPU's positions are checked as
@@ -48,7 +49,7 @@ pub fn write(
     write_atomic(out, |w| obj::write_obj(s, &positions, w))
 }
 
-/// Refuses the first of `positions` (the scene deformed at timestep `t`)
+/// Refuses the first of `positions` (the scene deformed at `t` timesteps)
 /// that is not finite, naming its `.obj` vertex (1-based, as the file
 /// counts), its axis and the time, with the value the motion asks for (the
 /// f64 reference: a finite double past f32's range says so).
@@ -57,7 +58,7 @@ pub fn check_positions(
     s: &ObjScene,
     m: &MemgMotion,
     binding: &Binding,
-    t: usize,
+    t: f64,
     file: &Path,
 ) -> Result<()> {
     let Some(v) = positions
@@ -66,8 +67,8 @@ pub fn check_positions(
     else {
         return Ok(());
     };
-    let time_s = t as f64 / f64::from(m.fps.max(1));
-    let exact = deformer::deform_reference_f64(s, m, binding, t as f64);
+    let time_s = t / f64::from(m.fps.max(1));
+    let exact = deformer::deform_reference_f64(s, m, binding, t);
     for (axis, (&x, &wide)) in ["x", "y", "z"]
         .iter()
         .zip(positions[v].iter().zip(&exact[v]))

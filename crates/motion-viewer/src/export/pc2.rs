@@ -6,13 +6,16 @@
 //! Layout, little-endian: `POINTCACHE2\0`, version 1 (i32), vertex count
 //! (i32), start frame 0 (f32), sampling 1 (f32), frame count (i32), then per
 //! frame x, y, z (f32) per `.obj` vertex in file order. Positions are the
-//! viewer's deformer's at each timestep, in the `.obj`'s own coordinates
+//! viewer's deformer's at each timestep (or at each frame of `--fps F`,
+//! between timesteps by the one MEMG rule: a cache counts frames, not
+//! seconds, so its frames are then 1/F s apart), in the `.obj`'s own coordinates
 //! (the cache replaces the imported `.obj`'s vertices in place), or placed
 //! as the viewer places them when a layout is asked for.
 
 use std::path::{Path, PathBuf};
 
-use crate::anim::memg::Deformer;
+use crate::anim::clock::Window;
+use crate::anim::memg::{Deformer, steps_at};
 use crate::error::{Error, Result};
 use crate::output::write_atomic;
 use crate::scene::Track;
@@ -32,21 +35,25 @@ pub struct Pc2Report {
     pub file: (PathBuf, u64),
     /// Vertices per frame.
     pub vertices: usize,
-    /// Frames (the motion's timesteps; 1 for a motion without any).
+    /// Frames (the motion's timesteps, or its frames at the rate asked;
+    /// at least 1).
     pub frames: usize,
     /// What fits but may look wrong, each naming its file.
     pub warnings: Vec<String>,
 }
 
 /// Writes the one MEMG track among `tracks` to `out`, in its `.obj`'s
-/// coordinates, or placed by `placement`. `progress` hears the
-/// fraction done. Fails, writing nothing, without exactly one MEMG track,
+/// coordinates, or placed by `placement`, a frame per timestep or per
+/// `1 / fps` seconds, over `window` or the whole motion. `progress` hears
+/// the fraction done. Fails, writing nothing, without exactly one MEMG track,
 /// with more vertices or frames than the format's 32-bit counts, or on a
 /// position that is not finite.
 pub fn write(
     tracks: &[Track],
     out: &Path,
     placement: Option<&Placement>,
+    fps: Option<f64>,
+    window: Option<Window>,
     progress: &mut dyn FnMut(f32),
 ) -> Result<Pc2Report> {
     let refuse = |reason: String| Error::unsupported(out, reason);
@@ -77,7 +84,15 @@ pub fn write(
         .map(|w| format!("{file}: {w}"))
         .collect();
     let vertices = scene.positions.len();
-    let frames = motion.timesteps.max(1);
+    if let Some(f) = fps
+        && !(f.is_finite() && f > 0.0)
+    {
+        return Err(refuse(format!(
+            "--fps must be a positive number of samples per second, got {f}"
+        )));
+    }
+    let grid = track.grid(fps, window.unwrap_or(Window::Whole));
+    let frames = usize::try_from(grid.len()).unwrap_or(usize::MAX).max(1);
     if frames > MAX_FRAMES {
         return Err(refuse(format!(
             "{frames} timesteps; a .pc2 export takes at most {MAX_FRAMES}"
@@ -109,8 +124,9 @@ pub fn write(
         w.write_all(&0f32.to_le_bytes())?;
         w.write_all(&1f32.to_le_bytes())?;
         w.write_all(&n32.to_le_bytes())?;
-        for t in 0..frames {
-            deformer.deform(scene, motion, &binding, t as f64, &mut positions);
+        for k in 0..frames {
+            let t = steps_at(motion, grid.time_s(k as u64));
+            deformer.deform(scene, motion, &binding, t, &mut positions);
             if let Err(e) =
                 super::obj::check_positions(&positions, scene, motion, &binding, t, track.path())
             {
@@ -128,7 +144,7 @@ pub fn write(
                 .flat_map(|x| x.to_le_bytes())
                 .collect();
             w.write_all(&bytes)?;
-            progress((t + 1) as f32 / frames as f32);
+            progress((k + 1) as f32 / frames as f32);
         }
         Ok(())
     });

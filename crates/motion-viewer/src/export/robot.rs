@@ -122,6 +122,38 @@ pub struct Robot {
     pub joints: Vec<RobotJoint>,
 }
 
+impl Robot {
+    /// The same robot with every link named `prefix` + its name
+    /// (`track2/base_link`), joints keeping their names: the description of
+    /// one track in a bag of several, whose transforms name the same frames.
+    /// The robot's own name takes the prefix too (`track2_aibo_ers7`), so two
+    /// robots of one model stay two.
+    pub fn framed(&self, prefix: &str) -> Robot {
+        let frame = |name: &str| format!("{prefix}{name}");
+        Robot {
+            name: format!("{}{}", prefix.replace('/', "_"), self.name),
+            links: self
+                .links
+                .iter()
+                .map(|l| RobotLink {
+                    name: frame(&l.name),
+                    shapes: l.shapes.clone(),
+                })
+                .collect(),
+            joints: self
+                .joints
+                .iter()
+                .map(|j| RobotJoint {
+                    parent: frame(&j.parent),
+                    child: frame(&j.child),
+                    ..j.clone()
+                })
+                .collect(),
+            ..self.clone()
+        }
+    }
+}
+
 /// Millimetres (the rig's unit) to metres.
 pub const M_PER_MM: f64 = 1e-3;
 

@@ -7,11 +7,14 @@
 //! narrow it. A motion may declare any duration; the work done is bounded by
 //! what the file really holds.
 
+use crate::anim::clock::{Grid, Window};
 use crate::anim::input_animation::{InputState, JOINT_NAMES, Pose, state_at};
+use crate::anim::memg::{self, Between, MemgChannel};
 use crate::anim::mtn::MtnSampler;
 use crate::error::{Error, Result};
 use crate::export::finite::{self, Holder};
 use crate::formats::input_animation::InputAnimation;
+use crate::formats::memg::MemgMotion;
 use crate::scene::Track;
 use std::io::Write;
 use std::path::Path;
@@ -28,9 +31,9 @@ pub fn max_cells(input_bytes: u64) -> u64 {
     MIN_CELL_BUDGET.max(input_bytes.saturating_mul(CELLS_PER_INPUT_BYTE))
 }
 
-/// Which times a table samples: every `period_s` from `start_s` while below
-/// `end_s` (or up to and including the last frame when `end_s` is the
-/// motion's duration).
+/// Which times a table, a bag or a stage samples: the track's frames on the
+/// one clock ([`crate::anim::clock::Grid`]) at its own frame period or at a
+/// given rate, over the whole motion or a window.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sampling {
     /// Seconds between rows.
@@ -39,78 +42,75 @@ pub struct Sampling {
     pub start_s: f64,
     /// Rows sampled.
     pub rows: u64,
+    /// Their times (the rows are the grid's first [`Sampling::rows`]).
+    pub(crate) grid: Grid,
 }
 
 impl Sampling {
     /// Every frame of `track` at its own frame period, or at `fps`, within
-    /// `window` seconds (`[start, end)`; the whole motion, last frame
-    /// included, when `None`). Fails on a rate that is not a positive number.
-    pub fn new(track: &Track, fps: Option<f64>, window: Option<(f64, f64)>) -> Result<Sampling> {
-        let period_s = match fps {
-            Some(f) if f.is_finite() && f > 0.0 => 1.0 / f,
-            Some(f) => {
-                return Err(Error::unsupported(
-                    track.path(),
-                    format!("--fps must be a positive number of samples per second, got {f}"),
-                ));
-            }
-            None => track.frame_period_s(),
-        };
-        let duration = track.duration_s();
-        let duration = if duration.is_finite() {
-            duration.max(0.0)
-        } else {
-            0.0
-        };
-        // Counted in f64: an absurd duration gives a huge count that the size
-        // check refuses, never a loop.
-        let (start_s, rows) = match window {
-            None => (0.0, (duration / period_s + 1e-9).floor() + 1.0),
-            Some((a, b)) => {
-                let first = (a / period_s - 1e-9).ceil().max(0.0);
-                let end = (b / period_s - 1e-9).ceil();
-                (first * period_s, (end - first).max(0.0))
-            }
-        };
+    /// `window` (the whole motion, last frame included, when `None`). Fails
+    /// on a rate that is not a positive number.
+    pub fn new(track: &Track, fps: Option<f64>, window: Option<Window>) -> Result<Sampling> {
+        if let Some(f) = fps
+            && !(f.is_finite() && f > 0.0)
+        {
+            return Err(Error::unsupported(
+                track.path(),
+                format!("--fps must be a positive number of samples per second, got {f}"),
+            ));
+        }
+        let grid = track.grid(fps, window.unwrap_or(Window::Whole));
         Ok(Sampling {
-            period_s,
-            start_s,
-            rows: if rows.is_finite() {
-                rows.min(u64::MAX as f64) as u64
-            } else {
-                u64::MAX
-            },
+            period_s: grid.period_s(),
+            start_s: grid.time_s(0),
+            rows: grid.len(),
+            grid,
         })
     }
 
     /// The time of row `i`.
     pub fn time(&self, i: u64) -> f64 {
-        self.start_s + i as f64 * self.period_s
+        self.grid.time_s(i)
     }
 }
 
-/// The columns of `track`'s table; `time_s` first. A MEMG motion has no
-/// table (it exports as a mesh) and gives none.
+/// The columns of `track`'s table; `time_s` first. A MEMG motion's are its
+/// reduced coordinates ([`crate::anim::memg::channels`]): each group's
+/// coefficients and its local frame's translation (its mesh goes to `.obj`,
+/// `.pc2`, glTF or USD).
 pub fn columns(track: &Track) -> Vec<String> {
     match track {
         Track::Mtn { motion, .. } => ["time_s", "roll_deg", "pitch_deg", "yaw_deg"]
             .into_iter()
             .map(String::from)
-            .chain(motion.joints.iter().cloned())
+            .chain(motion.joint_names().into_iter().map(String::from))
             .collect(),
         Track::InputAnimation { recording, .. } => input_columns(recording),
-        Track::Memg { .. } => Vec::new(),
+        Track::Memg { motion, .. } => std::iter::once("time_s".to_string())
+            .chain(memg::channels(motion).iter().map(MemgChannel::name))
+            .collect(),
     }
 }
 
-/// `track`'s row at `t` seconds, in [`columns`] order (empty for MEMG),
-/// as the viewer evaluates it (values that are not finite left as they are).
+/// `track`'s row at `t` seconds, in [`columns`] order, as the viewer
+/// evaluates it (values that are not finite left as they are).
 pub fn row(track: &Track, t: f64) -> Vec<f64> {
     match track {
         Track::Mtn { motion, .. } => mtn_row(&MtnSampler::new(motion), t),
         Track::InputAnimation { recording, .. } => input_row(&state_at(recording, t)),
-        Track::Memg { .. } => Vec::new(),
+        Track::Memg { motion, .. } => memg_row(motion, &memg::channels(motion), t),
     }
+}
+
+fn memg_row(motion: &MemgMotion, channels: &[MemgChannel], t: f64) -> Vec<f64> {
+    let at = Between::at_time(motion, t);
+    std::iter::once(t)
+        .chain(
+            channels
+                .iter()
+                .map(|c| at.as_ref().map_or(f64::NAN, |at| c.value(motion, at))),
+        )
+        .collect()
 }
 
 fn mtn_row(sampler: &MtnSampler<'_>, t: f64) -> Vec<f64> {
@@ -130,7 +130,7 @@ fn mtn_row(sampler: &MtnSampler<'_>, t: f64) -> Vec<f64> {
 enum Rows<'a> {
     Mtn(MtnSampler<'a>),
     InputAnimation(&'a InputAnimation, Holder),
-    None,
+    Memg(&'a MemgMotion, Vec<MemgChannel>),
 }
 
 impl<'a> Rows<'a> {
@@ -140,7 +140,7 @@ impl<'a> Rows<'a> {
             Track::InputAnimation { recording, .. } => {
                 Rows::InputAnimation(recording, Holder::default())
             }
-            Track::Memg { .. } => Rows::None,
+            Track::Memg { motion, .. } => Rows::Memg(motion, memg::channels(motion)),
         }
     }
 
@@ -154,7 +154,7 @@ impl<'a> Rows<'a> {
                 holder.hold_input(&mut state);
                 input_row(&state)
             }
-            Rows::None => Vec::new(),
+            Rows::Memg(motion, channels) => memg_row(motion, channels, t),
         };
         for (k, &v) in row.iter().enumerate() {
             finite::check(v, path, t, || format!("column {}", columns[k]))?;
@@ -267,18 +267,10 @@ pub fn write(
     Ok(warnings)
 }
 
-/// Refuses `track`'s table before anything is written: a MEMG motion (it
-/// has none), or one larger than [`check_size`] allows.
+/// Refuses `track`'s table before anything is written when it is larger
+/// than [`check_size`] allows.
 pub fn check(track: &Track, sampling: &Sampling, out: &Path, input_bytes: u64) -> Result<()> {
-    let columns = columns(track);
-    if columns.is_empty() {
-        return Err(Error::unsupported(
-            track.path(),
-            "a MEMG motion exports as a mesh or an animated scene: use --out mesh.obj \
-             (one timestep), scene.glb or points.pc2",
-        ));
-    }
-    check_size(out, sampling.rows, columns.len(), input_bytes)
+    check_size(out, sampling.rows, columns(track).len(), input_bytes)
 }
 
 /// Writes `track`'s table to `w` (the file `out`, for errors); returns the
@@ -295,11 +287,27 @@ pub fn write_to(
     let io = |e: std::io::Error| Error::io(out, e);
     match format {
         TableFormat::Csv => {
-            writeln!(w, "{}", columns.join(",")).map_err(io)?;
+            // Every line through the CSV writer, the header included: a
+            // column named from a file (`a,b`, a quote, a line break) is
+            // quoted as RFC 4180 has it.
+            let mut csv = csv::WriterBuilder::new().from_writer(&mut *w);
+            let csv_error = |e: csv::Error| match e.into_kind() {
+                csv::ErrorKind::Io(e) => Error::io(out, e),
+                other => Error::io(out, std::io::Error::other(format!("{other:?}"))),
+            };
+            csv.write_record(&columns).map_err(csv_error)?;
+            let mut text = String::new();
             for i in 0..sampling.rows {
                 let row = rows.row(sampling.time(i), track.path(), &columns)?;
-                write_csv_row(w, &row).map_err(io)?;
+                for v in &row {
+                    text.clear();
+                    use std::fmt::Write as _;
+                    let _ = write!(text, "{v}");
+                    csv.write_field(&text).map_err(csv_error)?;
+                }
+                csv.write_record(None::<&[u8]>).map_err(csv_error)?;
             }
+            csv.flush().map_err(io)?;
         }
         TableFormat::Json => {
             let keys: Vec<String> = columns
@@ -316,16 +324,6 @@ pub fn write_to(
         }
     }
     Ok(rows.warning(track.path()).into_iter().collect())
-}
-
-fn write_csv_row(w: &mut dyn Write, row: &[f64]) -> std::io::Result<()> {
-    for (k, v) in row.iter().enumerate() {
-        if k > 0 {
-            w.write_all(b",")?;
-        }
-        write!(w, "{v}")?;
-    }
-    w.write_all(b"\n")
 }
 
 fn write_json_row(

@@ -167,7 +167,7 @@ pub fn pc2_header(
 /// length: only a regular file is opened, and never with a wait.
 pub fn head(path: &Path, n: usize) -> Result<(Vec<u8>, u64)> {
     use std::io::Read;
-    let (file, len) = crate::scene::load::open_regular_file(path)?;
+    let (file, len) = crate::formats::file::open_regular(path)?;
     let mut bytes = Vec::with_capacity(n);
     file.take(n as u64)
         .read_to_end(&mut bytes)

@@ -14,7 +14,11 @@
 
 pub mod aibo;
 pub mod bytes;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod file;
 pub mod input_animation;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod mapping;
 pub mod memg;
 pub mod mtl;
 pub mod mtn;
@@ -118,21 +122,23 @@ fn looks_like_obj(bytes: &[u8]) -> bool {
     statements > 0
 }
 
-/// Reads a whole file, naming it in the error.
+/// Reads a whole regular file, naming it in the error (a pipe, device or
+/// folder is refused at once: [`file::read_regular`]).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn read_file(path: &std::path::Path) -> crate::Result<Vec<u8>> {
-    use crate::error::Error;
-    std::fs::read(path).map_err(|e| Error::io(path, e))
+    file::read_regular(path)
 }
 
-/// Reads a file and tells its kind, or fails naming the file.
+/// Reads the start of a regular file and tells its kind, or fails naming
+/// the file (a pipe, device or folder at once: [`file::open_regular`]).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn probe_file(path: &std::path::Path) -> crate::Result<Kind> {
     use crate::error::Error;
     use std::io::Read;
     let mut head = Vec::with_capacity(4096);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(4096).read_to_end(&mut head))
+    let (file, _) = file::open_regular(path)?;
+    file.take(4096)
+        .read_to_end(&mut head)
         .map_err(|e| Error::io(path, e))?;
     probe(&head).ok_or_else(|| Error::UnknownFormat {
         path: path.to_path_buf(),

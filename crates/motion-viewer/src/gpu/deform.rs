@@ -1,10 +1,12 @@
 //! MEMG deformation on the GPU (`shaders/deform.wgsl`), then normals.
 //!
-//! Samples time exactly like [`crate::anim::memg::deform`], the CPU reference:
-//! `t` (in timesteps) is clamped to the motion, basis coefficients blend the two
-//! timesteps around `t` linearly, and the frame transform is the nearest
-//! timestep's. The blended coefficients and transforms are small (a few floats
-//! per chunk) and are written each frame from the CPU; the basis stays on the GPU.
+//! Samples time exactly like [`crate::anim::memg::deform`], the CPU reference,
+//! by the one rule of [`crate::anim::memg::Between`]: `t` (in timesteps) is
+//! clamped to the motion, basis coefficients blend the two timesteps around
+//! `t` linearly, and the frame transforms interpolate as glTF's node
+//! transforms do. The blended coefficients and transforms are small (a few
+//! floats per chunk) and are written each frame from the CPU; the basis stays
+//! on the GPU.
 //!
 //! **Sizes.** Each group's motion vertices are cut into chunks whose basis,
 //! mean pose and target table each fit one storage binding; a chunk is one
@@ -21,7 +23,7 @@ use super::context::GpuContext;
 use super::mesh::{GpuMesh, MeshOptions};
 use super::upload::Upload;
 use super::util::{Slot, binding_limit, compute_layout, compute_pipeline, dispatch_size, entry};
-use crate::anim::memg::Binding;
+use crate::anim::memg::{Between, Binding};
 use crate::error::{Error, Result};
 use crate::formats::memg::{ArraySource, MemgGroup, MemgMotion};
 use crate::formats::obj::ObjScene;
@@ -275,31 +277,19 @@ impl GpuDeformer {
     /// Writes the coefficients and transforms for time `t` (in timesteps) to
     /// the GPU; the next [`GpuDeformer::encode`] uses them.
     pub fn set_time(&mut self, t: f64) {
-        let Some(last) = self.timing.timesteps.checked_sub(1) else {
+        let Some(at) = Between::at_steps(&self.timing, t) else {
             return;
         };
-        let t = if t.is_nan() {
-            0.0
-        } else {
-            t.clamp(0.0, last as f64)
-        };
-        let t0 = t.floor() as usize;
-        let t1 = (t0 + 1).min(last);
-        let w = t - t0 as f64;
-        let nearest = (t.round() as usize).min(last);
-        const IDENTITY: [f64; 12] = [1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1., 0.];
         for chunk in &self.chunks {
             let g = &self.timing.groups[chunk.group];
             let r = g.basis_len;
-            let m = self.timing.frame(nearest, g.parent).unwrap_or(&IDENTITY);
+            let m = at.transform(&self.timing, g.parent);
             let out = &mut self.frame_params[chunk.param_offset..chunk.param_offset + 12 + r];
-            for (o, &x) in out.iter_mut().zip(m) {
+            for (o, &x) in out.iter_mut().zip(&m) {
                 *o = x as f32;
             }
             for (j, &scale) in chunk.scales.iter().enumerate() {
-                let a = f64::from(g.coeffs[t0 * r + j]);
-                let b = f64::from(g.coeffs[t1 * r + j]);
-                out[12 + j] = ((a + (b - a) * w) * f64::from(scale)) as f32;
+                out[12 + j] = (at.coefficient(g, j) * f64::from(scale)) as f32;
             }
         }
         self.ctx.queue.write_buffer(

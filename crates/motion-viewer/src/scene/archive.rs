@@ -56,21 +56,22 @@ pub fn disk_file(path: &Path) -> PathBuf {
 /// (`viewer --entry NAME`); an error if none of them is an archive.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn select_entry(paths: &[PathBuf], entry: &str) -> Result<Vec<PathBuf>> {
-    let is_archive =
-        |p: &Path| crate::formats::probe_file(p).ok() == Some(crate::formats::Kind::Oda);
-    let out: Vec<PathBuf> = paths
-        .iter()
-        .map(|p| {
-            if is_archive(p) {
-                entry_path(p, entry)
-            } else {
-                p.clone()
-            }
-        })
-        .collect();
+    let mut out = Vec::with_capacity(paths.len());
+    for p in paths {
+        // Probed without blocking: a named pipe is refused at once, never
+        // waited on ([`crate::formats::file::open_regular`]).
+        match crate::formats::probe_file(p) {
+            Ok(crate::formats::Kind::Oda) => out.push(entry_path(p, entry)),
+            Err(e @ Error::NotRegularFile { .. }) => return Err(e),
+            _ => out.push(p.clone()),
+        }
+    }
     if out == paths {
         return Err(Error::entry(
-            format!("--entry {entry}"),
+            format!(
+                "--entry {}",
+                crate::text::cut(entry, crate::text::QUOTED_CHARS)
+            ),
             EntryProblem::NoArchiveGiven,
         ));
     }

@@ -33,9 +33,11 @@ pub enum InputData {
     /// Bytes in memory.
     Bytes(Vec<u8>),
     /// A read-only memory map of the file (large MEMG motions are read once,
-    /// straight from the page cache).
+    /// straight from the page cache), guarded: a file changed under it
+    /// reads zeros instead of ending the process, and [`InputData::check`]
+    /// says so.
     #[cfg(not(target_arch = "wasm32"))]
-    Mapped(memmap2::Mmap),
+    Mapped(crate::formats::mapping::Mapping),
 }
 
 impl InputData {
@@ -45,7 +47,17 @@ impl InputData {
     pub fn release(&self) {
         #[cfg(not(target_arch = "wasm32"))]
         if let InputData::Mapped(map) = self {
-            memg::release(map, 0..map.len());
+            map.release(0..map.len());
+        }
+    }
+
+    /// Fails when a memory-mapped input changed on disk since it was opened
+    /// ([`crate::formats::mapping::Mapping::check`]); bytes in memory never do.
+    pub fn check(&self) -> Result<()> {
+        match self {
+            #[cfg(not(target_arch = "wasm32"))]
+            InputData::Mapped(map) => map.check(),
+            InputData::Bytes(_) => Ok(()),
         }
     }
 }
@@ -94,33 +106,36 @@ impl Input {
     /// Reads (or, for a large file, maps) `path`; `ARCHIVE.ODA:NAME` reads
     /// the archive with the entry named. Only regular files are read (a pipe
     /// or device would block or never end), checked on the file as opened,
-    /// without blocking.
+    /// without blocking ([`crate::formats::file::open_regular`]).
     #[cfg(not(target_arch = "wasm32"))]
     pub fn read(path: &Path) -> Result<Input> {
         if let Some((archive, entry)) = archive::split_entry(path) {
             return Ok(Input::read(&archive)?.with_entry(entry));
         }
         const MAP_FROM_BYTES: u64 = 1 << 20;
-        let io = |e| Error::io(path, e);
-        let (file, len) = open_regular_file(path)?;
+        let (file, len) = crate::formats::file::open_regular(path)?;
         let data = if len >= MAP_FROM_BYTES {
-            // SAFETY: the map is read-only. Another process truncating the
-            // file while it is read could fault the read; that is the accepted
-            // cost of memory-mapped input, as with any tool reading data files
-            // this way.
-            InputData::Mapped(unsafe { memmap2::Mmap::map(&file) }.map_err(io)?)
+            InputData::Mapped(crate::formats::mapping::Mapping::map(path, file)?)
         } else {
-            let mut bytes = Vec::with_capacity(len as usize);
-            // A file that grows while read is cut where it stood when opened.
-            std::io::Read::read_to_end(&mut std::io::Read::take(&file, len), &mut bytes)
-                .map_err(io)?;
-            InputData::Bytes(bytes)
+            InputData::Bytes(read_opened(path, file, len)?)
         };
         Ok(Input {
             path: path.to_path_buf(),
             data,
             entry: None,
         })
+    }
+
+    /// Reads `path` into memory, never mapping it, under the same rules as
+    /// [`Input::read`]: for a file that may be rewritten while it is held
+    /// (the window's dropped and watched files).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn read_owned(path: &Path) -> Result<Input> {
+        if let Some((archive, entry)) = archive::split_entry(path) {
+            return Ok(Input::read_owned(&archive)?.with_entry(entry));
+        }
+        let (file, len) = crate::formats::file::open_regular(path)?;
+        Ok(Input::from_bytes(path, read_opened(path, file, len)?))
     }
 
     /// The file name without its folder, for matching and display.
@@ -136,75 +151,14 @@ fn file_name(path: &Path) -> String {
     )
 }
 
-/// [`open_regular`], its refusal as the error [`Input::read`] gives: for a
-/// reader that needs only the head of a large file (a point cache's header).
+/// The first `len` bytes of `file` (opened from `path`): a file that
+/// grows while it is read is cut where it stood when opened.
 #[cfg(not(target_arch = "wasm32"))]
-pub(crate) fn open_regular_file(path: &Path) -> Result<(std::fs::File, u64)> {
-    open_regular(path).map_err(|e| match e {
-        Opened::Io(e) => Error::io(path, e),
-        Opened::NotRegular(what) => Error::NotRegularFile {
-            path: path.to_path_buf(),
-            what,
-        },
-    })
-}
-
-/// Why [`open_regular`] gave no file.
-#[cfg(not(target_arch = "wasm32"))]
-enum Opened {
-    /// The system refused.
-    Io(std::io::Error),
-    /// It opened, but is this kind of thing.
-    NotRegular(&'static str),
-}
-
-/// Opens `path` for reading if it is a regular file, returning it with its
-/// length. The open itself never blocks: on Unix it is non-blocking, so a
-/// named pipe with no writer opens at once (and is then refused) instead of
-/// waiting forever, and the kind is checked on the opened file, so nothing
-/// can swap a pipe in between a check and the open.
-#[cfg(not(target_arch = "wasm32"))]
-fn open_regular(path: &Path) -> std::result::Result<(std::fs::File, u64), Opened> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
-    }
-    let file = options.open(path).map_err(Opened::Io)?;
-    let meta = file.metadata().map_err(Opened::Io)?;
-    if meta.is_file() {
-        return Ok((file, meta.len()));
-    }
-    Err(Opened::NotRegular(kind_of(meta.file_type())))
-}
-
-/// What a file that is not a regular file is, for the refusal.
-#[cfg(unix)]
-fn kind_of(kind: std::fs::FileType) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    if kind.is_dir() {
-        "a folder"
-    } else if kind.is_fifo() {
-        "a named pipe"
-    } else if kind.is_char_device() || kind.is_block_device() {
-        "a device"
-    } else if kind.is_socket() {
-        "a socket"
-    } else {
-        "not a file"
-    }
-}
-
-/// What a file that is not a regular file is, for the refusal.
-#[cfg(all(not(unix), not(target_arch = "wasm32")))]
-fn kind_of(kind: std::fs::FileType) -> &'static str {
-    if kind.is_dir() {
-        "a folder"
-    } else {
-        "not a file"
-    }
+fn read_opened(path: &Path, file: std::fs::File, len: u64) -> Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(len as usize);
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, len), &mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    Ok(bytes)
 }
 
 /// Where an `.obj`'s `mtllib` libraries come from.
@@ -251,11 +205,12 @@ impl Materials for DiskMaterials {
                 &"a link that leads out of the .obj's folder; not read",
             ));
         }
-        let (file, len) = open_regular(&real).map_err(|e| match e {
-            Opened::Io(e) => shown(&e),
-            Opened::NotRegular(what) => {
+        let (file, len) = crate::formats::file::open_regular(&real).map_err(|e| match e {
+            Error::Io { source, .. } => shown(&source),
+            Error::NotRegularFile { what, .. } => {
                 shown(&format_args!("{what}, not a regular file; not read"))
             }
+            other => other.to_string(),
         })?;
         if len > MAX_MATERIAL_BYTES {
             return Err(shown(&format_args!(
@@ -329,12 +284,17 @@ pub fn load_with(paths: &[PathBuf], archives: Archives) -> Result<(Vec<Track>, V
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
     let input = Input::read(path)?;
     let Some(name) = &input.entry else {
-        return Ok(input.data.to_vec());
+        let bytes = input.data.to_vec();
+        input.data.check()?;
+        return Ok(bytes);
     };
-    let entries =
-        crate::formats::mtn::read_oda(&input.data).map_err(|e| Error::decode(&input.path, e))?;
+    let entries = crate::formats::mtn::read_oda(&input.data);
+    input.data.check()?;
+    let entries = entries.map_err(|e| Error::decode(&input.path, e))?;
     let entry = archive::find_entry(&input.path, &entries, name)?;
-    Ok(input.data[entry.data.clone()].to_vec())
+    let bytes = input.data[entry.data.clone()].to_vec();
+    input.data.check()?;
+    Ok(bytes)
 }
 
 /// Loads one `.obj` scene from disk with its materials (under
@@ -342,7 +302,9 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
 #[cfg(not(target_arch = "wasm32"))]
 pub fn load_obj(path: &Path) -> Result<(obj::ObjScene, Vec<String>)> {
     let input = Input::read(path)?;
-    decode_obj(&input, &DiskMaterials)
+    let decoded = decode_obj(&input, &DiskMaterials);
+    input.data.check()?;
+    decoded
 }
 
 fn decode_obj(input: &Input, materials: &dyn Materials) -> Result<(obj::ObjScene, Vec<String>)> {
@@ -391,7 +353,23 @@ pub fn load_inputs(
 }
 
 /// [`load_inputs`], with bare archives handled as `archives` says.
+///
+/// A memory-mapped input that changed on disk while it was read fails the
+/// load ([`InputData::check`]), whatever its bytes decoded to.
 pub fn load_inputs_with(
+    inputs: &[Input],
+    materials: &dyn Materials,
+    archives: Archives,
+) -> Result<(Vec<Track>, Vec<String>)> {
+    let loaded = decode_inputs(inputs, materials, archives);
+    for input in inputs {
+        input.data.check()?;
+    }
+    loaded
+}
+
+/// [`load_inputs_with`] before its check of mapped inputs.
+fn decode_inputs(
     inputs: &[Input],
     materials: &dyn Materials,
     archives: Archives,

@@ -97,6 +97,15 @@ impl Track {
         }
     }
 
+    /// The frames `window` holds of this track, at `fps` samples a second
+    /// or at its own [`Track::frame_period_s`]: the one grid every table,
+    /// plot, bag, cache and stage of the track samples. A rate that is not
+    /// a finite positive number gives no frames (callers refuse it first).
+    pub fn grid(&self, fps: Option<f64>, window: anim::clock::Window) -> anim::clock::Grid {
+        let period_s = fps.map_or_else(|| self.frame_period_s(), |f| 1.0 / f);
+        anim::clock::Grid::new(self.duration_s(), period_s, window)
+    }
+
     /// The track's name for display: the file stem, or the entry's name for
     /// a motion out of an archive.
     pub fn name(&self) -> String {

@@ -26,6 +26,10 @@ pub struct EditStatus {
     pub dirty: bool,
     /// Edits that undo can take back.
     pub undo_depth: usize,
+    /// A value field of the selected keyframe has the keyboard, its text
+    /// selected: what is typed next replaces it (filled by the window; a
+    /// script waits for it after Enter before typing).
+    pub typing: bool,
 }
 
 impl EditStatus {
@@ -154,6 +158,7 @@ impl ViewerState {
             keyframe: editor.selected(),
             dirty: editor.is_unsaved(),
             undo_depth: editor.undo_depth(),
+            typing: false,
         })
     }
 

@@ -11,10 +11,10 @@ use crate::summary::f32_as_written;
 pub fn keyframes(track: &Track) -> Vec<f64> {
     let mut times: Vec<f64> = match track {
         Track::Mtn { motion, .. } => motion.keyframe_times_s(),
-        Track::Memg { motion, .. } => {
-            let fps = f64::from(motion.fps.max(1));
-            (0..motion.timesteps).map(|i| i as f64 / fps).collect()
-        }
+        Track::Memg { .. } => track
+            .grid(None, crate::anim::clock::Window::Whole)
+            .times()
+            .collect(),
         Track::InputAnimation { recording, .. } => {
             let floats = recording.float_curves();
             let bools = recording.bool_curves();

@@ -168,6 +168,10 @@ impl ViewerState {
             .filter(|i| i.entry.is_none() && probe(&i.data) == Some(Kind::Oda))
             .map(|i| ArchiveList::new(&i.path, i.data.to_vec()))
             .collect::<Result<Vec<_>>>()?;
+        // A mapped archive copied for its list: unchanged while read.
+        for input in inputs {
+            input.data.check()?;
+        }
         if loaded.is_empty() {
             return Err(Error::mismatch(
                 inputs.first().map_or_else(PathBuf::new, |i| i.path.clone()),

@@ -62,6 +62,10 @@ pub struct CurveChannel {
     pub track: usize,
     /// The channel's name as `info` and `export` call it.
     pub name: String,
+    /// Its value at the timeline's time, sampled by the library's one rule
+    /// (the value `export` and `plot` give at that time); `None` where the
+    /// track has no such value.
+    pub value: Option<f64>,
 }
 
 /// The plot's mapping from data to the window: time `t0` at `left`, `t1`
@@ -112,7 +116,8 @@ impl Status {
 
     /// The desktop's status line: `frame 3/241 time 0.100000 tracks 3 shown 2 focus 1`,
     /// then the curves panel: `curves -` while it is closed, else
-    /// `curves N TRACK:NAME,…` and, once drawn, `plot T0 T1 LEFT RIGHT TOP BOTTOM V0 V1`.
+    /// `curves N TRACK:NAME,…`, `values V,…` (each channel's value at the
+    /// time, `-` for none) and, once drawn, `plot T0 T1 LEFT RIGHT TOP BOTTOM V0 V1`.
     /// Errors are their own line (`error MESSAGE`), printed once.
     pub fn line(&self) -> String {
         let focus = self
@@ -153,6 +158,14 @@ impl CurvesStatus {
             names.join(",")
         };
         let mut words = format!("curves {} {list}", names.len());
+        if !self.channels.is_empty() {
+            let values: Vec<String> = self
+                .channels
+                .iter()
+                .map(|c| c.value.map_or_else(|| "-".into(), |v| v.to_string()))
+                .collect();
+            words += &format!(" values {}", values.join(","));
+        }
         if self.compare {
             words += " compare";
         }
@@ -204,10 +217,12 @@ mod tests {
                 CurveChannel {
                     track: 0,
                     name: "head_tilt".into(),
+                    value: Some(-12.5),
                 },
                 CurveChannel {
                     track: 1,
                     name: "pitch_deg".into(),
+                    value: None,
                 },
             ],
             plot: Some(PlotArea {
@@ -224,11 +239,13 @@ mod tests {
         assert_eq!(
             status.line(),
             "frame 0/5 time 0.000000 tracks 0 shown 0 focus - \
-             curves 2 0:head_tilt,1:pitch_deg plot 0.000000 2.000000 10.0 410.0 300.0 500.0 -90.000000 45.500000"
+             curves 2 0:head_tilt,1:pitch_deg values -12.5,- plot 0.000000 2.000000 10.0 410.0 300.0 500.0 -90.000000 45.500000"
         );
         let json: serde_json::Value = serde_json::from_str(&status.to_json()).unwrap();
         assert_eq!(json["curves"]["open"], true);
         assert_eq!(json["curves"]["channels"][1]["name"], "pitch_deg");
+        assert_eq!(json["curves"]["channels"][0]["value"], -12.5);
+        assert!(json["curves"]["channels"][1]["value"].is_null());
         assert_eq!(json["curves"]["plot"]["right"], 410.0);
     }
 }

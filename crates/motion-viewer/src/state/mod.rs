@@ -8,12 +8,12 @@ use crate::anim::aibo::pose_from_mtn;
 use crate::anim::input_animation::{
     FRAME_PERIOD_S, HandState, InputState, JOINT_NAMES, Pose, state_at as input_state_at,
 };
-use crate::anim::memg::{self as deformer, Binding};
+use crate::anim::memg::{self as deformer, Between, Binding, steps_at};
 use crate::anim::mtn::pose_at;
 use crate::error::{Error, Result};
 use crate::formats::input_animation::InputAnimation;
 use crate::formats::memg::MemgMotion;
-use crate::formats::mtn::Mtn;
+use crate::formats::mtn::{Mtn, prm_names};
 use crate::formats::obj::ObjScene;
 use crate::scene::Track;
 use serde::{Serialize, Serializer};
@@ -77,7 +77,9 @@ pub struct MtnState {
     pub time_s: f64,
     /// Body roll, pitch and yaw.
     pub body: BodyAttitude,
-    /// Every joint's angle, in file order.
+    /// Every servo the rig posed: the motion's joints in file order, then
+    /// each other servo of the model (as the URDF names them) at the neutral
+    /// angle the rig gave it, marked `neutral`.
     pub joints: Vec<JointAngle>,
     /// The rig's named points in the body frame, millimetres (x forward,
     /// y left, z up, origin at the body centre).
@@ -102,12 +104,15 @@ pub struct BodyAttitude {
 /// One joint's angle.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct JointAngle {
-    /// Its PRM name.
+    /// Its PRM name ([`Mtn::joint_names`]).
     pub name: String,
     /// The body part it moves, if known.
     pub part: Option<&'static str>,
     /// The angle in degrees.
     pub deg: f64,
+    /// The motion does not drive this servo: the rig holds it at the
+    /// model's neutral angle.
+    pub neutral: bool,
 }
 
 impl MtnState {
@@ -118,7 +123,33 @@ impl MtnState {
             At::Frame(n) => m.frame_s(n),
         };
         let pose = pose_at(m, t);
-        let (_, rig) = pose_from_mtn(m, t);
+        let (model, rig) = pose_from_mtn(m, t);
+        let names = m.joint_names();
+        let roles = m.joint_roles();
+        let driven = pose
+            .joints_deg
+            .iter()
+            .enumerate()
+            .map(|(i, &deg)| JointAngle {
+                name: names[i].to_string(),
+                part: m.joint_part(i).map(|p| p.name()),
+                deg,
+                neutral: false,
+            });
+        let prm = prm_names(model);
+        let neutral = rig
+            .angles_deg
+            .iter()
+            .filter(|(joint, _)| !roles.contains(&Some(*joint)))
+            .filter_map(|&(joint, deg)| {
+                let (_, name) = prm.iter().find(|(j, _)| *j == joint)?;
+                Some(JointAngle {
+                    name: (*name).to_string(),
+                    part: Some(joint.part().name()),
+                    deg,
+                    neutral: true,
+                })
+            });
         MtnState {
             format: "mtn",
             time_s: pose.time_s,
@@ -127,16 +158,7 @@ impl MtnState {
                 pitch_deg: pose.body_deg[1],
                 yaw_deg: pose.body_deg[2],
             },
-            joints: pose
-                .joints_deg
-                .iter()
-                .enumerate()
-                .map(|(i, &deg)| JointAngle {
-                    name: m.joints[i].clone(),
-                    part: m.joint_part(i).map(|p| p.name()),
-                    deg,
-                })
-                .collect(),
+            joints: driven.chain(neutral).collect(),
             points: NamedPoints(rig.body),
             world: NamedPoints(rig.world),
             rig_warnings: rig.warnings,
@@ -144,50 +166,58 @@ impl MtnState {
     }
 }
 
-/// A MEMG scene at one timestep. Positions are large: the state holds their box.
+/// A MEMG scene at one time. Positions are large: the state holds their box.
+///
+/// Between two timesteps every value follows the one MEMG rule
+/// ([`crate::anim::memg::Between`]): the coefficients blend, the local
+/// frames interpolate, and the box is that of the scene so deformed — what
+/// the window shows at that time.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MemgState {
     /// Always `"memg"`.
     pub format: &'static str,
-    /// The timestep's time, seconds.
+    /// The time sampled, seconds (clamped to the motion).
     pub time_s: f64,
-    /// The timestep sampled.
-    pub timestep: usize,
+    /// Where that time falls, in timesteps: a whole number on a timestep
+    /// (written as an integer, `37`), `8.571…` between timesteps 8 and 9.
+    #[serde(serialize_with = "whole_as_integer")]
+    pub timestep: f64,
     /// Lowest corner of the deformed scene.
     pub bbox_min: [f32; 3],
     /// Highest corner of the deformed scene.
     pub bbox_max: [f32; 3],
-    /// Each motion group at the timestep, in file order: the curves'
+    /// Each motion group at that time, in file order: the curves'
     /// `g{g}_q{i}` is `groups[g].q[i]`, `g{g}_tx` is `groups[g].translation[0]`.
     pub groups: Vec<MemgGroupState>,
 }
 
-/// One MEMG group's reduced coordinates at one timestep.
+/// One MEMG group's reduced coordinates at one time.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MemgGroupState {
     /// The group's name.
     pub name: String,
-    /// Its basis coefficients q_i, as stored.
+    /// Its basis coefficients q_i.
     pub q: Vec<f64>,
     /// Its local frame's translation, `None` (null) for a group in world space.
     pub translation: Option<[f64; 3]>,
 }
 
 impl MemgGroupState {
-    /// Every group of `m` at timestep `t` (coefficients the file lacks left out).
-    pub fn all(m: &MemgMotion, t: usize) -> Vec<MemgGroupState> {
+    /// Every group of `m` at `at` (coefficients the file lacks left out).
+    pub fn all(m: &MemgMotion, at: Between) -> Vec<MemgGroupState> {
         m.groups
             .iter()
             .map(|g| {
                 let r = g.basis_len;
-                let q = t
-                    .checked_mul(r)
-                    .and_then(|start| g.coeffs.get(start..start.checked_add(r)?))
-                    .unwrap_or_default();
+                let held = g.coeffs.len() >= (at.t1.max(at.t0) + 1) * r;
                 MemgGroupState {
                     name: g.name.clone(),
-                    q: q.iter().map(|&v| f64::from(v)).collect(),
-                    translation: m.frame(t, g.parent).map(|f| [f[3], f[7], f[11]]),
+                    q: if held {
+                        (0..r).map(|j| at.coefficient(g, j)).collect()
+                    } else {
+                        Vec::new()
+                    },
+                    translation: at.frame(m, g.parent).map(|f| [f[3], f[7], f[11]]),
                 }
             })
             .collect()
@@ -197,19 +227,31 @@ impl MemgGroupState {
 impl MemgState {
     /// The scene deformed at `at` (read from `file`, for errors).
     pub fn new(s: &ObjScene, m: &MemgMotion, at: At, file: &Path) -> Result<Self> {
-        let t = timestep(m, at).map_err(|message| invalid(file, message))?;
+        let place = place(m, at).map_err(|message| invalid(file, message))?;
         let binding = Binding::new(s, m).map_err(|message| invalid(file, message))?;
         let mut positions = Vec::new();
-        deformer::deform(s, m, &binding, t as f64, &mut positions);
+        deformer::deform(s, m, &binding, place.steps(), &mut positions);
         let (lo, hi) = deformer::bounding_box(&positions).unwrap_or_default();
         Ok(MemgState {
             format: "memg",
-            time_s: t as f64 / f64::from(m.fps.max(1)),
-            timestep: t,
+            time_s: match at {
+                At::Time(t) => t,
+                At::Frame(n) => n as f64 / f64::from(m.fps.max(1)),
+            },
+            timestep: place.steps(),
             bbox_min: lo,
             bbox_max: hi,
-            groups: MemgGroupState::all(m, t),
+            groups: MemgGroupState::all(m, place),
         })
+    }
+}
+
+/// A whole number as a JSON integer, any other as a float.
+fn whole_as_integer<S: Serializer>(x: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
+    if x.fract() == 0.0 && x.abs() < 2f64.powi(53) {
+        s.serialize_i64(*x as i64)
+    } else {
+        s.serialize_f64(*x)
     }
 }
 
@@ -217,31 +259,33 @@ fn invalid(file: &Path, reason: String) -> Error {
     Error::mismatch(file, reason)
 }
 
-/// The timestep `at` names: `Frame(N)` is timestep N, `Time(S)` is timestep
-/// ⌊S·fps⌋ (a hair of slack so 1/3 s at 30 fps lands on 10, not 9). Fails
-/// before the start or past the last timestep, saying the motion's range.
-pub fn timestep(m: &MemgMotion, at: At) -> std::result::Result<usize, String> {
-    let step = match at {
-        At::Frame(n) => n,
+/// Where `at` falls in `m`: `Frame(N)` is timestep N, `Time(S)` is S × fps
+/// timesteps ([`crate::anim::memg::steps_at`]), between two timesteps when
+/// it is not whole. Fails before the start or past the last timestep,
+/// saying the motion's range.
+pub fn place(m: &MemgMotion, at: At) -> std::result::Result<Between, String> {
+    let steps = match at {
+        At::Frame(n) => n as f64,
         At::Time(s) => {
-            let x = (s * f64::from(m.fps) + 1e-9).floor();
+            let x = steps_at(m, s);
             // Also refuses NaN, which compares false with everything.
             if x.is_nan() || x < 0.0 {
                 return Err(format!("time {s} s is before the start of the motion"));
             }
-            x as u64
+            x
         }
     };
-    if step >= m.timesteps as u64 {
+    let last = m.timesteps.saturating_sub(1) as f64;
+    if m.timesteps == 0 || steps > last {
         return Err(format!(
-            "timestep {step} is past the motion's end: it has {} timesteps (0..={}, {:.3} s at {} fps)",
+            "timestep {steps} is past the motion's end: it has {} timesteps (0..={}, {:.3} s at {} fps)",
             m.timesteps,
             m.timesteps.saturating_sub(1),
             m.duration_s(),
             m.fps
         ));
     }
-    Ok(step as usize)
+    Between::at_steps(m, steps).ok_or_else(|| "the motion has no timesteps".to_string())
 }
 
 /// An MRTK recording at one time.

@@ -97,8 +97,10 @@ pub fn summarize_paths(
             && bare_archive(one)
         {
             let input = Input::read(one)?;
-            let entries =
-                summarize_archive(one, &input.data).map_err(|e| crate::Error::decode(one, e))?;
+            let entries = summarize_archive(one, &input.data);
+            // A mapped archive changed while read: that, not what it read as.
+            input.data.check()?;
+            let entries = entries.map_err(|e| crate::Error::decode(one, e))?;
             out.extend(entries.into_iter().map(Summary::OdaEntry));
         } else {
             let (tracks, loaded) = scene::load(run)?;

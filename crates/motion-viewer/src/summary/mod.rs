@@ -96,6 +96,10 @@ pub struct JointSummary {
     pub name: String,
     /// The body part it moves (`left_front_leg`…), if known.
     pub part: Option<&'static str>,
+    /// The name the file gives it, where that is not [`JointSummary::name`]
+    /// (a few Sony ERS-110 files misname a servo; it is read by position).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_name: Option<String>,
 }
 
 /// A motion name read as `x_start#end_description`.
@@ -139,12 +143,16 @@ impl MtnSummary {
     }
 }
 
-/// Every joint of `m` with its body part.
+/// Every joint of `m` with its body part, named as every path names it
+/// ([`Mtn::joint_names`]), with the file's own name where that differs.
 pub fn joints(m: &Mtn) -> Vec<JointSummary> {
-    (0..m.joints.len())
-        .map(|i| JointSummary {
-            name: m.joints[i].clone(),
+    m.joint_names()
+        .into_iter()
+        .enumerate()
+        .map(|(i, name)| JointSummary {
+            name: name.to_string(),
             part: m.joint_part(i).map(|p| p.name()),
+            file_name: (m.joints[i] != name).then(|| m.joints[i].clone()),
         })
         .collect()
 }

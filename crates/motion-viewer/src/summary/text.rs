@@ -136,6 +136,11 @@ fn mtn(out: &mut String, s: &MtnSummary) {
         let label = part.unwrap_or("unknown part").replace('_', " ");
         let _ = writeln!(out, "    {label:<16}{}", names.join("  "));
     }
+    for j in &s.joints {
+        if let Some(own) = &j.file_name {
+            let _ = writeln!(out, "    {} is named {own} in the file", j.name);
+        }
+    }
 }
 
 fn memg(out: &mut String, s: &MemgSummary) {

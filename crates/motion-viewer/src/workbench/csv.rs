@@ -8,11 +8,13 @@
 //! `tail_pan`…). The joints must be all of the model's, or exactly one body
 //! part (legs, head, tail, ears, mouth), which sets the design label.
 //!
-//! Each row is a keyframe at its time, rounded to the nearest frame. Rows
-//! that lie on the straight line between their neighbours (within half a
-//! micro-radian, the file's resolution, on every channel) are merged, so an
-//! exported motion comes back with its own keyframes. A JSON table is an
-//! array of objects keyed by column.
+//! Each row is a keyframe at its time, rounded to the nearest frame, its
+//! angles rounded to the file's whole micro-radians. Rows that lie on the
+//! straight line between their neighbours (as read, before rounding, within
+//! [`ON_THE_LINE_URAD`] on every channel) are merged, so an exported motion
+//! comes back with its own keyframes — only those that lie exactly on their
+//! neighbours' line are merged into it — and exports to the very same table.
+//! A JSON table is an array of objects keyed by column.
 //!
 //! Anything wrong is one [`CsvError`] naming the row and column, with rows
 //! counted as a spreadsheet does (the header is row 1; in JSON, the n-th
@@ -26,6 +28,11 @@ pub use super::table::{CsvError, MAX_FIELD_BYTES, MAX_LINE_BYTES, MAX_ROWS, MAX_
 use crate::anim::aibo::joint_label;
 use crate::formats::aibo::{Joint, Model};
 use crate::formats::mtn::{Keyframe, Mtn, Scope, URAD_TO_DEG, design_label, prm_names};
+
+/// How far from a straight line (micro-radians) a row may read and still be
+/// merged into it: far below the file's resolution, above the rounding of a
+/// value written in degrees as `f64` and read back.
+pub const ON_THE_LINE_URAD: f64 = 1e-6;
 
 /// Rows merged into one straight segment are looked for this far ahead at
 /// most, which bounds the work to rows × this × channels.
@@ -207,9 +214,11 @@ fn scope(model: Model, joints: &[Joint], header: usize) -> Result<Scope, CsvErro
     ))
 }
 
-/// Degrees to the file's whole micro-radians, or an error if the file can't hold it.
-fn urad(deg: f64, row: usize, column: &str) -> Result<i32, CsvError> {
-    let x = (deg / URAD_TO_DEG).round();
+/// Degrees to micro-radians as read (not rounded), or an error if the file
+/// can't hold it.
+fn urad(deg: f64, row: usize, column: &str) -> Result<f64, CsvError> {
+    let exact = deg / URAD_TO_DEG;
+    let x = exact.round();
     if x < f64::from(i32::MIN) || x > f64::from(i32::MAX) {
         let most = f64::from(i32::MAX) * URAD_TO_DEG;
         return Err(error(
@@ -218,14 +227,15 @@ fn urad(deg: f64, row: usize, column: &str) -> Result<i32, CsvError> {
             format!("{deg}° is beyond what a motion file holds (±{most:.0}°)"),
         ));
     }
-    Ok(x as i32)
+    Ok(exact)
 }
 
-/// One row read: its row number, its frame, and body then joint angles in µrad.
+/// One row read: its row number, its frame, and body then joint angles in
+/// µrad as read (the keyframe made of it rounds them).
 struct Row {
     line: usize,
     frame: u64,
-    values: Vec<i32>,
+    values: Vec<f64>,
 }
 
 /// Where each channel of a motion is in the table.
@@ -303,7 +313,7 @@ fn read_rows(
         };
         let mut values = Vec::with_capacity(3 + at.joints.len());
         for column in at.body {
-            values.push(column.map_or(Ok(0), angle)?);
+            values.push(column.map_or(Ok(0.0), angle)?);
         }
         for &(_, _, c) in &at.joints {
             values.push(angle(c)?);
@@ -363,7 +373,8 @@ fn build(mut table: Table<'_>, options: &FromTable) -> Result<Edit, CsvError> {
                 format!("{gap} frames after the row before: a segment holds at most 2^32");
             error(rows[i].line, Some(&table.columns[at.time]), message)
         })?;
-        let v = &rows[i].values;
+        // Within i32 (checked by `urad`).
+        let v: Vec<i32> = rows[i].values.iter().map(|x| x.round() as i32).collect();
         keyframes.push(Keyframe {
             interp,
             roll: v[0],
@@ -397,15 +408,15 @@ fn build(mut table: Table<'_>, options: &FromTable) -> Result<Edit, CsvError> {
 }
 
 /// The rows to keep as keyframes: from each kept row, the furthest row
-/// whose straight line from it passes within half a micro-radian (the
-/// rounding of a value exported between two keyframes) of every row between,
-/// on every channel.
+/// whose straight line from it passes within [`ON_THE_LINE_URAD`] of every
+/// row between, on every channel (as read: a value exported between two
+/// keyframes lies on their line, a keyframe off it stays a keyframe).
 ///
 /// The lines that still fit are tracked as an interval of slopes per channel,
 /// which only narrows as rows are added; the search from a row ends when it
 /// empties (or after [`MAX_MERGE_SPAN`] rows), so the work stays near linear.
 fn straight_segments(rows: &[Row]) -> Vec<usize> {
-    const TOLERANCE: f64 = 0.5 + 1e-6;
+    const TOLERANCE: f64 = ON_THE_LINE_URAD;
     let channels = rows.first().map_or(0, |r| r.values.len());
     let mut lo = vec![0.0; channels];
     let mut hi = vec![0.0; channels];
@@ -423,9 +434,7 @@ fn straight_segments(rows: &[Row]) -> Vec<usize> {
             .take(MAX_MERGE_SPAN)
         {
             let df = (row.frame - a.frame) as f64;
-            let slope = |c: usize, offset: f64| {
-                (f64::from(row.values[c]) + offset - f64::from(a.values[c])) / df
-            };
+            let slope = |c: usize, offset: f64| (row.values[c] + offset - a.values[c]) / df;
             if (0..channels).all(|c| (lo[c]..=hi[c]).contains(&slope(c, 0.0))) {
                 best = e;
             }

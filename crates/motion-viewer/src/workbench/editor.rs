@@ -147,7 +147,7 @@ impl Editor {
         ["roll_deg", "pitch_deg", "yaw_deg"]
             .into_iter()
             .map(String::from)
-            .chain(self.current.joints.iter().cloned())
+            .chain(self.current.joint_names().into_iter().map(String::from))
             .collect()
     }
 
@@ -445,7 +445,7 @@ impl Editor {
         {
             return Ok(Channel::Body(i));
         }
-        if let Some(j) = self.current.joints.iter().position(|j| j == name) {
+        if let Some(j) = self.current.joint_names().iter().position(|&j| j == name) {
             return Ok(Channel::Joint(j));
         }
         self.current

@@ -72,7 +72,7 @@ pub const MAX_FIELD_BYTES: usize = 1024;
 /// The most bytes a table is read for: a million rows of every channel.
 pub const MAX_TABLE_BYTES: u64 = 512 << 20;
 /// How much of a value an error message quotes.
-const QUOTED_CHARS: usize = 80;
+const QUOTED_CHARS: usize = crate::text::QUOTED_CHARS;
 
 /// The rows of a table, read one at a time as they are asked for.
 pub(super) type Rows<'a> = Box<dyn Iterator<Item = Result<(usize, Vec<Cell>), CsvError>> + 'a>;

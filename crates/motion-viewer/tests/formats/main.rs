@@ -6,6 +6,8 @@ mod common;
 mod curve_eval;
 mod fuzz_regressions;
 mod input_animation_layout;
+#[cfg(unix)]
+mod mapped_changed;
 mod memg_decode;
 mod memg_decode_into;
 mod mtn_corpus;

@@ -17,7 +17,17 @@ use motion_viewer::scene::{Plan, load};
 fn try_export(files: &[PathBuf], out: &Path, baked: bool) -> motion_viewer::Result<()> {
     let (tracks, _) = load(files).unwrap();
     let plan = Plan::new(&tracks).unwrap();
-    write(&tracks, &plan, &GltfOptions { baked }, out, &mut |_| {}).map(|_| ())
+    write(
+        &tracks,
+        &plan,
+        &GltfOptions {
+            baked,
+            ..GltfOptions::default()
+        },
+        out,
+        &mut |_| {},
+    )
+    .map(|_| ())
 }
 
 /// The names in `dir`, sorted.
@@ -156,7 +166,7 @@ fn an_unwritable_output_is_named_and_leaves_nothing() {
     }
     let (tracks, _) = load(&[data("flags.obj"), data("flags.bin")]).unwrap();
     let out = blocker.join("x.pc2");
-    let e = pc2::write(&tracks, &out, None, &mut |_| {})
+    let e = pc2::write(&tracks, &out, None, None, None, &mut |_| {})
         .unwrap_err()
         .to_string();
     assert!(e.contains(&out.display().to_string()), "{e}");
@@ -185,7 +195,15 @@ fn other_extensions_and_track_counts_are_refused() {
     let e = try_export(&[data("hands.mrtk")], &dir.path().join("x.obj"), false).unwrap_err();
     assert!(e.to_string().contains(".glb or .gltf"), "{e}");
     let (tracks, _) = load(&[data("hands.mrtk")]).unwrap();
-    let e = pc2::write(&tracks, &dir.path().join("x.pc2"), None, &mut |_| {}).unwrap_err();
+    let e = pc2::write(
+        &tracks,
+        &dir.path().join("x.pc2"),
+        None,
+        None,
+        None,
+        &mut |_| {},
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("one MEMG scene"), "{e}");
     assert!(listing(dir.path()).is_empty());
 }

@@ -31,10 +31,19 @@ fn export(files: &[PathBuf], out: &Path, baked: bool) -> (Vec<Track>, Plan, Gltf
     let (tracks, _) = load(files).unwrap();
     let plan = Plan::new(&tracks).unwrap();
     let mut last = 0.0;
-    let report = write(&tracks, &plan, &GltfOptions { baked }, out, &mut |f| {
-        assert!(f >= last && f <= 1.0, "progress {f} after {last}");
-        last = f;
-    })
+    let report = write(
+        &tracks,
+        &plan,
+        &GltfOptions {
+            baked,
+            ..GltfOptions::default()
+        },
+        out,
+        &mut |f| {
+            assert!(f >= last && f <= 1.0, "progress {f} after {last}");
+            last = f;
+        },
+    )
     .unwrap();
     assert_eq!(last, 1.0);
     (tracks, plan, report)

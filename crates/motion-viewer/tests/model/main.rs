@@ -11,6 +11,7 @@ mod input_animation_state;
 mod memg_deform;
 mod memg_deformer;
 mod mtn_anim;
+mod one_name;
 mod pc2;
 mod scene_cpu;
 mod session_archive;

@@ -142,7 +142,7 @@ fn deformers_match_the_spec_formula() {
 }
 
 #[test]
-fn fractional_time_blends_coefficients_and_holds_the_nearest_frame() {
+fn fractional_time_blends_coefficients_and_interpolates_the_frame() {
     let s = small_scene();
     let mut raw = small_motion(false);
     // Check the blend through a group with one vertex and one basis vector.
@@ -156,14 +156,29 @@ fn fractional_time_blends_coefficients_and_holds_the_nearest_frame() {
     g.parent = 0;
     let m = memg::decode(&raw.bytes()).unwrap();
     let b = Binding::new(&s, &m).unwrap();
-    let at = deform_reference_f64(&s, &m, &b, 1.25);
-    // q = 1 + 0.25·(3 − 1) = 1.5; frame of timestep 1 (nearest).
-    let mut half = raw.clone();
-    half.groups[2].q[1] = 1.5;
-    let expected = half.evaluate(&small_obj_positions(), &["b"], 1);
+    let base = small_obj_positions();
     let vi = raw.groups[2].mapping[0] as usize - 1;
+    for steps in [1.25, 2.5, 3.75, 0.125] {
+        let at = deform_reference_f64(&s, &m, &b, steps);
+        let expected = raw.evaluate_at(&base, &["b"], steps);
+        for a in 0..3 {
+            assert!(
+                (at[vi][a] - expected[vi][a]).abs() < 1e-7,
+                "{steps} timesteps: {:?} against {:?}",
+                at[vi],
+                expected[vi]
+            );
+        }
+    }
+    // At 1.25: q = 1 + 0.25·(3 − 1) = 1.5, and frame 0 a quarter of the way
+    // from timestep 1's (0.1 rad about z, x = 1) to timestep 2's (0.2 rad, x = 2).
+    let mut quarter = raw.clone();
+    quarter.groups[2].q[1] = 1.5;
+    quarter.frames[raw.k as usize] = memg_common::frame(0.125, [1.25, 0.0, 0.25]);
+    let by_hand = quarter.evaluate(&base, &["b"], 1);
+    let at = deform_reference_f64(&s, &m, &b, 1.25);
     for a in 0..3 {
-        assert!((at[vi][a] - expected[vi][a]).abs() < 1e-12);
+        assert!((at[vi][a] - by_hand[vi][a]).abs() < 1e-7);
     }
     // Past the end clamps to the last timestep.
     assert_eq!(

@@ -55,7 +55,7 @@ fn read(path: &Path) -> Cache {
 fn check(files: &[PathBuf], out: &Path) {
     let (tracks, _) = load(files).unwrap();
     let mut last = 0.0;
-    let report = pc2::write(&tracks, out, None, &mut |f| last = f).unwrap();
+    let report = pc2::write(&tracks, out, None, None, None, &mut |f| last = f).unwrap();
     assert_eq!(last, 1.0);
     let Track::Memg { scene, motion, .. } = &tracks[0] else {
         panic!()
@@ -108,7 +108,7 @@ fn pc2_needs_exactly_one_memg_scene() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("x.pc2");
     let (none, _) = load(&[data("sony_stand_sit.mtn")]).unwrap();
-    let e = pc2::write(&none, &out, None, &mut |_| {}).unwrap_err();
+    let e = pc2::write(&none, &out, None, None, None, &mut |_| {}).unwrap_err();
     assert!(e.to_string().contains("0 MEMG motions"), "{e}");
     let (two, _) = load(&[
         data("flags.obj"),
@@ -117,7 +117,7 @@ fn pc2_needs_exactly_one_memg_scene() {
         data("flags.bin"),
     ])
     .unwrap();
-    let e = pc2::write(&two, &out, None, &mut |_| {}).unwrap_err();
+    let e = pc2::write(&two, &out, None, None, None, &mut |_| {}).unwrap_err();
     assert!(e.to_string().contains("2 MEMG motions"), "{e}");
     assert!(!out.exists());
 }

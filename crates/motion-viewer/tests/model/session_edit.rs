@@ -101,7 +101,8 @@ fn an_edit_reaches_the_track_its_findings_and_the_status() {
             track: 1,
             keyframe: Some(2),
             dirty: true,
-            undo_depth: 2
+            undo_depth: 2,
+            typing: false,
         })
     );
     assert_eq!(

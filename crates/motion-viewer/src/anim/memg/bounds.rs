@@ -22,7 +22,7 @@
 //! Every position counted is a real one, so the box lies within the true
 //! one (to rounding: the probes are followed in `f64`).
 
-use super::{Binding, bounding_box, deform_group, frame_index, transform};
+use super::{Between, Binding, bounding_box, deform_group, frame_index};
 use crate::formats::memg::{MemgGroup, MemgMotion};
 use crate::formats::obj::ObjScene;
 use std::collections::HashSet;
@@ -207,7 +207,12 @@ impl GroupSampler<'_> {
         self.left -= 1;
         let (g, r) = (self.g, self.g.basis_len);
         let q = &g.coeffs[t * r..(t + 1) * r];
-        deform_group(g, q, &transform(self.motion, g, t), &mut self.local);
+        deform_group(
+            g,
+            q,
+            &Between::on(t).transform(self.motion, g.parent),
+            &mut self.local,
+        );
         // Per axis: the least and the greatest coordinate, and whose.
         let mut least = [(f32::INFINITY, usize::MAX); 3];
         let mut most = [(f32::NEG_INFINITY, usize::MAX); 3];
@@ -267,7 +272,7 @@ impl GroupSampler<'_> {
                 (s as u128 * (n - 1) as u128 / (steps - 1) as u128) as usize
             };
             let q = &g.coeffs[t * r..(t + 1) * r];
-            let m = transform(self.motion, g, t);
+            let m = Between::on(t).transform(self.motion, g.parent);
             for k in 0..self.probes.len() {
                 for (a, x) in local.iter_mut().enumerate() {
                     let row = 3 * k + a;

@@ -27,6 +27,9 @@ pub struct EditUi {
     /// Select the focused field's text once it shows as text, so that
     /// what is typed replaces it.
     select_value: bool,
+    /// The first value field has the keyboard, its text selected: what is
+    /// typed next replaces it (this frame; for scripts and tests).
+    ready_to_type: bool,
     /// The file name to save as, and the original it is for (a new track
     /// starts from its suggested name).
     save_as: Option<(PathBuf, String)>,
@@ -40,6 +43,12 @@ impl EditUi {
     /// True while a question is asked: the window's keys wait.
     pub fn asking(&self) -> bool {
         self.confirm_overwrite || self.confirm_quit
+    }
+
+    /// True while the first value field has the keyboard with its text
+    /// selected, so that what is typed replaces it (Enter put it there).
+    pub fn ready_to_type(&self) -> bool {
+        self.ready_to_type
     }
 
     /// Asks whether to save the unsaved edits before quitting.
@@ -175,6 +184,8 @@ pub fn apply_curve_action(state: &mut ViewerState, action: &CurveAction) {
 
 /// The Edit section of the side panel. Returns true when Save was pressed.
 pub fn section(ui: &mut egui::Ui, state: &mut ViewerState, edit: &mut EditUi) -> bool {
+    // Set again below while the field is drawn with the keyboard.
+    edit.ready_to_type = false;
     let Some(i) = state.edit_track() else {
         ui.label(RichText::new("Focus an AIBO track to edit it.").small());
         return false;
@@ -306,10 +317,10 @@ fn values(editor: &Editor, k: usize) -> Vec<(String, String, f64)> {
     let joints = m
         .joint_roles()
         .into_iter()
-        .zip(&m.joints)
+        .zip(m.joint_names())
         .map(|(role, prm)| {
-            let label = role.map_or_else(|| prm.clone(), joint_label);
-            (prm.clone(), label)
+            let label = role.map_or_else(|| prm.to_string(), joint_label);
+            (prm.to_string(), label)
         });
     let body = [
         ("roll_deg", "body roll"),
@@ -392,6 +403,7 @@ fn value_fields(
                         edit.select_value = false;
                     } else {
                         select_all(ui, response.id);
+                        edit.ready_to_type = true;
                     }
                 }
                 if response.drag_started() {

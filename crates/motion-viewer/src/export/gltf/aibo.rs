@@ -29,12 +29,12 @@ use serde_json::json;
 
 use super::document::{Document, extras, refuse};
 use super::memg::quat_f32;
-use super::rigid::continuous;
 use super::shapes::{Shapes, bone};
 use crate::anim::aibo::{
     JointAngles, Link, RigPose, body_box, bones, compose, forward_kinematics, head_box,
     joint_label, pose_from_mtn, rig_model,
 };
+use crate::anim::rigid::continuous;
 use crate::error::Result;
 use crate::formats::aibo::Model;
 use crate::formats::mtn::{Mtn, URAD_TO_DEG};
@@ -97,7 +97,10 @@ fn link_name(motion: &Mtn, link: &Link) -> String {
             .joint_roles()
             .iter()
             .position(|r| *r == Some(joint))
-            .map_or_else(|| joint_label(joint), |i| motion.joints[i].clone()),
+            .map_or_else(
+                || joint_label(joint),
+                |i| motion.joint_names()[i].to_string(),
+            ),
         None => link.point.unwrap_or("end").to_string(),
     }
 }

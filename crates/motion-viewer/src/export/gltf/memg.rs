@@ -34,8 +34,8 @@ use std::rc::Rc;
 
 use super::document::{Document, bounds, extras, placed, refuse};
 use super::obj_mesh::{Part, Shared, parts, smooth_normals};
-use super::rigid::{NotRigid, Trs, continuous, decompose};
 use crate::anim::memg::Binding;
+use crate::anim::rigid::{NotRigid, Trs, continuous, decompose};
 use crate::error::Result;
 use crate::export::finite;
 use crate::formats::memg::{MemgGroup, MemgMotion};

@@ -55,15 +55,14 @@ mod document;
 mod memg;
 mod mrtk;
 mod obj_mesh;
-mod rigid;
 mod shapes;
 
 use std::path::{Path, PathBuf};
 
+pub use crate::anim::rigid::RIGID_TOLERANCE;
 pub use aibo::MAX_KEY_STEP_DEG;
 pub use baked::MAX_BAKED_FRAMES;
 pub use container::companion_bin;
-pub use rigid::RIGID_TOLERANCE;
 
 use crate::error::{Error, Result};
 use crate::export::Format;
@@ -74,10 +73,14 @@ use document::Document;
 use shapes::Shapes;
 
 /// How to write the tracks.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct GltfOptions {
     /// MEMG scenes as a plain mesh per timestep instead of morph targets.
     pub baked: bool,
+    /// The rate MRTK recordings are sampled at (`--fps`; default their
+    /// own 60 Hz). AIBO keys and MEMG timesteps are the files' own: a glTF
+    /// reader interpolates between them by the same rule the viewer does.
+    pub fps: Option<f64>,
 }
 
 /// What [`write()`] wrote.
@@ -252,6 +255,7 @@ fn build<T>(
                     recording,
                     offset: placement.offset,
                     scale: placement.scale,
+                    grid: track.grid(options.fps, crate::anim::clock::Window::Whole),
                 },
                 &mut warnings,
             )?,

@@ -1,5 +1,6 @@
 //! An MRTK input animation as nodes sampled at the toolkit's 60 Hz
-//! ([`FRAME_PERIOD_S`], and at the recording's last key), in world axes
+//! ([`FRAME_PERIOD_S`]) or at `--fps`, on the one clock's grid (and at the
+//! recording's last key), in world axes
 //! ([`crate::scene::units`]: Unity's z mirrored):
 //!
 //! - `camera`: the head pose, carrying a glTF perspective camera (it looks
@@ -27,8 +28,9 @@ use serde_json::json;
 use super::aibo::animate_trs;
 use super::document::{Document, extras, refuse};
 use super::shapes::{Shapes, bone, lines};
+use crate::anim::clock::Grid;
 use crate::anim::input_animation::{
-    FRAME_PERIOD_S, HandState, InputState, JOINT_NAMES, Pose, duration_s, state_at,
+    HandState, InputState, JOINT_NAMES, Pose, duration_s, state_at,
 };
 use crate::error::Result;
 use crate::export::finite::Holder;
@@ -54,23 +56,27 @@ pub struct MrtkTrack<'s> {
     pub offset: Vec3,
     /// …after a uniform scale (zero and one: the file's own coordinates).
     pub scale: f32,
+    /// The times to sample, on the one clock (every 1/60 s, or `--fps`).
+    pub grid: Grid,
 }
 
-/// Sample times: every 1/60 s from 0, and the end.
+/// Sample times: the grid's, and the end where it falls after the grid's
+/// last (a recording's last key need not stand on a frame).
 fn sample_times(track: &MrtkTrack<'_>) -> Result<Vec<f64>> {
     let duration = duration_s(track.recording);
-    let steps = (duration / FRAME_PERIOD_S).ceil();
-    if steps.is_nan() || steps >= MAX_SAMPLES as f64 {
+    if track.grid.len() >= MAX_SAMPLES as u64 {
         return Err(refuse(
             &track.file,
             format!(
-                "the recording runs {duration} s; a glTF export samples it at 60 Hz and takes at most {MAX_SAMPLES} samples"
+                "the recording runs {duration} s; a glTF export samples it every {} s and takes at most {MAX_SAMPLES} samples",
+                track.grid.period_s()
             ),
         ));
     }
-    let mut times: Vec<f64> = (0..=steps as usize)
-        .map(|i| (i as f64 * FRAME_PERIOD_S).min(duration))
-        .collect();
+    let mut times: Vec<f64> = track.grid.times().collect();
+    if duration.is_finite() && times.last().is_some_and(|&last| duration > last) {
+        times.push(duration);
+    }
     // The end may fall a hair after the last whole step: keep one of the two.
     times.dedup_by(|b, a| (*b as f32) <= (*a as f32));
     Ok(times)
@@ -106,7 +112,7 @@ pub fn add(
             state
         })
         .collect();
-    warnings.extend(holder.warning(std::path::Path::new(&track.file), "60 Hz samples"));
+    warnings.extend(holder.warning(std::path::Path::new(&track.file), "samples"));
     let mut children = Vec::new();
 
     if track.recording.camera.is_some() {

@@ -104,8 +104,10 @@ impl Cdr {
         self
     }
 
-    /// `builtin_interfaces/Time` for `ns` nanoseconds since the epoch
-    /// (seconds saturate at `i32::MAX`, the type's own limit).
+    /// `builtin_interfaces/Time` for `ns` nanoseconds since the epoch.
+    /// Its `sec` is an `int32`: a bag refuses a stamp past
+    /// [`super::MAX_STAMP_NS`] before writing anything, so the saturation
+    /// here (kept so that no input can make this panic) never shows.
     pub fn time(&mut self, ns: u64) -> &mut Self {
         let sec = i32::try_from(ns / 1_000_000_000).unwrap_or(i32::MAX);
         self.i32(sec).u32((ns % 1_000_000_000) as u32)

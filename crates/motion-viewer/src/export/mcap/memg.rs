@@ -1,5 +1,6 @@
 //! A MEMG motion's local frames on `/tf`: `memg_frame_K` under `world` at
-//! each timestep, in the `.obj`'s own units and axes. The meshes themselves
+//! each sampled time (between timesteps by the one MEMG rule,
+//! [`crate::anim::memg::Between`]), in the `.obj`'s own units and axes. The meshes themselves
 //! go to glTF or USD. A frame whose 3×3 part is not a rotation (scaled or
 //! sheared) is written with its nearest rotation, and said once.
 
@@ -8,6 +9,7 @@ use std::path::Path;
 use glam::{DMat3, DQuat};
 
 use super::{Bag, Namespace, Transform};
+use crate::anim::memg::Between;
 use crate::error::Result;
 use crate::export::finite;
 use crate::export::table::Sampling;
@@ -25,16 +27,17 @@ pub(super) fn write(
     if motion.local_frames == 0 || motion.timesteps == 0 {
         return Ok(());
     }
-    let fps = f64::from(motion.fps.max(1));
     let mut not_rigid = None;
     for row in 0..sampling.rows {
         let t = sampling.time(row);
-        // The timestep shown at t (as the viewer holds a frame transform).
-        let step = ((t * fps + 1e-9).floor() as usize).min(motion.timesteps - 1);
+        // The frames at t by the one MEMG rule, as the window shows them.
+        let Some(at) = Between::at_time(motion, t) else {
+            continue;
+        };
         let stamp = bag.stamp(t);
         let mut transforms: Vec<Transform> = Vec::with_capacity(motion.local_frames);
         for k in 0..motion.local_frames {
-            let Some(m) = motion.frame(step, k as i32) else {
+            let Some(m) = at.frame(motion, k as i32) else {
                 continue;
             };
             for (i, v) in m.iter().enumerate() {

@@ -22,25 +22,34 @@
 //!   per timestep, in the `.obj`'s units and axes (the meshes go to glTF or USD).
 //!
 //! With several motions, each one's topics and frames go under `/track1`,
-//! `/track2`… (`track1/base_link`). The file is built in memory (MCAP's
-//! writer seeks back to index it) and then written through
-//! [`crate::output`], all or nothing; its size is bounded as a CSV export's is.
+//! `/track2`… (`track1/base_link`).
+//!
+//! The bag is written as it is made, straight into [`crate::output`] (all
+//! or nothing; MCAP's writer in its non-seeking mode, which holds one
+//! chunk of about a megabyte before writing it, so a device or a pipe works
+//! too). Before anything is written it is sized ([`size`]): its values as a
+//! CSV export's are, its bytes by encoding each track's once-only messages
+//! and one frame's (a message's size does not depend on its values), and
+//! the memory held while writing (the chunk, the largest message, the
+//! index); past a cap, or with a stamp that `builtin_interfaces/Time`
+//! cannot hold, it is refused in one line.
 
+mod aibo;
 pub mod cdr;
 mod memg;
 mod mrtk;
 pub mod schemas;
 
 use std::collections::BTreeMap;
-use std::io::Cursor;
+use std::io::Write;
 use std::path::Path;
+
+use mcap::write::NoSeek;
 
 use self::cdr::Cdr;
 use self::schemas::Schema;
-use super::robot::{Robot, joint_positions, joint_transforms};
 use super::table::{Sampling, check_size};
-use super::{Options, finite};
-use crate::anim::aibo::MtnRig;
+use super::{Counted, Options};
 use crate::error::{Error, Result};
 use crate::scene::Track;
 
@@ -55,39 +64,88 @@ pub const VOLATILE_QOS: &str = "- history: 3\n  depth: 0\n  reliability: 1\n  du
 /// translation and rotation `[x, y, z, w]`.
 pub type Transform = (String, String, [f64; 3], [f64; 4]);
 
-/// A bag being written, in memory.
-pub(crate) struct Bag<'a> {
-    writer: mcap::Writer<Cursor<Vec<u8>>>,
+/// The bytes a message adds to a bag beyond its data: its record (opcode,
+/// length, channel, sequence, two stamps) and its entry in the chunk's
+/// message index.
+const MESSAGE_OVERHEAD: u64 = 1 + 8 + 2 + 4 + 8 + 8 + 16;
+
+/// The uncompressed size of one chunk: the writer holds one chunk (and at
+/// least the message that closes it) before writing it.
+const CHUNK_BYTES: u64 = 1 << 20;
+
+/// Bytes of the bag's own records beyond its messages: header, schemas,
+/// channels, summary and footer (a few kilobytes for our dozens of
+/// topics), and per chunk its header, index and message-index headers.
+const FIXED_BYTES: u64 = 256 << 10;
+const PER_CHUNK_BYTES: u64 = 1024;
+
+/// The largest stamp `builtin_interfaces/Time` holds: `sec` is an `int32`
+/// ("valid over all int32 values", ROS 2's
+/// `rcl_interfaces/builtin_interfaces/msg/Time.msg`: `int32 sec`, `uint32
+/// nanosec`), so 2147483647.999999999 s after the epoch (2038-01-19
+/// 03:14:07 UTC). MCAP's own log time (`u64` nanoseconds) holds more, so
+/// this one check covers both.
+pub const MAX_STAMP_NS: u64 = i32::MAX as u64 * 1_000_000_000 + 999_999_999;
+
+/// Where a bag's messages go: an MCAP writer on the output, or nowhere,
+/// their sizes counted (to size a bag before writing it).
+enum Sink<'w> {
+    Mcap(Box<mcap::Writer<NoSeek<Counted<'w>>>>),
+    Sizing,
+}
+
+/// A bag being written (or sized).
+pub(crate) struct Bag<'a, 'w> {
+    sink: Sink<'w>,
     channels: BTreeMap<String, u16>,
     sequence: u32,
     /// Messages written.
     pub messages: u64,
+    /// Bytes of the messages written, with their records and index entries.
+    pub message_bytes: u64,
+    /// The largest message's data, bytes.
+    pub largest: u64,
     out: &'a Path,
     start_ns: u64,
 }
 
-impl<'a> Bag<'a> {
-    fn new(out: &'a Path, start_ns: u64) -> Result<Bag<'a>> {
+impl<'a, 'w> Bag<'a, 'w> {
+    /// A bag written into `w` (the file `out`, for errors) as it is made.
+    fn new(out: &'a Path, start_ns: u64, w: &'w mut dyn Write) -> Result<Bag<'a, 'w>> {
         let writer = mcap::WriteOptions::new()
             .profile("ros2")
             .library(concat!("motion-viewer ", env!("CARGO_PKG_VERSION")))
             .compression(None)
-            .create(Cursor::new(Vec::new()))
+            .chunk_size(Some(CHUNK_BYTES))
+            // One chunk is held and written whole: no seeking back, so the
+            // output may be a device or a pipe.
+            .disable_seeking(true)
+            .create(NoSeek::new(Counted::new(w)))
             .map_err(|e| mcap_error(out, e))?;
         Ok(Bag {
-            writer,
-            channels: BTreeMap::new(),
-            sequence: 0,
-            messages: 0,
-            out,
-            start_ns,
+            sink: Sink::Mcap(Box::new(writer)),
+            ..Bag::sizing(out, start_ns)
         })
     }
 
-    /// The time `t` seconds after the start, nanoseconds since the epoch.
+    /// A bag that writes nothing and counts what it would write.
+    fn sizing(out: &'a Path, start_ns: u64) -> Bag<'a, 'w> {
+        Bag {
+            sink: Sink::Sizing,
+            channels: BTreeMap::new(),
+            sequence: 0,
+            messages: 0,
+            message_bytes: 0,
+            largest: 0,
+            out,
+            start_ns,
+        }
+    }
+
+    /// The time `t` seconds after the start, nanoseconds since the epoch
+    /// ([`plan`] has checked that every stamp of the bag fits).
     pub fn stamp(&self, t: f64) -> u64 {
-        self.start_ns
-            .saturating_add((t.max(0.0) * 1e9).round() as u64)
+        stamp_ns(self.start_ns, t).unwrap_or(MAX_STAMP_NS)
     }
 
     /// The channel of `topic`, added with `schema` on first use.
@@ -95,17 +153,21 @@ impl<'a> Bag<'a> {
         if let Some(&id) = self.channels.get(topic) {
             return Ok(id);
         }
-        let out = self.out;
-        let schema_id = self
-            .writer
-            .add_schema(schema.name, "ros2msg", schema.text.as_bytes())
-            .map_err(|e| mcap_error(out, e))?;
-        let qos = if latched { LATCHED_QOS } else { VOLATILE_QOS };
-        let metadata = BTreeMap::from([("offered_qos_profiles".to_string(), qos.to_string())]);
-        let id = self
-            .writer
-            .add_channel(schema_id, topic, "cdr", &metadata)
-            .map_err(|e| mcap_error(out, e))?;
+        let id = match &mut self.sink {
+            Sink::Sizing => self.channels.len() as u16,
+            Sink::Mcap(writer) => {
+                let out = self.out;
+                let schema_id = writer
+                    .add_schema(schema.name, "ros2msg", schema.text.as_bytes())
+                    .map_err(|e| mcap_error(out, e))?;
+                let qos = if latched { LATCHED_QOS } else { VOLATILE_QOS };
+                let metadata =
+                    BTreeMap::from([("offered_qos_profiles".to_string(), qos.to_string())]);
+                writer
+                    .add_channel(schema_id, topic, "cdr", &metadata)
+                    .map_err(|e| mcap_error(out, e))?
+            }
+        };
         self.channels.insert(topic.to_string(), id);
         Ok(id)
     }
@@ -122,18 +184,22 @@ impl<'a> Bag<'a> {
         let channel_id = self.channel(topic, schema, latched)?;
         self.sequence = self.sequence.wrapping_add(1);
         let out = self.out;
-        self.writer
-            .write_to_known_channel(
-                &mcap::records::MessageHeader {
-                    channel_id,
-                    sequence: self.sequence,
-                    log_time: stamp_ns,
-                    publish_time: stamp_ns,
-                },
-                &data,
-            )
-            .map_err(|e| mcap_error(out, e))?;
+        if let Sink::Mcap(writer) = &mut self.sink {
+            writer
+                .write_to_known_channel(
+                    &mcap::records::MessageHeader {
+                        channel_id,
+                        sequence: self.sequence,
+                        log_time: stamp_ns,
+                        publish_time: stamp_ns,
+                    },
+                    &data,
+                )
+                .map_err(|e| mcap_error(out, e))?;
+        }
         self.messages += 1;
+        self.message_bytes += MESSAGE_OVERHEAD + data.len() as u64;
+        self.largest = self.largest.max(data.len() as u64);
         Ok(())
     }
 
@@ -167,18 +233,41 @@ impl<'a> Bag<'a> {
         self.write(topic, schemas::BOOL, false, stamp_ns, m.finish())
     }
 
-    fn finish(mut self) -> Result<Vec<u8>> {
+    /// Writes the summary and footer; returns the bytes written in all.
+    fn finish(self) -> Result<u64> {
         let out = self.out;
-        self.writer.finish().map_err(|e| mcap_error(out, e))?;
-        Ok(self.writer.into_inner().into_inner())
+        match self.sink {
+            Sink::Mcap(mut writer) => {
+                writer.finish().map_err(|e| mcap_error(out, e))?;
+                Ok((*writer).into_inner().into_inner().bytes())
+            }
+            Sink::Sizing => Ok(0),
+        }
     }
 }
 
-fn mcap_error(out: &Path, e: mcap::McapError) -> Error {
-    Error::unsupported(out, format!("MCAP writer: {e}"))
+/// `start_ns` plus `t` seconds (negative: none), if the sum is a stamp
+/// `builtin_interfaces/Time` can hold (at most [`MAX_STAMP_NS`]).
+pub fn stamp_ns(start_ns: u64, t: f64) -> Option<u64> {
+    let after = (t.max(0.0) * 1e9).round();
+    // Not `after >= MAX`: a NaN (no stamp) is refused too.
+    if after.partial_cmp(&(MAX_STAMP_NS as f64)) != Some(std::cmp::Ordering::Less) {
+        return None;
+    }
+    start_ns
+        .checked_add(after as u64)
+        .filter(|&ns| ns <= MAX_STAMP_NS)
 }
 
-/// What [`write`] wrote.
+fn mcap_error(out: &Path, e: mcap::McapError) -> Error {
+    // The writer's I/O errors are the output's (a full disk, a closed pipe).
+    match e {
+        mcap::McapError::Io(e) => Error::io(out, e),
+        e => Error::unsupported(out, format!("MCAP writer: {e}")),
+    }
+}
+
+/// What [`write()`] wrote.
 #[derive(Debug, Clone, PartialEq)]
 pub struct McapReport {
     /// Bytes written.
@@ -191,14 +280,45 @@ pub struct McapReport {
     pub warnings: Vec<String>,
 }
 
-/// Writes every track of `tracks` into one ROS 2 bag at `out`.
-pub fn write(tracks: &[Track], out: &Path, options: &Options) -> Result<McapReport> {
-    let mut bag = Bag::new(out, options.start_time_ns.unwrap_or(0))?;
-    let mut warnings = Vec::new();
-    let first_period = tracks[0].frame_period_s();
-    let window = options
-        .frames
-        .map(|(a, b)| (a as f64 * first_period, b as f64 * first_period));
+/// One track's part of a bag, sized before anything is written.
+struct Planned<'t> {
+    track: &'t Track,
+    ns: Namespace,
+    sampling: Sampling,
+}
+
+/// What a whole bag will take, from [`size`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BagSize {
+    /// Messages.
+    pub messages: u64,
+    /// Bytes written (an upper bound: the messages exactly, the bag's own
+    /// records generously).
+    pub bytes: u64,
+    /// Bytes held in memory while writing (beyond the tracks themselves).
+    pub held: u64,
+}
+
+/// Samples, checks and sizes every track's part of the bag at `out`,
+/// refusing (in one line) a bag of more values than its inputs warrant, a
+/// stamp past [`MAX_STAMP_NS`], more bytes than
+/// [`crate::budget::check_output_bytes`] allows or more memory held than
+/// [`crate::budget::MAX_HELD_BYTES`].
+fn plan<'t>(
+    tracks: &'t [Track],
+    out: &Path,
+    options: &Options,
+) -> Result<(Vec<Planned<'t>>, BagSize)> {
+    let start_ns = options.start_time_ns.unwrap_or(0);
+    let window = super::window(tracks, options);
+    let mut planned = Vec::with_capacity(tracks.len());
+    let mut size = BagSize {
+        messages: 0,
+        bytes: FIXED_BYTES,
+        held: 0,
+    };
+    let mut largest = 0;
+    let mut input_bytes = 0u64;
     for (i, track) in tracks.iter().enumerate() {
         let ns = if tracks.len() == 1 {
             Namespace::default()
@@ -221,30 +341,180 @@ pub fn write(tracks: &[Track], out: &Path, options: &Options) -> Result<McapRepo
             Track::InputAnimation { .. } => 7 * 56,
             Track::Memg { motion, .. } => 7 * motion.local_frames.max(1),
         };
+        input_bytes = input_bytes.saturating_add(super::input_bytes(track));
         check_size(out, sampling.rows, per_frame, super::input_bytes(track))?;
-        match track {
-            Track::Mtn { motion, path, .. } => {
-                aibo(&mut bag, &ns, motion, path, &sampling, &mut warnings)?;
-            }
-            Track::InputAnimation { recording, path } => {
-                mrtk::write(&mut bag, &ns, recording, path, &sampling, &mut warnings)?;
-            }
-            Track::Memg {
-                motion,
-                motion_path,
-                ..
-            } => memg::write(&mut bag, &ns, motion, motion_path, &sampling, &mut warnings)?,
+        check_stamps(track, &sampling, start_ns, out)?;
+        // Before encoding a frame to size it: a frame of millions of local
+        // frames is one message of hundreds of megabytes.
+        check_held(
+            out,
+            message_bound(track),
+            CHUNK_BYTES + 3 * message_bound(track),
+        )?;
+        // A message's size depends on its names and counts, not its
+        // values: the once-only messages, then one frame's.
+        let mut once = Bag::sizing(out, start_ns);
+        let mut none = Vec::new();
+        let no_rows = Sampling {
+            rows: 0,
+            ..sampling
+        };
+        write_track(&mut once, &ns, track, &no_rows, &mut none)?;
+        let mut one = Bag::sizing(out, start_ns);
+        let one_row = Sampling {
+            rows: 1,
+            ..sampling
+        };
+        write_track(&mut one, &ns, track, &one_row, &mut none)?;
+        let frame_bytes = one.message_bytes - once.message_bytes;
+        let frame_messages = one.messages - once.messages;
+        size.bytes = size
+            .bytes
+            .saturating_add(once.message_bytes)
+            .saturating_add(sampling.rows.saturating_mul(frame_bytes));
+        size.messages = size
+            .messages
+            .saturating_add(once.messages)
+            .saturating_add(sampling.rows.saturating_mul(frame_messages));
+        largest = largest.max(one.largest);
+        planned.push(Planned {
+            track,
+            ns,
+            sampling,
+        });
+    }
+    let chunks = size.bytes / CHUNK_BYTES + 1;
+    size.bytes = size
+        .bytes
+        .saturating_add(chunks.saturating_mul(PER_CHUNK_BYTES));
+    size.held = CHUNK_BYTES
+        .saturating_add(largest.saturating_mul(3))
+        .saturating_add(chunks.saturating_mul(PER_CHUNK_BYTES));
+    crate::budget::check_output_bytes(
+        out,
+        &format!("a bag of {} messages", size.messages),
+        size.bytes,
+        input_bytes,
+        "narrow it with --fps (fewer frames per second) or --frames A..B (a range)",
+    )?;
+    check_held(out, largest, size.held)?;
+    Ok((planned, size))
+}
+
+/// Refuses a bag that would hold `held` bytes while written, its largest
+/// message `largest` bytes, more than [`crate::budget::MAX_HELD_BYTES`].
+fn check_held(out: &Path, largest: u64, held: u64) -> Result<()> {
+    crate::budget::check_held(
+        out,
+        &format!(
+            "writing a bag whose largest message is {:.1} MB",
+            largest as f64 / 1e6
+        ),
+        held,
+        "a bag holds each frame in one message; export the motion as a .glb or .pc2 instead",
+    )
+}
+
+/// An upper bound of the bytes of `track`'s largest message: a MEMG
+/// frame's `/tf` of every local frame (a transform is at most 128 bytes
+/// with its frame names), a few kilobytes for the others (the URDF, 55
+/// hand and head transforms).
+fn message_bound(track: &Track) -> u64 {
+    match track {
+        Track::Memg { motion, .. } => 64 + 128 * motion.local_frames as u64,
+        _ => 64 << 10,
+    }
+}
+
+/// Refuses a bag whose stamps `builtin_interfaces/Time` cannot hold: the
+/// last frame of `sampling` (and, for MRTK, each marker) after `start_ns`.
+fn check_stamps(track: &Track, sampling: &Sampling, start_ns: u64, out: &Path) -> Result<()> {
+    let start_s = format!(
+        "{}.{:09}",
+        start_ns / 1_000_000_000,
+        start_ns % 1_000_000_000
+    );
+    let start_s = start_s.trim_end_matches('0').trim_end_matches('.');
+    let refuse = |what: String| {
+        Error::unsupported(
+            out,
+            format!(
+                "{what}, after a start time of {start_s} s, would be stamped past \
+                 {}.999999999 s since the epoch (2038-01-19 03:14:07 UTC), the latest \
+                 builtin_interfaces/Time holds (its sec is an int32); give an earlier \
+                 --start-time or fewer frames (--frames A..B)",
+                i32::MAX
+            ),
+        )
+    };
+    let file = crate::text::Escaped::path(track.path());
+    if sampling.rows > 0 {
+        let last = sampling.time(sampling.rows - 1);
+        if stamp_ns(start_ns, last).is_none() {
+            return Err(refuse(format!("the last frame of {file} at {last} s")));
         }
-        if let Some(p) = options.progress {
-            p((i + 1) as f32 / tracks.len() as f32);
+    }
+    if let Track::InputAnimation { recording, .. } = track {
+        for marker in &recording.markers {
+            let t = f64::from(marker.time);
+            if t.is_finite() && stamp_ns(start_ns, t).is_none() {
+                let name = crate::text::escape(&marker.name);
+                return Err(refuse(format!(
+                    "the marker \"{}\" of {file} at {t} s",
+                    crate::text::cut(&name, crate::text::QUOTED_CHARS)
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One track's messages into `bag`.
+fn write_track(
+    bag: &mut Bag,
+    ns: &Namespace,
+    track: &Track,
+    sampling: &Sampling,
+    warnings: &mut Vec<String>,
+) -> Result<()> {
+    match track {
+        Track::Mtn { motion, path, .. } => aibo::write(bag, ns, motion, path, sampling, warnings),
+        Track::InputAnimation { recording, path } => {
+            mrtk::write(bag, ns, recording, path, sampling, warnings)
+        }
+        Track::Memg {
+            motion,
+            motion_path,
+            ..
+        } => memg::write(bag, ns, motion, motion_path, sampling, warnings),
+    }
+}
+
+/// The size [`write()`] would give the bag of `tracks` at `out`, without
+/// writing it (or its refusal).
+pub fn size(tracks: &[Track], out: &Path, options: &Options) -> Result<BagSize> {
+    plan(tracks, out, options).map(|(_, size)| size)
+}
+
+/// Writes every track of `tracks` into one ROS 2 bag at `out`, as it is
+/// made, after sizing it (see the module docs).
+pub fn write(tracks: &[Track], out: &Path, options: &Options) -> Result<McapReport> {
+    let (planned, _) = plan(tracks, out, options)?;
+    let mut output = crate::output::Output::create(out)?;
+    let mut bag = Bag::new(out, options.start_time_ns.unwrap_or(0), output.writer())?;
+    let mut warnings = Vec::new();
+    for (i, p) in planned.iter().enumerate() {
+        write_track(&mut bag, &p.ns, p.track, &p.sampling, &mut warnings)?;
+        if let Some(progress) = options.progress {
+            progress((i + 1) as f32 / planned.len() as f32);
         }
     }
     let topics = bag.channels.keys().cloned().collect();
     let messages = bag.messages;
     let bytes = bag.finish()?;
-    crate::output::write_atomic(out, |w| w.write_all(&bytes))?;
+    output.commit()?;
     Ok(McapReport {
-        bytes: bytes.len() as u64,
+        bytes,
         messages,
         topics,
         warnings,
@@ -274,77 +544,4 @@ impl Namespace {
             format!("{}{name}", self.frame)
         }
     }
-}
-
-/// An AIBO motion: its description once, then joint states and transforms per frame.
-fn aibo(
-    bag: &mut Bag,
-    ns: &Namespace,
-    motion: &crate::formats::mtn::Mtn,
-    path: &Path,
-    sampling: &Sampling,
-    warnings: &mut Vec<String>,
-) -> Result<()> {
-    let rig = MtnRig::new(motion);
-    let robot = Robot::new(rig.drawn_as());
-    warnings.extend(super::robot::unknown_model(motion, &rig, path));
-    let start = bag.stamp(sampling.start_s);
-    let urdf = super::urdf::document(&robot);
-    bag.string(&ns.topic("/robot_description"), true, start, &urdf)?;
-    let fixed: Vec<Transform> = robot
-        .joints
-        .iter()
-        .filter(|j| !j.moves())
-        .map(|j| {
-            (
-                ns.frame(&j.parent),
-                ns.frame(&j.child),
-                j.origin,
-                [0.0, 0.0, 0.0, 1.0],
-            )
-        })
-        .collect();
-    bag.tf(&ns.topic("/tf_static"), true, start, &fixed)?;
-    let names: Vec<&str> = robot.moving_joints().map(|j| j.name.as_str()).collect();
-    for row in 0..sampling.rows {
-        let t = sampling.time(row);
-        let stamp = bag.stamp(t);
-        let (_, pose) = rig.pose(t);
-        let positions = joint_positions(&robot, &pose.angles_deg);
-        let attitude =
-            glam::DQuat::from_mat3(&glam::DMat3::from_cols_array_2d(&pose.body_rotation));
-        for (k, v) in attitude.to_array().iter().enumerate() {
-            finite::check(*v, path, t, || format!("body attitude quaternion [{k}]"))?;
-        }
-        let mut m = Cdr::new();
-        m.header(stamp, "")
-            .strings(&names)
-            .f64s(&positions)
-            .f64s(&[])
-            .f64s(&[]);
-        bag.write(
-            &ns.topic("/joint_states"),
-            schemas::JOINT_STATE,
-            false,
-            stamp,
-            m.finish(),
-        )?;
-        let mut transforms: Vec<Transform> = vec![(
-            ns.frame("world"),
-            ns.frame(super::robot::BASE_LINK),
-            [0.0; 3],
-            attitude.to_array(),
-        )];
-        for (j, (origin, q)) in robot
-            .joints
-            .iter()
-            .zip(joint_transforms(&robot, &positions))
-        {
-            if j.moves() {
-                transforms.push((ns.frame(&j.parent), ns.frame(&j.child), origin, q));
-            }
-        }
-        bag.tf(&ns.topic("/tf"), false, stamp, &transforms)?;
-    }
-    Ok(())
 }

@@ -4,95 +4,123 @@
 //! REP 103's z-up into the stage's y-up (−90° about x) and carries the
 //! body's attitude.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
 use glam::{DMat3, DQuat};
 
-use super::Stage;
+use super::spill::Spill;
+use super::{Num, Sized, Stage};
 use crate::anim::aibo::MtnRig;
 use crate::error::Result;
 use crate::export::finite;
 use crate::export::robot::{BASE_LINK, Robot, joint_positions, joint_transforms};
 use crate::formats::mtn::Mtn;
 
-/// Writes the AIBO `motion` into `stage`; returns the prims written.
-pub(super) fn write(stage: &mut Stage, motion: &Mtn, path: &Path) -> Result<usize> {
+/// What an AIBO motion adds to a stage: an orientation (4 values) per
+/// sample for the body and each moving joint. Its values are counted as
+/// 40 links' (the largest model's), as the stage's cap always has.
+pub(super) fn size(motion: &Mtn) -> Sized {
+    let robot = Robot::new(MtnRig::new(motion).drawn_as());
+    let moving = robot.joints.iter().filter(|j| j.moves()).count();
+    Sized {
+        values: 4 * 40,
+        widths: vec![4; 1 + moving],
+        once_bytes: 2048 + 1024 * robot.joints.len() as u64,
+    }
+}
+
+/// Writes the AIBO `motion` into `stage`, its samples through `spill`;
+/// returns the prims written.
+pub(super) fn write(
+    stage: &mut Stage,
+    motion: &Mtn,
+    path: &Path,
+    mut spill: Spill,
+) -> Result<usize> {
     let rig = MtnRig::new(motion);
     let robot = Robot::new(rig.drawn_as());
     let clock = stage.clock;
-    // Per joint, its orientation samples; per sample, the body's attitude.
-    let mut orient: Vec<String> = vec![String::new(); robot.joints.len()];
-    let mut attitude = String::new();
+    // Series 0: the body's attitude; then each moving joint's orientation.
+    let mut series = vec![None; robot.joints.len()];
+    let mut next = 1;
+    for (k, j) in robot.joints.iter().enumerate() {
+        if j.moves() {
+            series[k] = Some(next);
+            next += 1;
+        }
+    }
     for i in 0..clock.count {
         let t = clock.time(i);
         let (_, pose) = rig.pose(t);
         let body = DQuat::from_mat3(&DMat3::from_cols_array_2d(&pose.body_rotation));
-        let _ = writeln!(
-            attitude,
-            "{}",
-            quat_sample(i, body.to_array(), path, t, "body attitude")?
-        );
+        stage.push(
+            &mut spill,
+            &checked(body.to_array(), path, t, "body attitude")?,
+        )?;
         let positions = joint_positions(&robot, &pose.angles_deg);
-        for (k, (j, (_, q))) in robot
+        for (j, (_, q)) in robot
             .joints
             .iter()
             .zip(joint_transforms(&robot, &positions))
-            .enumerate()
         {
             if j.moves() {
-                let _ = writeln!(orient[k], "{}", quat_sample(i, q, path, t, &j.name)?);
+                stage.push(&mut spill, &checked(q, path, t, &j.name)?)?;
             }
         }
     }
+    stage.seal(&mut spill)?;
     let name = stage.unique_name(&format!(
         "aibo_{}",
         path.file_stem().unwrap_or_default().to_string_lossy()
     ));
-    let mut x = String::new();
-    let _ = writeln!(x, "    def Xform \"{name}\"\n    {{");
-    let _ = writeln!(x, "        float xformOp:rotateX = -90");
-    let _ = writeln!(
-        x,
-        "        uniform token[] xformOpOrder = [\"xformOp:rotateX\"]"
-    );
-    let _ = writeln!(x, "        def Xform \"{BASE_LINK}\"\n        {{");
-    let _ = writeln!(
-        x,
-        "            quatd xformOp:orient.timeSamples = {{\n{attitude}            }}"
-    );
-    let _ = writeln!(
-        x,
-        "            uniform token[] xformOpOrder = [\"xformOp:orient\"]"
-    );
+    write!(
+        stage,
+        "    def Xform \"{name}\"\n    {{\n        float xformOp:rotateX = -90\n        \
+         uniform token[] xformOpOrder = [\"xformOp:rotateX\"]\n        \
+         def Xform \"{BASE_LINK}\"\n        {{\n            quatd xformOp:orient.timeSamples = {{\n"
+    )?;
+    orient_samples(stage, &spill, 0, "                ")?;
+    stage
+        .text("            }\n            uniform token[] xformOpOrder = [\"xformOp:orient\"]\n")?;
     let mut prims = 2;
-    children(&robot, BASE_LINK, 3, &orient, &mut x, &mut prims);
-    let _ = writeln!(x, "        }}");
-    let _ = writeln!(x, "    }}");
-    stage.push(&x);
+    children(stage, &spill, &robot, &series, BASE_LINK, 3, &mut prims)?;
+    stage.text("        }\n    }\n")?;
     Ok(prims)
 }
 
-/// One `time: (w, x, y, z)` line (USD writes a quaternion real part first).
-fn quat_sample(i: u64, q: [f64; 4], path: &Path, t: f64, field: &str) -> Result<String> {
+/// `q` (`[x, y, z, w]`), refused unless finite.
+fn checked(q: [f64; 4], path: &Path, t: f64, field: &str) -> Result<[f64; 4]> {
     for (k, v) in q.iter().enumerate() {
         finite::check(*v, path, t, || format!("{field} orientation [{k}]"))?;
     }
-    Ok(format!(
-        "                {i}: ({}, {}, {}, {}),",
-        q[3], q[0], q[1], q[2]
-    ))
+    Ok(q)
+}
+
+/// One `time: (w, x, y, z),` line per sample of series `s` (USD writes a
+/// quaternion real part first).
+fn orient_samples(stage: &mut Stage, spill: &Spill, s: usize, pad: &str) -> Result<()> {
+    stage.samples(spill, s, |w, i, q| {
+        writeln!(
+            w,
+            "{pad}{i}: ({}, {}, {}, {}),",
+            Num(q[3]),
+            Num(q[0]),
+            Num(q[1]),
+            Num(q[2])
+        )
+    })
 }
 
 /// The links under `parent`, nested, at `depth` levels of indentation.
 fn children(
+    stage: &mut Stage,
+    spill: &Spill,
     robot: &Robot,
+    series: &[Option<usize>],
     parent: &str,
     depth: usize,
-    orient: &[String],
-    x: &mut String,
     prims: &mut usize,
-) {
+) -> Result<()> {
     let pad = "    ".repeat(depth);
     for (k, j) in robot
         .joints
@@ -102,40 +130,37 @@ fn children(
     {
         let prim = super::identifier(&j.child);
         *prims += 1;
-        let _ = writeln!(x, "{pad}def Xform \"{prim}\"\n{pad}{{");
         let o = j.origin;
-        let _ = writeln!(
-            x,
-            "{pad}    double3 xformOp:translate = ({}, {}, {})",
+        write!(
+            stage,
+            "{pad}def Xform \"{prim}\"\n{pad}{{\n{pad}    double3 xformOp:translate = ({}, {}, {})\n",
             o[0], o[1], o[2]
-        );
-        if j.moves() {
-            let _ = writeln!(
-                x,
-                "{pad}    quatd xformOp:orient.timeSamples = {{\n{}{pad}    }}",
-                orient[k]
-            );
-            let _ = writeln!(
-                x,
-                "{pad}    uniform token[] xformOpOrder = [\"xformOp:translate\", \"xformOp:orient\"]"
-            );
+        )?;
+        if let Some(s) = series[k] {
+            writeln!(stage, "{pad}    quatd xformOp:orient.timeSamples = {{")?;
+            orient_samples(stage, spill, s, &format!("{pad}        "))?;
+            write!(
+                stage,
+                "{pad}    }}\n{pad}    uniform token[] xformOpOrder = [\"xformOp:translate\", \"xformOp:orient\"]\n"
+            )?;
         } else {
-            let _ = writeln!(
-                x,
+            writeln!(
+                stage,
                 "{pad}    uniform token[] xformOpOrder = [\"xformOp:translate\"]"
-            );
+            )?;
         }
         if crate::anim::aibo::POINT_NAMES.contains(&j.child.as_str()) {
             *prims += 1;
             let r = f64::from(crate::scene::rig::JOINT_RADIUS_M);
-            let _ = writeln!(
-                x,
+            write!(
+                stage,
                 "{pad}    def Sphere \"ball\"\n{pad}    {{\n{pad}        double radius = {r}\n\
-                 {pad}        float3[] extent = [({n}, {n}, {n}), ({r}, {r}, {r})]\n{pad}    }}",
+                 {pad}        float3[] extent = [({n}, {n}, {n}), ({r}, {r}, {r})]\n{pad}    }}\n",
                 n = -r,
-            );
+            )?;
         }
-        children(robot, &j.child, depth + 1, orient, x, prims);
-        let _ = writeln!(x, "{pad}}}");
+        children(stage, spill, robot, series, &j.child, depth + 1, prims)?;
+        writeln!(stage, "{pad}}}")?;
     }
+    Ok(())
 }

@@ -1,44 +1,22 @@
 //! A MEMG scene as one `Mesh` per `.obj` group under an `Xform` named after
 //! the motion: triangles once, `points` and `extent` per time code.
 
-use std::fmt::Write as _;
-use std::path::Path;
-
-use super::{MAX_VALUES, Stage, float3};
-use crate::anim::memg::Deformer;
-use crate::error::{Error, Result};
+use super::spill::Spill;
+use super::{Num32, Sized, Stage};
+use crate::anim::memg::{Deformer, steps_at};
+use crate::error::Result;
+use crate::export::finite;
+use crate::formats::obj::ObjScene;
 use crate::scene::Track;
 use crate::scene::plan::bind;
 
-/// Writes the MEMG `track` into `stage`; returns the prims written.
-pub(super) fn write(
-    stage: &mut Stage,
-    track: &Track,
-    out: &Path,
-    warnings: &mut Vec<String>,
-) -> Result<usize> {
-    let Track::Memg { scene, motion, .. } = track else {
-        return Ok(0);
-    };
-    let binding = bind(track, scene, motion)?;
-    let file = crate::text::Escaped::path(track.path());
-    warnings.extend(binding.warnings.iter().map(|w| format!("{file}: {w}")));
-    let clock = stage.clock;
-    let values = clock.count.saturating_mul(3 * scene.positions.len() as u64);
-    if values > MAX_VALUES {
-        return Err(Error::unsupported(
-            out,
-            format!(
-                "{} time samples × {} vertices is past the {MAX_VALUES} values a .usda export writes; \
-                 lower --fps",
-                clock.count,
-                scene.positions.len()
-            ),
-        ));
-    }
-    // Each group's points: the `.obj` vertices its triangles use, in order
-    // of first use, and its triangles renumbered onto them.
-    let groups: Vec<(String, Vec<u32>, Vec<u32>)> = scene
+/// A group's name, the `.obj` vertices its triangles use (0-based, in order
+/// of first use) and its triangles renumbered onto them.
+type Group = (String, Vec<u32>, Vec<u32>);
+
+/// Each group of `scene` with triangles, as the stage writes it.
+fn groups(scene: &ObjScene) -> Vec<Group> {
+    scene
         .groups
         .iter()
         .map(|g| {
@@ -57,48 +35,84 @@ pub(super) fn write(
             (g.name.clone(), vertices, indices)
         })
         .filter(|(_, v, _)| !v.is_empty())
-        .collect();
-    let mut points: Vec<String> = vec![String::new(); groups.len()];
-    let mut extents: Vec<String> = vec![String::new(); groups.len()];
+        .collect()
+}
+
+/// What the MEMG `track` adds to a stage: per group its points (3 values a
+/// vertex) and its extent (6) per sample; its topology once. Fails on a
+/// motion that does not fit its scene.
+pub(super) fn size(track: &Track) -> Result<Sized> {
+    let Track::Memg { scene, motion, .. } = track else {
+        return Ok(Sized::default());
+    };
+    bind(track, scene, motion)?;
+    let mut sized = Sized {
+        once_bytes: 1024,
+        ..Sized::default()
+    };
+    for (_, vertices, indices) in groups(scene) {
+        sized.widths.extend([3 * vertices.len(), 6]);
+        // `3, ` per face, up to ten digits and `, ` per index and per vertex.
+        sized.once_bytes += 1024 + indices.len() as u64 / 3 * 3 + 12 * indices.len() as u64;
+        sized.once_bytes += 12 * vertices.len() as u64;
+    }
+    sized.values = sized.widths.iter().map(|&w| w as u64).sum();
+    Ok(sized)
+}
+
+/// Writes the MEMG `track` into `stage`, its samples through `spill`;
+/// returns the prims written.
+pub(super) fn write(
+    stage: &mut Stage,
+    track: &Track,
+    mut spill: Spill,
+    warnings: &mut Vec<String>,
+) -> Result<usize> {
+    let Track::Memg { scene, motion, .. } = track else {
+        return Ok(0);
+    };
+    let binding = bind(track, scene, motion)?;
+    let file = crate::text::Escaped::path(track.path());
+    warnings.extend(binding.warnings.iter().map(|w| format!("{file}: {w}")));
+    let groups = groups(scene);
+    let clock = stage.clock;
     let mut deformer = Deformer::new();
     let mut positions = Vec::with_capacity(scene.positions.len());
-    let fps = f64::from(motion.fps.max(1));
-    let last = motion.timesteps.saturating_sub(1) as f64;
+    let mut values = Vec::new();
     for i in 0..clock.count {
         let time_s = clock.time(i);
         deformer.deform(
             scene,
             motion,
             &binding,
-            (time_s * fps).min(last),
+            steps_at(motion, time_s),
             &mut positions,
         );
-        for (g, (name, vertices, _)) in groups.iter().enumerate() {
+        for (name, vertices, _) in &groups {
             let mut lo = [f32::INFINITY; 3];
             let mut hi = [f32::NEG_INFINITY; 3];
-            let text = &mut points[g];
-            let _ = write!(text, "            {i}: [");
-            for (k, &v) in vertices.iter().enumerate() {
+            values.clear();
+            for &v in vertices {
                 let p = positions[v as usize];
-                if k > 0 {
-                    text.push_str(", ");
+                for (a, x) in p.iter().enumerate() {
+                    finite::check_f32(*x, track.path(), time_s, || {
+                        format!(
+                            "group '{name}' .obj vertex {} {}",
+                            v + 1,
+                            ["x", "y", "z"][a]
+                        )
+                    })?;
+                    lo[a] = lo[a].min(*x);
+                    hi[a] = hi[a].max(*x);
                 }
-                text.push_str(&float3(p, track.path(), time_s, || {
-                    format!("group '{name}' .obj vertex {}", v + 1)
-                })?);
-                for a in 0..3 {
-                    lo[a] = lo[a].min(p[a]);
-                    hi[a] = hi[a].max(p[a]);
-                }
+                values.extend(p.map(f64::from));
             }
-            text.push_str("],\n");
-            let _ = writeln!(
-                extents[g],
-                "            {i}: [({}, {}, {}), ({}, {}, {})],",
-                lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]
-            );
+            stage.push(&mut spill, &values)?;
+            let extent: Vec<f64> = lo.iter().chain(&hi).map(|&x| f64::from(x)).collect();
+            stage.push(&mut spill, &extent)?;
         }
     }
+    stage.seal(&mut spill)?;
     let xform = stage.unique_name(&format!(
         "memg_{}",
         track
@@ -107,8 +121,7 @@ pub(super) fn write(
             .unwrap_or_default()
             .to_string_lossy()
     ));
-    let mut x = String::new();
-    let _ = writeln!(x, "    def Xform \"{xform}\"\n    {{");
+    write!(stage, "    def Xform \"{xform}\"\n    {{\n")?;
     let mut used: Vec<String> = Vec::new();
     for (g, (name, vertices, indices)) in groups.iter().enumerate() {
         let mut prim = super::identifier(name);
@@ -119,32 +132,61 @@ pub(super) fn write(
             prim = format!("{base}_{n}");
         }
         used.push(prim.clone());
-        let _ = writeln!(x, "        def Mesh \"{prim}\"\n        {{");
-        let counts = vec!["3"; indices.len() / 3].join(", ");
-        let _ = writeln!(x, "            int[] faceVertexCounts = [{counts}]");
-        let idx: Vec<String> = indices.iter().map(u32::to_string).collect();
-        let _ = writeln!(
-            x,
-            "            int[] faceVertexIndices = [{}]",
-            idx.join(", ")
-        );
-        let _ = writeln!(x, "            uniform token orientation = \"rightHanded\"");
-        let _ = writeln!(x, "            uniform token subdivisionScheme = \"none\"");
-        let obj: Vec<String> = vertices.iter().map(|v| (v + 1).to_string()).collect();
-        let _ = writeln!(
-            x,
-            "            int[] primvars:objVertex = [{}] (\n                interpolation = \"vertex\"\n            )",
-            obj.join(", ")
-        );
-        let _ = writeln!(x, "            point3f[] points.timeSamples = {{");
-        x.push_str(&points[g]);
-        let _ = writeln!(x, "            }}");
-        let _ = writeln!(x, "            float3[] extent.timeSamples = {{");
-        x.push_str(&extents[g]);
-        let _ = writeln!(x, "            }}");
-        let _ = writeln!(x, "        }}");
+        write!(stage, "        def Mesh \"{prim}\"\n        {{\n")?;
+        stage.text("            int[] faceVertexCounts = [")?;
+        list(stage, (0..indices.len() / 3).map(|_| 3))?;
+        stage.text("]\n            int[] faceVertexIndices = [")?;
+        list(stage, indices.iter().copied())?;
+        stage.text(
+            "]\n            uniform token orientation = \"rightHanded\"\n            \
+             uniform token subdivisionScheme = \"none\"\n            int[] primvars:objVertex = [",
+        )?;
+        list(stage, vertices.iter().map(|v| v + 1))?;
+        stage.text(
+            "] (\n                interpolation = \"vertex\"\n            )\n            \
+             point3f[] points.timeSamples = {\n",
+        )?;
+        stage.samples(&spill, 2 * g, |w, i, v| {
+            write!(w, "            {i}: [")?;
+            for (k, p) in v.chunks_exact(3).enumerate() {
+                if k > 0 {
+                    w.write_all(b", ")?;
+                }
+                write!(w, "({}, {}, {})", f(p[0]), f(p[1]), f(p[2]))?;
+            }
+            w.write_all(b"],\n")
+        })?;
+        stage.text("            }\n            float3[] extent.timeSamples = {\n")?;
+        stage.samples(&spill, 2 * g + 1, |w, i, e| {
+            writeln!(
+                w,
+                "            {i}: [({}, {}, {}), ({}, {}, {})],",
+                f(e[0]),
+                f(e[1]),
+                f(e[2]),
+                f(e[3]),
+                f(e[4]),
+                f(e[5])
+            )
+        })?;
+        stage.text("            }\n        }\n")?;
     }
-    let _ = writeln!(x, "    }}");
-    stage.push(&x);
+    stage.text("    }\n")?;
     Ok(1 + groups.len())
+}
+
+/// A value spilled from an `f32`, written as that `f32`.
+fn f(x: f64) -> Num32 {
+    Num32(x as f32)
+}
+
+/// `values` separated by `, `.
+fn list(stage: &mut Stage, values: impl Iterator<Item = u32>) -> Result<()> {
+    for (k, v) in values.enumerate() {
+        if k > 0 {
+            stage.text(", ")?;
+        }
+        write!(stage, "{v}")?;
+    }
+    Ok(())
 }

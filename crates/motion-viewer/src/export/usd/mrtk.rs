@@ -6,10 +6,10 @@
 //! `(x, y, z, w)` → `(−x, −y, z, w)`. Where tracking is lost (values not
 //! finite) the last finite value is held, with one warning per part.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
-use super::Stage;
+use super::spill::Spill;
+use super::{Num, Sized, Stage};
 use crate::anim::input_animation::{JOINT_NAMES, Pose, state_at};
 use crate::error::Result;
 use crate::export::finite::Holder;
@@ -26,114 +26,143 @@ pub fn rotation_to_usd(q: [f64; 4]) -> [f64; 4] {
     [-q[0], -q[1], q[2], q[3]]
 }
 
-/// One animated pose: its translate and orient samples.
-struct Track {
-    translate: String,
-    orient: String,
-    holder: Holder,
-}
-
-impl Track {
-    fn new() -> Track {
-        Track {
-            translate: String::new(),
-            orient: String::new(),
-            holder: Holder::new([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]),
-        }
-    }
-
-    fn sample(&mut self, i: u64, pose: &Pose, t: f64) {
-        let p = pose.position.map(f64::from);
-        let q = pose.rotation.map(f64::from);
-        let mut v = [p[0], p[1], p[2], q[0], q[1], q[2], q[3]];
-        self.holder.hold(&mut v, t);
-        let p = position_to_usd([v[0], v[1], v[2]]);
-        let q = rotation_to_usd([v[3], v[4], v[5], v[6]]);
-        let _ = writeln!(self.translate, "{i}: ({}, {}, {}),", p[0], p[1], p[2]);
-        // USD writes a quaternion real part first.
-        let _ = writeln!(
-            self.orient,
-            "{i}: ({}, {}, {}, {}),",
-            q[3], q[0], q[1], q[2]
-        );
-    }
-
-    fn prim(&self, name: &str, pad: &str) -> String {
-        format!(
-            "{pad}def Xform \"{name}\"\n{pad}{{\n\
-             {pad}    double3 xformOp:translate.timeSamples = {{\n{}{pad}    }}\n\
-             {pad}    quatd xformOp:orient.timeSamples = {{\n{}{pad}    }}\n\
-             {pad}    uniform token[] xformOpOrder = [\"xformOp:translate\", \"xformOp:orient\"]\n\
-             {pad}}}\n",
-            indent(&self.translate, pad),
-            indent(&self.orient, pad),
-        )
+/// What a recording adds to a stage: per animated pose (the camera, each
+/// hand joint) a translation (3 values) and an orientation (4) per sample.
+/// Its values are counted as 55 poses', as the stage's cap always has.
+pub(super) fn size(recording: &InputAnimation) -> Sized {
+    let poses = usize::from(recording.camera.is_some())
+        + if recording.hands.is_some() {
+            2 * JOINT_NAMES.len()
+        } else {
+            0
+        };
+    let widths: Vec<usize> = (0..poses).flat_map(|_| [3, 4]).collect();
+    Sized {
+        values: 7 * 55,
+        widths,
+        once_bytes: 2048 + 1024 * poses as u64,
     }
 }
 
-fn indent(lines: &str, pad: &str) -> String {
-    lines
-        .lines()
-        .map(|l| format!("{pad}        {l}\n"))
-        .collect()
+/// A pose in the stage's axes, with non-finite values held by `holder`:
+/// the translation, then the orientation `[x, y, z, w]`.
+fn held(holder: &mut Holder, pose: &Pose, t: f64) -> ([f64; 3], [f64; 4]) {
+    let p = pose.position.map(f64::from);
+    let q = pose.rotation.map(f64::from);
+    let mut v = [p[0], p[1], p[2], q[0], q[1], q[2], q[3]];
+    holder.hold(&mut v, t);
+    (
+        position_to_usd([v[0], v[1], v[2]]),
+        rotation_to_usd([v[3], v[4], v[5], v[6]]),
+    )
 }
 
-/// Writes `recording` into `stage`; returns the prims written.
+fn holder() -> Holder {
+    Holder::new([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0])
+}
+
+/// Writes `recording` into `stage`, its samples through `spill`; returns
+/// the prims written.
 pub(super) fn write(
     stage: &mut Stage,
     recording: &InputAnimation,
     path: &Path,
+    mut spill: Spill,
     warnings: &mut Vec<String>,
 ) -> Result<usize> {
     let clock = stage.clock;
-    let mut camera = Track::new();
-    let mut hands: Vec<Track> = (0..2 * JOINT_NAMES.len()).map(|_| Track::new()).collect();
+    let mut camera = holder();
+    let mut hands: Vec<Holder> = (0..2 * JOINT_NAMES.len()).map(|_| holder()).collect();
     for i in 0..clock.count {
         let t = clock.time(i);
         let state = state_at(recording, t);
+        // The state has a camera and hands where the recording has them:
+        // one sample of each series per time code.
         if let Some(pose) = &state.camera {
-            camera.sample(i, pose, t);
+            let (p, q) = held(&mut camera, pose, t);
+            stage.push(&mut spill, &p)?;
+            stage.push(&mut spill, &q)?;
         }
         if let Some(h) = &state.hands {
             let joints = h.left.joints.iter().chain(&h.right.joints);
-            for (track, pose) in hands.iter_mut().zip(joints) {
-                track.sample(i, pose, t);
+            for (holder, pose) in hands.iter_mut().zip(joints) {
+                let (p, q) = held(holder, pose, t);
+                stage.push(&mut spill, &p)?;
+                stage.push(&mut spill, &q)?;
             }
         }
     }
+    stage.seal(&mut spill)?;
     let name = stage.unique_name(&format!(
         "mrtk_{}",
         path.file_stem().unwrap_or_default().to_string_lossy()
     ));
-    let mut x = String::new();
-    let _ = writeln!(x, "    def Xform \"{name}\"\n    {{");
+    write!(stage, "    def Xform \"{name}\"\n    {{\n")?;
     let mut prims = 1;
+    let mut series = 0;
     if recording.camera.is_some() {
-        x.push_str(&camera.prim("camera", "        "));
+        prim(stage, &spill, series, "camera", "        ")?;
+        series += 2;
         prims += 1;
     }
     if recording.hands.is_some() {
-        for (side, tracks) in ["left_hand", "right_hand"]
-            .into_iter()
-            .zip(hands.chunks(JOINT_NAMES.len()))
-        {
-            let _ = writeln!(x, "        def Xform \"{side}\"\n        {{");
-            for (joint, track) in JOINT_NAMES.iter().zip(tracks) {
-                x.push_str(&track.prim(&super::identifier(joint), "            "));
+        for side in ["left_hand", "right_hand"] {
+            write!(stage, "        def Xform \"{side}\"\n        {{\n")?;
+            for joint in JOINT_NAMES {
+                prim(
+                    stage,
+                    &spill,
+                    series,
+                    &super::identifier(joint),
+                    "            ",
+                )?;
+                series += 2;
             }
-            let _ = writeln!(x, "        }}");
-            prims += 1 + tracks.len();
+            stage.text("        }\n")?;
+            prims += 1 + JOINT_NAMES.len();
         }
     }
-    let _ = writeln!(x, "    }}");
-    stage.push(&x);
-    warnings.extend(camera.holder.warning(path, "camera"));
-    warnings.extend(
-        hands
-            .iter()
-            .find_map(|h| h.holder.warning(path, "hand joints")),
-    );
+    stage.text("    }\n")?;
+    warnings.extend(camera.warning(path, "camera"));
+    warnings.extend(hands.iter().find_map(|h| h.warning(path, "hand joints")));
     Ok(prims)
+}
+
+/// One animated pose's `Xform`: series `s` (translations) and `s + 1`
+/// (orientations) of `spill`.
+fn prim(stage: &mut Stage, spill: &Spill, s: usize, name: &str, pad: &str) -> Result<()> {
+    write!(
+        stage,
+        "{pad}def Xform \"{name}\"\n{pad}{{\n{pad}    double3 xformOp:translate.timeSamples = {{\n"
+    )?;
+    stage.samples(spill, s, |w, i, p| {
+        writeln!(
+            w,
+            "{pad}        {i}: ({}, {}, {}),",
+            Num(p[0]),
+            Num(p[1]),
+            Num(p[2])
+        )
+    })?;
+    write!(
+        stage,
+        "{pad}    }}\n{pad}    quatd xformOp:orient.timeSamples = {{\n"
+    )?;
+    // USD writes a quaternion real part first.
+    stage.samples(spill, s + 1, |w, i, q| {
+        writeln!(
+            w,
+            "{pad}        {i}: ({}, {}, {}, {}),",
+            Num(q[3]),
+            Num(q[0]),
+            Num(q[1]),
+            Num(q[2])
+        )
+    })?;
+    write!(
+        stage,
+        "{pad}    }}\n{pad}    uniform token[] xformOpOrder = [\"xformOp:translate\", \"xformOp:orient\"]\n{pad}}}\n"
+    )
 }
 
 #[cfg(test)]

@@ -10,12 +10,16 @@
 //! the mean poses and bases, and converts those straight from the map into
 //! the caller's buffer, range by range, so the `f32` arrays never exist whole
 //! on the CPU.
+//!
+//! Every map is a [`Mapping`]: a file cut short or rewritten while it is
+//! read does not end the process, and each reader here checks the file is
+//! unchanged before returning what it read ([`Mapping::check`]).
 
 use super::MemgMotion;
 use super::decode::{ArrayOffsets, Arrays, narrow, parse};
 use super::source::ArraySource;
 use crate::error::{DecodeError, Error};
-use memmap2::Mmap;
+use crate::formats::mapping::Mapping;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -25,7 +29,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug)]
 pub struct MappedMemg {
     path: PathBuf,
-    map: Option<Mmap>,
+    map: Option<Mapping>,
     skeleton: MemgMotion,
     offsets: Vec<ArrayOffsets>,
 }
@@ -38,11 +42,13 @@ impl MappedMemg {
         let bytes: &[u8] = map.as_deref().unwrap_or_default();
         let mut skeleton = MemgMotion::default();
         let mut offsets = Vec::new();
-        parse(bytes, &mut skeleton, Arrays::Index(&mut offsets))
-            .map_err(|e| Error::decode(path, e))?;
+        let parsed = parse(bytes, &mut skeleton, Arrays::Index(&mut offsets));
         if let Some(map) = &map {
+            // A file changed while parsed: that, not what its zeros parse as.
+            map.check()?;
             release(map, 0..map.len());
         }
+        parsed.map_err(|e| Error::decode(path, e))?;
         Ok(MappedMemg {
             path: path.to_path_buf(),
             map,
@@ -68,17 +74,24 @@ impl MappedMemg {
     }
 
     /// The file's memory map (`None` for an empty file).
-    pub fn map(&self) -> Option<&Mmap> {
+    pub fn map(&self) -> Option<&Mapping> {
         self.map.as_ref()
+    }
+
+    /// Fails when the file changed on disk since it was mapped (see
+    /// [`Mapping::check`]): after reading arrays through [`ArraySource`].
+    pub fn check(&self) -> crate::Result<()> {
+        self.map.as_ref().map_or(Ok(()), Mapping::check)
     }
 
     /// Decodes the whole motion, dropping the map's pages behind the decoder.
     pub fn decode(&self) -> crate::Result<MemgMotion> {
-        match &self.map {
+        let decoded = match &self.map {
             Some(map) => decode_mmap(map),
             None => super::decode(&[]),
-        }
-        .map_err(|e| Error::decode(&self.path, e))
+        };
+        self.check()?;
+        decoded.map_err(|e| Error::decode(&self.path, e))
     }
 
     /// Converts the `count` doubles at byte `at` into `out`, then drops their pages.
@@ -123,31 +136,24 @@ impl ArraySource for MappedMemg {
     }
 }
 
-/// Maps `path` read-only; `None` for an empty file (mapping one fails on some
-/// systems, and there is nothing to map).
-pub fn map_file(path: &Path) -> crate::Result<Option<Mmap>> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
-    if len == 0 {
-        return Ok(None);
-    }
-    // SAFETY: the map is read-only. Another process truncating the file while
-    // it is mapped could fault a read; that is the accepted cost of
-    // memory-mapped input, as with any tool reading data files this way.
-    let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
-    Ok(Some(map))
+/// Maps the regular file `path` read-only, guarded ([`Mapping`]); `None`
+/// for an empty file (mapping one fails on some systems, and there is
+/// nothing to map).
+pub fn map_file(path: &Path) -> crate::Result<Option<Mapping>> {
+    Mapping::open(path)
 }
 
 /// Decodes a motion from a memory map, dropping the map's pages behind the
 /// decoder so that at most one batch of the file is resident at a time.
-pub fn decode_mmap(map: &Mmap) -> Result<MemgMotion, DecodeError> {
+/// Call [`Mapping::check`] after it, before trusting the motion.
+pub fn decode_mmap(map: &Mapping) -> Result<MemgMotion, DecodeError> {
     let mut motion = MemgMotion::default();
     decode_mmap_into(map, &mut motion)?;
     Ok(motion)
 }
 
 /// [`decode_mmap`] into `out`, reusing its arrays as [`super::decode_into`] does.
-pub fn decode_mmap_into(map: &Mmap, out: &mut MemgMotion) -> Result<(), DecodeError> {
+pub fn decode_mmap_into(map: &Mapping, out: &mut MemgMotion) -> Result<(), DecodeError> {
     let mut released = 0;
     let mut consumed = |end: usize| {
         release(map, released..end);
@@ -160,7 +166,11 @@ pub fn decode_mmap_into(map: &Mmap, out: &mut MemgMotion) -> Result<(), DecodeEr
 /// published motions run to hundreds of megabytes and are read exactly once.
 pub fn load(path: &Path) -> crate::Result<MemgMotion> {
     match map_file(path)? {
-        Some(map) => decode_mmap(&map),
+        Some(map) => {
+            let decoded = decode_mmap(&map);
+            map.check()?;
+            decoded
+        }
         None => super::decode(&[]),
     }
     .map_err(|e| Error::decode(path, e))
@@ -168,19 +178,6 @@ pub fn load(path: &Path) -> crate::Result<MemgMotion> {
 
 /// Drops the whole pages of `range` from this process's view of `map`; the
 /// next read faults them back in from the page cache (or the file).
-pub fn release(map: &Mmap, range: Range<usize>) {
-    const PAGE: usize = 4096;
-    let start = range.start.next_multiple_of(PAGE);
-    let end = range.end.min(map.len()) & !(PAGE - 1);
-    #[cfg(unix)]
-    if end > start {
-        // SAFETY: the map is read-only and backed by a file, so dropping its
-        // pages loses nothing: a later read sees the same bytes from the file.
-        // A failure only leaves the pages resident.
-        let _ = unsafe {
-            map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start)
-        };
-    }
-    #[cfg(not(unix))]
-    let _ = (map, start, end);
+pub fn release(map: &Mapping, range: Range<usize>) {
+    map.release(range);
 }

@@ -208,6 +208,29 @@ impl Mtn {
         joints::roles(self.model(), &self.design, &self.joints)
     }
 
+    /// The name of every joint, in file order, as every path names it
+    /// (`info`, the state JSON, tables, curves, URDF, MCAP, USD, Python):
+    /// the model's PRM name for the servo the joint drives
+    /// ([`prm_names`]), which is the file's own name in every
+    /// well-formed file; the file's name only where the joint's role is
+    /// unknown. Sony's ERS-110 files are read by position, and 19 of the
+    /// real motions in `tests/data` name a servo otherwise
+    /// (`PRM:/r5/c0/c1/c2-Joint` or `PRM:/r5/c0/c2-Joint:j1` for the left
+    /// hind elevator, `PRM:/r1/c0-Joint:j1` for the tail pan): they are
+    /// named by the servo they drive. [`Mtn::joints`] keeps the file's names.
+    pub fn joint_names(&self) -> Vec<&str> {
+        let model = self.model();
+        let table = model.map_or(&[][..], joints::prm_names);
+        self.joint_roles()
+            .iter()
+            .zip(&self.joints)
+            .map(|(role, own)| {
+                role.and_then(|r| table.iter().find(|(j, _)| *j == r))
+                    .map_or(own.as_str(), |(_, name)| name)
+            })
+            .collect()
+    }
+
     /// The body part joint `i` belongs to.
     pub fn joint_part(&self, i: usize) -> Option<BodyPart> {
         self.joint_roles()

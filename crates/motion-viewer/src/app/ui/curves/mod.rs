@@ -69,11 +69,18 @@ impl CurvesPanel {
         self.version += 1;
     }
 
-    /// What the panel shows, for the status.
-    pub fn status(&self) -> CurvesStatus {
+    /// What the panel shows, for the status: the channels with their values
+    /// at the timeline's time.
+    pub fn status(&self, state: &ViewerState) -> CurvesStatus {
         if !self.open {
             return CurvesStatus::default();
         }
+        let t = state.timeline.time_s();
+        let value = |track: usize, name: &str| {
+            let entry = state.tracks().get(track)?;
+            let series = crate::curves::sample(&entry.track, &[name], &[t]).ok()?;
+            series.first()?.values.first().copied()
+        };
         CurvesStatus {
             open: true,
             compare: self.compare,
@@ -83,6 +90,7 @@ impl CurvesPanel {
                 .map(|k| CurveChannel {
                     track: k.track,
                     name: k.name.clone(),
+                    value: value(k.track, &k.name),
                 })
                 .collect(),
             plot: self.plot.area,

@@ -1,5 +1,6 @@
-//! A MEMG frame transform as glTF's node transform: translation, rotation,
-//! scale, when it is one.
+//! A 3×4 affine frame as translation, rotation and scale (glTF's node
+//! transform), when it is one: how a MEMG frame is written to glTF and how
+//! it is interpolated between timesteps ([`super::memg::Between`]).
 
 use glam::{DMat3, DQuat, DVec3};
 
