@@ -10,6 +10,9 @@ The decoders, samplers and exporters are the Rust library motion-viewer's
     flags = mv.open("data/flags.bin")    # finds flags.obj beside it
     xyz = flags.positions([0.0, 0.5])    # 2 × vertices × 3, float32
     flags.export("flags.glb")
+
+``motion_viewer.memg.fit`` makes a MEMG motion from any mesh animation
+given as a numpy array; ``motion_viewer.mtn`` edits AIBO motions.
 """
 
 from ._core import Track, export, open, open_all, open_bytes, open_bytes_all
@@ -25,7 +28,7 @@ from ._errors import (
     UnknownFormatError,
     UnsupportedError,
 )
-from . import mtn
+from . import memg, mtn
 
 __all__ = [
     "DecodeError",
@@ -40,6 +43,7 @@ __all__ = [
     "UnknownFormatError",
     "UnsupportedError",
     "export",
+    "memg",
     "mtn",
     "open",
     "open_all",

@@ -10,6 +10,8 @@ from typing_extensions import final
 __all__ = [
     "Track",
     "export",
+    "memg_fit",
+    "memg_save",
     "mtn_check",
     "mtn_concat",
     "mtn_convert",
@@ -112,6 +114,19 @@ def export(
     force: bool = False,
     baked: bool = False,
 ) -> List[str]: ...
+
+# The MEMG fit, wrapped by ``motion_viewer.memg``.
+def memg_fit(
+    scene: _Path,
+    positions: npt.NDArray[np.float32],
+    *,
+    rank: Optional[int] = None,
+    max_error: Optional[float] = None,
+    max_error_of_diagonal: Optional[float] = None,
+    frames: str = "local",
+    fps: int = 30,
+) -> Tuple[Track, Dict[str, Any]]: ...
+def memg_save(track: Track, path: _Path, *, force: bool = False) -> None: ...
 
 # The AIBO workbench, wrapped by ``motion_viewer.mtn``.
 def mtn_mirror(track: Track) -> Track: ...

@@ -6,6 +6,7 @@
 
 mod errors;
 mod export;
+mod fit;
 mod memg;
 mod mtn;
 mod sample;
@@ -237,5 +238,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(open_bytes_all, m)?)?;
     m.add_function(wrap_pyfunction!(export_tracks, m)?)?;
     mtn::register(m)?;
+    fit::register(m)?;
     Ok(())
 }

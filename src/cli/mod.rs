@@ -1,11 +1,13 @@
 //! Command-line interface: `viewer [FILE...]` plays; `info`, `export`,
-//! `render`, `plot`, `diff`, `bench`, `mtn` (the AIBO workbench) and `serve`
-//! (the web page) are subcommands.
+//! `render`, `plot`, `diff`, `bench`, `mtn` (the AIBO workbench), `memg`
+//! (MEMG motions fitted to point caches) and `serve` (the web page) are
+//! subcommands.
 
 mod bench;
 mod curves;
 mod export;
 mod info;
+mod memg;
 mod play;
 mod render;
 mod serve;
@@ -57,6 +59,8 @@ enum Command {
     Diff(curves::DiffArgs),
     /// Make, transform and check AIBO .mtn motions.
     Mtn(workbench::MtnArgs),
+    /// Make MEMG motions: `memg fit` fits one to a point cache (.pc2) or an .obj sequence.
+    Memg(memg::MemgArgs),
     /// Serve the web page (built by web/build.sh) on 127.0.0.1 and print its URL.
     Serve(serve::ServeArgs),
 }
@@ -72,6 +76,7 @@ impl Cli {
             Some(Command::Plot(a)) => vec![&mut a.files],
             Some(Command::Diff(a)) => vec![&mut a.files],
             Some(Command::Mtn(a)) => a.inputs(),
+            Some(Command::Memg(_)) => Vec::new(),
             Some(Command::Serve(_)) => Vec::new(),
             None => vec![&mut self.files],
         }
@@ -293,6 +298,7 @@ pub fn main() -> ExitCode {
                 | Command::Render(_)
                 | Command::Plot(_)
                 | Command::Mtn(_)
+                | Command::Memg(_)
                 | Command::Bench(_)
         )
     ) {
@@ -318,6 +324,7 @@ pub fn main() -> ExitCode {
         Some(Command::Plot(args)) => curves::plot_run(&args),
         Some(Command::Diff(args)) => return curves::diff_run(&args),
         Some(Command::Mtn(args)) => workbench::run(&args),
+        Some(Command::Memg(args)) => memg::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
         // Without files the window opens empty and says how to open some.
         None => play::run(&cli.files, &cli.play),

@@ -347,3 +347,29 @@ pub fn blender() -> Option<Command> {
         .args(["-b", "--factory-startup", "--python"]);
     Some(command)
 }
+
+/// Runs `tests/blender/dump.py` over `jobs` in headless Blender (`command`,
+/// from [`blender`]), its files in `dir`; returns one result per job.
+pub fn blender_dump(
+    mut command: Command,
+    jobs: &serde_json::Value,
+    dir: &Path,
+) -> Vec<serde_json::Value> {
+    let jobs_path = dir.join("jobs.json");
+    let results_path = dir.join("results.json");
+    std::fs::write(&jobs_path, jobs.to_string()).unwrap();
+    let output = command
+        .arg(repo("tests/blender/dump.py"))
+        .arg("--")
+        .arg(&jobs_path)
+        .arg(&results_path)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&std::fs::read(&results_path).unwrap()).unwrap()
+}

@@ -8,6 +8,7 @@
 //! which only the application's harnesses include.
 #![allow(dead_code)] // Each test binary uses its own subset.
 
+pub mod fit;
 pub mod gltf;
 pub mod memg;
 pub mod python;

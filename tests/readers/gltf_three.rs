@@ -23,7 +23,7 @@ use glam::DVec3;
 use serde_json::Value;
 
 /// Whether node and three.js are installed.
-fn three_present() -> bool {
+pub(super) fn three_present() -> bool {
     tool_present(
         "node with three.js",
         on_path("node") && repo("tests/js/node_modules/three/package.json").is_file(),
@@ -42,7 +42,7 @@ fn run_viewer(args: &[&str]) {
 }
 
 /// What three.js sees in `glb` at each of `times`.
-fn three(glb: &Path, times: &[f64]) -> Vec<Value> {
+pub(super) fn three(glb: &Path, times: &[f64]) -> Vec<Value> {
     let mut cmd = std::process::Command::new("node");
     cmd.arg(repo("tests/js/gltf_three.mjs")).arg(glb);
     cmd.args(times.iter().map(|t| t.to_string()));
@@ -56,7 +56,7 @@ fn three(glb: &Path, times: &[f64]) -> Vec<Value> {
     v["times"].as_array().unwrap().clone()
 }
 
-fn vec3(v: &Value) -> DVec3 {
+pub(super) fn vec3(v: &Value) -> DVec3 {
     let a = v.as_array().unwrap();
     DVec3::new(
         a[0].as_f64().unwrap(),
@@ -95,7 +95,7 @@ fn obj_positions_and_groups(path: &Path) -> (Vec<[f64; 3]>, Vec<String>) {
 }
 
 /// The `.obj` vertex of each vertex of a primitive, from its `objVertices` runs.
-fn obj_vertices(runs: &Value) -> Vec<usize> {
+pub(super) fn obj_vertices(runs: &Value) -> Vec<usize> {
     runs.as_array()
         .unwrap()
         .iter()

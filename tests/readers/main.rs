@@ -6,6 +6,7 @@ mod app;
 mod common;
 
 mod bag_frames;
+mod fit_gltf;
 mod gltf_blender;
 mod gltf_three;
 mod gltf_validator;

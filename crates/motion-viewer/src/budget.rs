@@ -250,6 +250,72 @@ pub fn check_synthetic(vertices: u64, basis: u64, frames: u64) -> std::result::R
     ))
 }
 
+/// The most bytes a MEMG fit (`viewer memg fit`) may hold: a 100 000-vertex,
+/// 1 000-frame cache takes at most about 6.1 GB (see [`fit_bytes`]), most
+/// of it the basis at the largest rank a bound could ask for.
+pub const MAX_FIT_BYTES: u64 = 8 << 30;
+
+/// Bytes a MEMG fit holds at most, for `vertices` × `frames` positions and
+/// groups of `groups` vertices each, at `rank` (or, under an error bound,
+/// the largest rank a group can have, `min(3v, frames)`): the positions
+/// (`f32`), per group its frames, its Gram matrix with its eigenvectors
+/// and faer's scratch (`min(3v, frames)²` `f64`, once per thread and three
+/// times more), and per group its basis and coefficients three times over
+/// (`f32` as fitted, `f64` as encoded, `f32` as decoded for the check),
+/// plus the deformed frames of the check (32 MiB). Saturates.
+pub fn fit_bytes(vertices: u64, frames: u64, groups: &[u64], rank: Option<u64>) -> u64 {
+    let threads = rayon::current_num_threads() as u64;
+    let input = vertices.saturating_mul(frames).saturating_mul(12);
+    let mut total = input.saturating_add(32 << 20);
+    let mut working = 0u64;
+    for &v in groups {
+        let side = v.saturating_mul(3).min(frames);
+        let r = rank.map_or(side, |r| r.min(side));
+        let gram = side.saturating_mul(side).saturating_mul(8 * (threads + 3));
+        // Fewer rows than frames: the rows are made whole.
+        let rows = if side < frames {
+            side.saturating_mul(frames).saturating_mul(8)
+        } else {
+            0
+        };
+        working = working.max(gram.saturating_add(rows));
+        let arrays = v
+            .saturating_mul(r)
+            .saturating_mul(48)
+            .saturating_add(r.saturating_mul(frames).saturating_mul(16))
+            .saturating_add(v.saturating_mul(40))
+            .saturating_add(frames.saturating_mul(96 + 24));
+        total = total.saturating_add(arrays);
+    }
+    total.saturating_add(working)
+}
+
+/// Refuses a fit of `input` that would hold more than [`MAX_FIT_BYTES`]
+/// (by [`fit_bytes`]), in one line naming the input.
+pub fn check_fit(
+    input: &Path,
+    vertices: u64,
+    frames: u64,
+    groups: &[u64],
+    rank: Option<u64>,
+) -> Result<()> {
+    let bytes = fit_bytes(vertices, frames, groups, rank);
+    if bytes <= MAX_FIT_BYTES {
+        return Ok(());
+    }
+    Err(Error::TooLarge {
+        path: input.to_path_buf(),
+        what: format!(
+            "a fit of {vertices} vertices × {frames} frames, holding up to {}",
+            shown(bytes)
+        ),
+        limit: shown(MAX_FIT_BYTES),
+        hint: "fit fewer frames (a shorter cache), fix the rank with --rank R (a smaller \
+               basis), or split the scene into smaller groups"
+            .into(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -365,6 +431,28 @@ mod tests {
         );
         // 10^5 vertices × 10^5 frames from a 1.6 MB motion.
         assert!(check(12 * 100_000 * 100_000 + 32, 1_600_000).is_err());
+    }
+
+    #[test]
+    fn fits_are_sized_before_they_start() {
+        // The issue's large case: 100 000 vertices × 1 000 frames in one
+        // group, under a bound (up to rank 1000): about 5.2 GB, allowed.
+        let big = fit_bytes(100_000, 1_000, &[100_000], None);
+        assert!(big > 4_800_000_000 && big < MAX_FIT_BYTES, "{big}");
+        // At rank 20 far less: the positions (1.2 GB) and a small basis.
+        let ranked = fit_bytes(100_000, 1_000, &[100_000], Some(20));
+        assert!(ranked < 1_400_000_000, "{ranked}");
+        check_fit(Path::new("a.pc2"), 100_000, 1_000, &[100_000], None).unwrap();
+        // Ten times the frames: refused in one line naming the input.
+        let e = check_fit(Path::new("a.pc2"), 100_000, 10_000, &[100_000], None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("a.pc2: a fit of 100000 vertices × 10000 frames, holding up to"),
+            "{e}"
+        );
+        assert!(e.contains("--rank R") && !e.contains('\n'), "{e}");
+        assert_eq!(fit_bytes(u64::MAX, u64::MAX, &[u64::MAX], None), u64::MAX);
     }
 
     #[test]

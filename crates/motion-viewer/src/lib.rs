@@ -49,7 +49,9 @@
 //! - `gpu` (feature `gpu`): buffers, compute deformation, rendering, offscreen capture;
 //! - `stage` (feature `gpu`): every track posed at one time, laid out side by side;
 //! - `app` (feature `window`): the interactive window, desktop and web;
-//! - `synthetic` (feature `synthetic`): MEMG scenes of any size for benchmarks.
+//! - `synthetic` (feature `synthetic`): MEMG scenes of any size for benchmarks;
+//! - `fit` (feature `fit`): MEMG motions fitted to point caches (`.pc2`,
+//!   `.obj` sequences) within an error bound, with faer's decompositions.
 //!
 //! With its default features the crate has no GPU, window or command-line
 //! dependency. It never prints: what a caller should see comes back as a
@@ -62,6 +64,8 @@ pub mod budget;
 pub mod curves;
 pub mod error;
 pub mod export;
+#[cfg(feature = "fit")]
+pub mod fit;
 pub mod formats;
 mod loaded;
 pub mod output;

@@ -6,6 +6,14 @@
 //! frame decomposed into translation, rotation and scale per timestep.
 //! Triangles whose vertices no bound group moves form one static mesh.
 //!
+//! A triangle follows the group that moves its corners (the later group,
+//! for a vertex two groups move, as the deformer shows it). Where its
+//! corners' groups differ — a seam, where groups share the vertices they
+//! meet at, as `viewer memg fit` makes them — it follows a group whose
+//! mapping holds all three corners, with that group's own copy of each:
+//! the group named like the triangle's `.obj` group if it is one, else the
+//! latest. A triangle no one group moves whole is refused.
+//!
 //! **Weights in [0, 1].** Blender's importer clamps shape-key values to
 //! [0, 1], and `Q` is negative about half the time. So with `lo_j`, `hi_j`
 //! column j's minimum and maximum over the motion and `s_j = hi_j − lo_j`
@@ -21,6 +29,7 @@ use json::animation::{Interpolation, Property};
 use json::{Index, buffer::Target};
 use serde_json::json;
 
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::document::{Document, bounds, extras, placed, refuse};
@@ -66,28 +75,63 @@ fn owners(scene: &ObjScene, motion: &MemgMotion, binding: &Binding) -> Vec<Optio
     owner
 }
 
+/// For each `.obj` vertex that more than one bound group moves, each
+/// group's own index of it but the owner's: `(group, .obj vertex) → index`.
+fn copies(
+    motion: &MemgMotion,
+    binding: &Binding,
+    owner: &[Option<(usize, usize)>],
+) -> HashMap<(usize, u32), usize> {
+    let mut out = HashMap::new();
+    for (gi, (g, bound)) in motion.groups.iter().zip(&binding.groups).enumerate() {
+        if bound.is_none() {
+            continue;
+        }
+        for (i, &m) in g.mapping.iter().enumerate() {
+            if owner[m as usize - 1] != Some((gi, i)) {
+                out.insert((gi, m - 1), i);
+            }
+        }
+    }
+    out
+}
+
 /// The group each triangle follows (`None`: static), or an error naming a
-/// triangle whose corners follow different groups.
+/// triangle no one group moves whole.
 fn triangle_owners(
     track: &MemgTrack<'_>,
     owner: &[Option<(usize, usize)>],
+    copies: &HashMap<(usize, u32), usize>,
 ) -> Result<Vec<Option<usize>>> {
     let group_of = |v: u32| owner[v as usize].map(|(g, _)| g);
     let name = |g: Option<usize>| match g {
         Some(g) => format!("group '{}'", track.motion.groups[g].name),
         None => "no group".to_string(),
     };
+    let moves = |g: usize, v: u32| group_of(v) == Some(g) || copies.contains_key(&(g, v));
     let mut out = Vec::with_capacity(track.scene.triangles.len());
     for (t, tri) in track.scene.triangles.iter().enumerate() {
         let [a, b, c] = tri.map(group_of);
         if a != b || a != c {
-            let other = if a != b { b } else { c };
             let obj_group = track
                 .scene
                 .groups
                 .iter()
                 .find(|g| g.triangles.contains(&t))
                 .map_or("", |g| g.name.as_str());
+            // A seam: a group that moves all three corners.
+            let whole: Vec<usize> = (0..track.motion.groups.len())
+                .filter(|&g| track.binding.groups[g].is_some() && tri.iter().all(|&v| moves(g, v)))
+                .collect();
+            let named = whole
+                .iter()
+                .copied()
+                .find(|&g| track.motion.groups[g].name == obj_group);
+            if let Some(g) = named.or(whole.last().copied()) {
+                out.push(Some(g));
+                continue;
+            }
+            let other = if a != b { b } else { c };
             return Err(refuse(
                 &track.file,
                 format!(
@@ -170,12 +214,24 @@ fn frames(track: &MemgTrack<'_>, g: &MemgGroup) -> Result<Option<Vec<Trs>>> {
     Ok(Some(out))
 }
 
-/// What every group's mesh shares: who moves each `.obj` vertex, which
-/// group each triangle follows, the first timestep's normals.
+/// What every group's mesh shares: who moves each `.obj` vertex (and the
+/// other groups' copies of a vertex on a seam), which group each triangle
+/// follows, the first timestep's normals.
 struct Layout {
     owner: Vec<Option<(usize, usize)>>,
+    copies: HashMap<(usize, u32), usize>,
     tri_owner: Vec<Option<usize>>,
     normals: Vec<[f32; 3]>,
+}
+
+impl Layout {
+    /// Group `gi`'s index of `.obj` vertex `v`, which it moves.
+    fn local(&self, gi: usize, v: u32) -> usize {
+        match self.owner[v as usize] {
+            Some((g, i)) if g == gi => i,
+            _ => self.copies.get(&(gi, v)).copied().unwrap_or(0),
+        }
+    }
 }
 
 /// The time of every timestep, seconds: built only for a group that is
@@ -191,7 +247,8 @@ fn key_times(motion: &MemgMotion) -> Vec<f32> {
 pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<Index<json::Node>> {
     let (scene, motion) = (track.scene, track.motion);
     let owner = owners(scene, motion, track.binding);
-    let tri_owner = triangle_owners(track, &owner)?;
+    let copies = copies(motion, track.binding, &owner);
+    let tri_owner = triangle_owners(track, &owner, &copies)?;
     // Every vertex in its mesh's own frame at the first timestep: the static
     // ones where the .obj has them, a group's at p + U·q(0).
     let first: Vec<[f64; 3]> = owner
@@ -218,6 +275,7 @@ pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<Index<js
     let layout = Layout {
         normals: smooth_normals(&first, &scene.triangles),
         owner,
+        copies,
         tri_owner,
     };
 
@@ -277,7 +335,7 @@ fn group_node<'s>(
         return Err(not_finite(track, g, "Q"));
     }
     let range = column_ranges(g, n);
-    let local = |v: u32| layout.owner[v as usize].map_or(0, |(_, i)| i);
+    let local = |v: u32| layout.local(gi, v);
     let mut primitives = Vec::with_capacity(group_parts.len());
     for part in &group_parts {
         let base: Vec<[f32; 3]> = part

@@ -1,0 +1,560 @@
+//! What a fit reads: the groups of a scene `.obj`, and its animation as a
+//! point cache (`.pc2`, Blender's and 3ds Max's) or as a sequence of `.obj`
+//! files that keep the scene's vertex order.
+//!
+//! A `.pc2` is, little-endian: `POINTCACHE2\0`, version 1 (i32), vertex
+//! count (i32), start frame (f32), sampling (f32: frames between samples),
+//! sample count (i32), then x, y, z (f32) per vertex per sample. It has no
+//! clock: the frame rate is the caller's (`--fps`).
+
+use super::FitGroup;
+use crate::error::{DecodeError, Error, Result};
+use crate::export::pc2::MAGIC;
+use crate::formats::bytes::Reader;
+use crate::formats::obj::{self, ObjScene};
+use crate::scene::load::Input;
+use rayon::prelude::*;
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+/// The header's size in bytes.
+const HEADER: usize = 32;
+
+/// A point cache's header, and its positions (borrowed from the bytes
+/// where they can be, on a little-endian machine).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pc2<'a> {
+    /// Vertices per sample.
+    pub vertices: usize,
+    /// Samples.
+    pub frames: usize,
+    /// The frame of the first sample.
+    pub start: f32,
+    /// Frames between samples.
+    pub sampling: f32,
+    /// `frames × vertices × 3` values.
+    pub positions: Cow<'a, [f32]>,
+}
+
+/// Reads a `.pc2` of a scene of `vertices` vertices; the error names the
+/// field, its offset, what the scene expects and what the file holds. The
+/// positions are not checked finite here: [`super::Animation::new`] does.
+pub fn read_pc2(bytes: &[u8], vertices: usize) -> std::result::Result<Pc2<'_>, DecodeError> {
+    let (header, _) = read_pc2_header(bytes, vertices)?;
+    let data = &bytes[HEADER..];
+    let positions: Cow<'_, [f32]> = match bytemuck::try_cast_slice::<u8, f32>(data) {
+        Ok(floats) if cfg!(target_endian = "little") => Cow::Borrowed(floats),
+        _ => Cow::Owned(
+            data.chunks_exact(4)
+                .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
+                .collect(),
+        ),
+    };
+    debug_assert_eq!(positions.len(), header.frames * vertices * 3);
+    Ok(Pc2 {
+        positions: if positions.is_empty() {
+            Cow::Borrowed(&[])
+        } else {
+            positions
+        },
+        ..header
+    })
+}
+
+/// The header of a `.pc2` checked against the scene's `vertices` and the
+/// file's length, `bytes.len()`, with its position count (no positions
+/// read).
+pub fn read_pc2_header(
+    bytes: &[u8],
+    vertices: usize,
+) -> std::result::Result<(Pc2<'static>, usize), DecodeError> {
+    pc2_header(bytes, bytes.len() as u64, vertices)
+}
+
+/// [`read_pc2_header`] from the file's first bytes, `head` (32 or all
+/// there are), and its length: sized without reading the rest.
+pub fn pc2_header(
+    head: &[u8],
+    file_len: u64,
+    vertices: usize,
+) -> std::result::Result<(Pc2<'static>, usize), DecodeError> {
+    let mut r = Reader::new(head);
+    let magic: [u8; 12] = r.array("signature")?;
+    if &magic != MAGIC {
+        return Err(DecodeError::new(
+            "signature",
+            0,
+            "POINTCACHE2\\0 (a .pc2 point cache)",
+            crate::text::escape(&String::from_utf8_lossy(&magic)).into_owned(),
+        ));
+    }
+    let version = r.i32("version")?;
+    if version != 1 {
+        return Err(DecodeError::new("version", 12, "1", version.to_string()));
+    }
+    let count = r.i32("vertex count")?;
+    if i64::from(count) != vertices as i64 {
+        return Err(DecodeError::new(
+            "vertex count",
+            16,
+            format!("{vertices} (the scene .obj's vertices)"),
+            count.to_string(),
+        ));
+    }
+    let start = r.f32("start frame")?;
+    if !start.is_finite() {
+        return Err(DecodeError::new(
+            "start frame",
+            20,
+            "a finite number",
+            start.to_string(),
+        ));
+    }
+    let sampling = r.f32("sampling")?;
+    if !(sampling.is_finite() && sampling > 0.0) {
+        return Err(DecodeError::new(
+            "sampling",
+            24,
+            "a positive number of frames between samples",
+            sampling.to_string(),
+        ));
+    }
+    let frames = r.i32("sample count")?;
+    let data = usize::try_from(file_len - HEADER as u64).unwrap_or(usize::MAX);
+    let frame_bytes = 12 * vertices;
+    if frame_bytes == 0 {
+        return Err(DecodeError::new("vertex count", 16, "1 or more", "0"));
+    }
+    if !data.is_multiple_of(frame_bytes) {
+        return Err(DecodeError::new(
+            "positions",
+            HEADER as u64,
+            format!("whole samples of {vertices} vertices ({frame_bytes} bytes each)"),
+            format!(
+                "{data} bytes: {} samples and {} bytes (a file cut short?)",
+                data / frame_bytes,
+                data % frame_bytes
+            ),
+        ));
+    }
+    let held = data / frame_bytes;
+    if i64::from(frames) != held as i64 {
+        return Err(DecodeError::new(
+            "sample count",
+            28,
+            format!(
+                "{held} (the {data} bytes after the header hold {held} samples of {vertices} vertices)"
+            ),
+            frames.to_string(),
+        ));
+    }
+    if held == 0 {
+        return Err(DecodeError::new("sample count", 28, "1 or more", "0"));
+    }
+    Ok((
+        Pc2 {
+            vertices,
+            frames: held,
+            start,
+            sampling,
+            positions: Cow::Borrowed(&[]),
+        },
+        held * vertices * 3,
+    ))
+}
+
+/// The first `n` bytes of `path` (fewer in a shorter file) and the file's
+/// length: only a regular file is opened, and never with a wait.
+pub fn head(path: &Path, n: usize) -> Result<(Vec<u8>, u64)> {
+    use std::io::Read;
+    let (file, len) = crate::formats::file::open_regular(path)?;
+    let mut bytes = Vec::with_capacity(n);
+    file.take(n as u64)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    Ok((bytes, len))
+}
+
+/// Whether `bytes` start as a `.pc2` does.
+pub fn is_pc2(bytes: &[u8]) -> bool {
+    bytes.starts_with(MAGIC)
+}
+
+/// The groups a fit gives the scene: one per `.obj` group that has faces,
+/// in the file's order, moving every vertex its faces use (so a vertex on a
+/// seam between two groups is in both). Vertices no face uses join the
+/// first group; a warning says how many. Fails for a scene without faces.
+pub fn groups_of(scene: &ObjScene) -> std::result::Result<(Vec<FitGroup>, Vec<String>), String> {
+    let v = scene.positions.len();
+    let mut used = vec![false; v];
+    let mut groups: Vec<FitGroup> = Vec::new();
+    for g in &scene.groups {
+        let mut vertices: Vec<u32> = scene.triangles[g.triangles.clone()]
+            .iter()
+            .flatten()
+            .copied()
+            .collect();
+        vertices.sort_unstable();
+        vertices.dedup();
+        if vertices.is_empty() {
+            continue;
+        }
+        for &i in &vertices {
+            used[i as usize] = true;
+        }
+        groups.push(FitGroup {
+            name: g.name.clone(),
+            vertices,
+        });
+    }
+    let Some(first) = groups.first_mut() else {
+        return Err(
+            "has no faces, so no groups to fit: a fit needs the .obj's faces (its g groups)".into(),
+        );
+    };
+    let loose: Vec<u32> = (0..v as u32).filter(|&i| !used[i as usize]).collect();
+    let mut warnings = Vec::new();
+    if !loose.is_empty() {
+        warnings.push(format!(
+            "{} vertices no face uses (the first: {}) are fitted in group '{}'",
+            loose.len(),
+            loose[0] + 1,
+            first.name
+        ));
+        first.vertices.extend(&loose);
+        first.vertices.sort_unstable();
+    }
+    Ok((groups, warnings))
+}
+
+/// Where an animation is read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnimationSource {
+    /// A point cache.
+    Pc2(PathBuf),
+    /// `.obj` files, one per frame, in this order.
+    Objs(Vec<PathBuf>),
+}
+
+impl AnimationSource {
+    /// What the command line names: one `.pc2` (told by its content); a
+    /// folder (its `.obj` files); a pattern with `{}` or `{:0N}` for the
+    /// frame number in the file name (`frames/f{:04}.obj`: the files that
+    /// match, in the order of their numbers, none missing between the
+    /// first and the last); or `.obj` files. Files from a folder or
+    /// given several are taken in natural order of their names (`f2`
+    /// before `f10`). Only regular files are read (a named pipe would block).
+    pub fn from_args(args: &[PathBuf]) -> Result<AnimationSource> {
+        match args {
+            [] => Err(Error::unsupported(
+                "ANIMATION",
+                "no animation given: a .pc2, a folder of .obj frames, a pattern or .obj files",
+            )),
+            [one] => {
+                let text = one.to_string_lossy();
+                if text.contains('{') {
+                    return numbered(&text).map(AnimationSource::Objs);
+                }
+                if one.is_dir() {
+                    let mut files: Vec<PathBuf> = std::fs::read_dir(one)
+                        .map_err(|e| Error::io(one, e))?
+                        .filter_map(|e| e.ok().map(|e| e.path()))
+                        .filter(|p| {
+                            p.is_file()
+                                && p.extension().is_some_and(|e| e.eq_ignore_ascii_case("obj"))
+                        })
+                        .collect();
+                    if files.is_empty() {
+                        return Err(Error::mismatch(one, "a folder with no .obj files"));
+                    }
+                    natural_order(&mut files);
+                    return Ok(AnimationSource::Objs(files));
+                }
+                if is_pc2(&head(one, MAGIC.len())?.0) {
+                    Ok(AnimationSource::Pc2(one.clone()))
+                } else {
+                    Ok(AnimationSource::Objs(vec![one.clone()]))
+                }
+            }
+            many => {
+                let mut files = many.to_vec();
+                for f in &files {
+                    if is_pc2(&head(f, MAGIC.len())?.0) {
+                        return Err(Error::unsupported(
+                            f,
+                            "a .pc2 among several files: give one .pc2, or .obj frames",
+                        ));
+                    }
+                }
+                natural_order(&mut files);
+                Ok(AnimationSource::Objs(files))
+            }
+        }
+    }
+
+    /// The files read.
+    pub fn files(&self) -> Vec<PathBuf> {
+        match self {
+            AnimationSource::Pc2(p) => vec![p.clone()],
+            AnimationSource::Objs(files) => files.clone(),
+        }
+    }
+}
+
+/// The files of a numbered pattern: `{}` (the frame number as written,
+/// any digits) or `{:0N}` (zero-padded to N digits) in the file name, the
+/// folder's files that match it in the order of their numbers, from the
+/// smallest; a number missing in between is an error naming it.
+fn numbered(pattern: &str) -> Result<Vec<PathBuf>> {
+    let path = Path::new(pattern);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let refuse = |why: String| Error::unsupported(pattern, why);
+    let (Some(open), Some(close)) = (name.find('{'), name.find('}')) else {
+        return Err(refuse(
+            "a pattern takes {} or {:0N} for the frame number in the file name".into(),
+        ));
+    };
+    if close < open {
+        return Err(refuse(
+            "a pattern takes {} or {:0N}, braces in that order".into(),
+        ));
+    }
+    let spec = &name[open + 1..close];
+    let width = match spec {
+        "" => None,
+        s => Some(
+            s.strip_prefix(":0")
+                .and_then(|w| w.parse::<usize>().ok())
+                .filter(|&w| (1..=20).contains(&w))
+                .ok_or_else(|| {
+                    refuse(format!(
+                        "{{{spec}}}: a pattern takes {{}} or {{:0N}} (zero-padded to N digits)"
+                    ))
+                })?,
+        ),
+    };
+    let (before, after) = (&name[..open], &name[close + 1..]);
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let entries = std::fs::read_dir(&folder).map_err(|e| Error::io(&folder, e))?;
+    let mut frames: Vec<(u64, PathBuf)> = Vec::new();
+    for entry in entries.filter_map(std::result::Result::ok) {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(digits) = file
+            .strip_prefix(before)
+            .and_then(|rest| rest.strip_suffix(after))
+        else {
+            continue;
+        };
+        let fits = !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && width.is_none_or(|w| digits.len() == w);
+        if let (true, Ok(number)) = (fits, digits.parse::<u64>()) {
+            frames.push((number, entry.path()));
+        }
+    }
+    frames.sort();
+    let Some(&(first, _)) = frames.first() else {
+        return Err(Error::mismatch(
+            pattern,
+            format!("no file in {} matches the pattern", folder.display()),
+        ));
+    };
+    for (k, (number, _)) in frames.iter().enumerate() {
+        let expected = first + k as u64;
+        if *number != expected {
+            return Err(Error::mismatch(
+                pattern,
+                format!(
+                    "frames {first}..={} then {number}: frame {expected} is missing",
+                    expected - 1
+                ),
+            ));
+        }
+    }
+    Ok(frames.into_iter().map(|(_, p)| p).collect())
+}
+
+/// Sorts paths by file name, runs of digits compared as numbers.
+pub fn natural_order(paths: &mut [PathBuf]) {
+    fn key(p: &Path) -> Vec<(String, u128)> {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut parts = Vec::new();
+        let mut text = String::new();
+        let mut digits = String::new();
+        for c in name.chars() {
+            if c.is_ascii_digit() {
+                digits.push(c);
+            } else {
+                if !digits.is_empty() {
+                    parts.push((
+                        std::mem::take(&mut text),
+                        digits.parse().unwrap_or(u128::MAX),
+                    ));
+                    digits.clear();
+                }
+                text.push(c);
+            }
+        }
+        parts.push((text, digits.parse().unwrap_or(0)));
+        parts
+    }
+    paths.sort_by_cached_key(|p| (key(p), p.clone()));
+}
+
+/// The positions of `files`, one frame each, every file an `.obj` of the
+/// scene's `vertices` vertices in its order: `frames × vertices × 3`.
+/// Read on every core. The error names the file: one that does not
+/// parse, a vertex count unlike the scene's, a coordinate that is not finite.
+pub fn read_obj_frames(files: &[PathBuf], vertices: usize) -> Result<Vec<f32>> {
+    let frames: Vec<Vec<[f32; 3]>> = files
+        .par_iter()
+        .map(|file| {
+            let bytes = Input::read(file)?.data;
+            let positions = obj::decode(&bytes).map_err(|e| Error::decode(file, e))?.positions;
+            if positions.len() != vertices {
+                return Err(Error::mismatch(
+                    file,
+                    format!(
+                        "has {} vertices; the scene has {vertices} (a frame must keep the scene's vertices, in its order)",
+                        positions.len()
+                    ),
+                ));
+            }
+            if let Some(k) = positions.iter().position(|p| p.iter().any(|x| !x.is_finite())) {
+                let axis = positions[k].iter().position(|x| !x.is_finite()).unwrap_or(0);
+                return Err(Error::decode(
+                    file,
+                    DecodeError::new(
+                        format!("vertex {} coordinate {axis}", k + 1),
+                        vertex_line(&bytes, k) as u64,
+                        "a finite number",
+                        positions[k][axis].to_string(),
+                    ),
+                ));
+            }
+            Ok(positions)
+        })
+        .collect::<Result<_>>()?;
+    Ok(frames.into_iter().flatten().flatten().collect())
+}
+
+/// The byte offset of the `k`-th (0-based) `v` line of `.obj` bytes.
+fn vertex_line(bytes: &[u8], k: usize) -> usize {
+    let mut offset = 0;
+    let mut seen = 0;
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        let trimmed = line.trim_ascii_start();
+        if trimmed.starts_with(b"v ") || trimmed.starts_with(b"v\t") {
+            if seen == k {
+                return offset + (line.len() - trimmed.len());
+            }
+            seen += 1;
+        }
+        offset += line.len();
+    }
+    offset
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pc2(vertices: i32, frames: i32, values: usize) -> Vec<u8> {
+        let mut b = MAGIC.to_vec();
+        for x in [1, vertices] {
+            b.extend(x.to_le_bytes());
+        }
+        b.extend(1f32.to_le_bytes());
+        b.extend(1f32.to_le_bytes());
+        b.extend(frames.to_le_bytes());
+        for k in 0..values {
+            b.extend((k as f32).to_le_bytes());
+        }
+        b
+    }
+
+    #[test]
+    fn a_cache_reads_as_its_header_says() {
+        let bytes = pc2(2, 3, 18);
+        let cache = read_pc2(&bytes, 2).unwrap();
+        assert_eq!(
+            (cache.vertices, cache.frames, cache.start, cache.sampling),
+            (2, 3, 1.0, 1.0)
+        );
+        assert_eq!(cache.positions[17], 17.0);
+    }
+
+    #[test]
+    fn a_cache_unlike_its_scene_or_itself_is_refused_naming_the_field() {
+        let e = read_pc2(&pc2(2, 3, 18), 5).unwrap_err();
+        assert_eq!((e.field.as_str(), e.offset), ("vertex count", 16));
+        assert_eq!(
+            (e.expected.as_str(), e.found.as_str()),
+            ("5 (the scene .obj's vertices)", "2")
+        );
+        // A frame count that lies: 4 claimed, 3 held.
+        let e = read_pc2(&pc2(2, 4, 18), 2).unwrap_err();
+        assert_eq!(
+            (e.field.as_str(), e.offset, e.found.as_str()),
+            ("sample count", 28, "4")
+        );
+        assert!(e.expected.starts_with("3 (the 72 bytes"), "{}", e.expected);
+        // Cut short inside a sample.
+        let e = read_pc2(&pc2(2, 3, 17), 2).unwrap_err();
+        assert_eq!((e.field.as_str(), e.offset), ("positions", 32));
+        assert!(e.found.contains("2 samples and 20 bytes"), "{}", e.found);
+        // Not a cache at all; a header cut short.
+        let e = read_pc2(b"v 0 0 0\nv 1 1 1\n", 2).unwrap_err();
+        assert_eq!(e.field, "signature");
+        let e = read_pc2(&pc2(2, 3, 18)[..20], 2).unwrap_err();
+        assert_eq!(e.field, "start frame");
+    }
+
+    #[test]
+    fn numbers_in_names_sort_as_numbers() {
+        let mut p: Vec<PathBuf> = ["s10.obj", "s2.obj", "s1.obj", "a.obj"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        natural_order(&mut p);
+        let names: Vec<_> = p.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+        assert_eq!(names, ["a.obj", "s1.obj", "s2.obj", "s10.obj"]);
+    }
+
+    #[test]
+    fn seams_belong_to_both_groups_and_loose_vertices_to_the_first() {
+        let scene = obj::decode(
+            b"v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 5 5 5\ng a\nf 1 2 3\ng b\nf 2 4 3\n",
+        )
+        .unwrap();
+        let (groups, warnings) = groups_of(&scene).unwrap();
+        assert_eq!(
+            groups[0],
+            FitGroup {
+                name: "a".into(),
+                vertices: vec![0, 1, 2, 4]
+            }
+        );
+        assert_eq!(
+            groups[1],
+            FitGroup {
+                name: "b".into(),
+                vertices: vec![1, 2, 3]
+            }
+        );
+        assert!(
+            warnings[0].starts_with("1 vertices no face uses (the first: 5)"),
+            "{warnings:?}"
+        );
+        assert!(groups_of(&obj::decode(b"v 0 0 0\n").unwrap()).is_err());
+    }
+}

@@ -1,0 +1,566 @@
+//! MEMG motions fitted to mesh animations: any point cache (every vertex at
+//! every timestep) made into the format's compact model, per group a rigid
+//! frame per timestep and a reduced basis, `T_t · (p + U·q_t)`
+//! (docs/formats.md §3), within an error bound the caller sets.
+//!
+//! - [`fit`]: the motion, from plain arrays (positions per timestep and
+//!   the groups), with no file in sight;
+//! - [`fit_checked`]: that motion encoded, decoded again and deformed by the
+//!   library's own [`crate::anim::memg::Deformer`] at every timestep, every
+//!   vertex compared with the input: the errors reported are those, and a
+//!   group found over the bound is fitted again at a higher rank;
+//! - [`fit_files`]: a scene `.obj` and a `.pc2` or a sequence of `.obj`
+//!   files in, a MEMG motion file out (`viewer memg fit`), sized before it
+//!   starts and written whole or not at all.
+//!
+//! Each group gets a rigid frame per timestep ([`FrameMode::Local`]: the
+//! Procrustes alignment of its positions, see `frames.rs`), none
+//! ([`FrameMode::World`]), or whichever makes the smaller file
+//! ([`FrameMode::Auto`]), then a principal component analysis of its
+//! positions in that frame (`basis.rs`), at a given rank or at the smallest
+//! rank whose largest error at any vertex and timestep is within the bound.
+//! Frames are rotations and translations only, because the reduced glTF
+//! export carries a group's frame as its node's transform.
+//!
+//! ```
+//! use motion_viewer::fit::{fit_checked, Animation, Bound, FitGroup, FitOptions};
+//!
+//! // Two triangles' corners, the second pair turning about the first.
+//! let frames = 8;
+//! let mut positions = Vec::new();
+//! for t in 0..frames {
+//!     let a = 0.2 * t as f32;
+//!     positions.extend([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
+//!     positions.extend([a.cos(), a.sin(), 1.0, 2.0 * a.cos(), 2.0 * a.sin(), 1.0]);
+//! }
+//! let anim = Animation::new(&positions, 5, frames)?;
+//! let groups = [FitGroup { name: "all".into(), vertices: vec![0, 1, 2, 3, 4] }];
+//! let options = FitOptions { bound: Bound::MaxError(1e-4), ..FitOptions::default() };
+//! let checked = fit_checked(&anim, &groups, &options)?;
+//! assert!(checked.report.max_error <= 1e-4);
+//! assert_eq!(checked.motion.groups[0].name, "all");
+//! # Ok::<(), motion_viewer::fit::FitError>(())
+//! ```
+
+mod basis;
+mod check;
+mod frames;
+mod input;
+mod report;
+mod run;
+#[cfg(test)]
+mod tests;
+
+pub use check::Errors;
+pub use frames::Rigid;
+pub use input::{AnimationSource, Pc2, groups_of, natural_order, read_obj_frames, read_pc2};
+pub use report::{Bytes, FitReport, GroupReport, Seconds};
+pub use run::{FitRequest, fit_files};
+
+use crate::formats::bytes::ByteOrder;
+use crate::formats::memg::{self, MemgGroup, MemgMotion};
+use basis::{GroupBasis, Rank};
+use std::time::Instant;
+
+/// Positions of every vertex at every timestep: `positions[(t · vertices +
+/// i) · 3 + axis]`, as a `.pc2` lays them out.
+#[derive(Debug, Clone, Copy)]
+pub struct Animation<'a> {
+    /// The positions, timestep after timestep.
+    pub positions: &'a [f32],
+    /// Vertices per timestep.
+    pub vertices: usize,
+    /// Timesteps.
+    pub frames: usize,
+}
+
+impl<'a> Animation<'a> {
+    /// Checks that `positions` holds `vertices × frames` finite points.
+    pub fn new(positions: &'a [f32], vertices: usize, frames: usize) -> Result<Self, FitError> {
+        let expected = vertices.checked_mul(frames).and_then(|c| c.checked_mul(3));
+        if expected != Some(positions.len()) {
+            return Err(FitError::Shape {
+                vertices,
+                frames,
+                found: positions.len(),
+            });
+        }
+        if let Some(at) = positions.iter().position(|x| !x.is_finite()) {
+            let point = at / 3;
+            return Err(FitError::NotFinite {
+                frame: point / vertices.max(1),
+                vertex: point % vertices.max(1),
+                axis: at % 3,
+                value: positions[at],
+            });
+        }
+        Ok(Animation {
+            positions,
+            vertices,
+            frames,
+        })
+    }
+
+    /// Vertex `i` at timestep `t`.
+    #[inline]
+    pub fn point(&self, t: usize, i: usize) -> [f64; 3] {
+        let at = 3 * (t * self.vertices + i);
+        let p = &self.positions[at..at + 3];
+        [p[0].into(), p[1].into(), p[2].into()]
+    }
+
+    /// The diagonal of the box holding every vertex at every timestep.
+    pub fn diagonal(&self) -> f64 {
+        use rayon::prelude::*;
+        let (lo, hi) = self
+            .positions
+            .par_chunks(3)
+            .fold(
+                || ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]),
+                |(lo, hi), p| {
+                    (
+                        std::array::from_fn(|a| lo[a].min(f64::from(p[a]))),
+                        std::array::from_fn(|a| hi[a].max(f64::from(p[a]))),
+                    )
+                },
+            )
+            .reduce(
+                || ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]),
+                |a, b| {
+                    (
+                        std::array::from_fn(|k| a.0[k].min(b.0[k])),
+                        std::array::from_fn(|k| a.1[k].max(b.1[k])),
+                    )
+                },
+            );
+        if self.positions.is_empty() {
+            return 0.0;
+        }
+        (0..3).map(|a| (hi[a] - lo[a]).powi(2)).sum::<f64>().sqrt()
+    }
+}
+
+/// A group to fit: its name (the `.obj` group it binds to) and the 0-based
+/// vertices it moves. Groups may share vertices; every vertex must be in one.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FitGroup {
+    /// The name.
+    pub name: String,
+    /// Its vertices, 0-based.
+    pub vertices: Vec<u32>,
+}
+
+/// Whether each group gets a rigid frame per timestep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FrameMode {
+    /// A rotation and translation per group and timestep, the basis in that frame.
+    #[default]
+    Local,
+    /// None: the basis in world coordinates (the groups' parent is outside
+    /// the frames, which the decoder notes).
+    World,
+    /// Per group, both fitted and the one whose bytes (its basis and
+    /// coefficients, and a frame's 96 bytes per timestep) are fewer kept:
+    /// a group that barely moves as a whole (a flag on its pole) saves its
+    /// frames. Twice the fitting time.
+    Auto,
+}
+
+/// The rank of each group's basis.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bound {
+    /// This rank in every group (less in a group with fewer rows or timesteps).
+    Rank(usize),
+    /// The smallest rank per group whose largest error, the distance between
+    /// any input vertex and the fitted one at any timestep, is at most this
+    /// (scene units).
+    MaxError(f64),
+    /// [`Bound::MaxError`] as a fraction of the diagonal of the box holding
+    /// every vertex at every timestep.
+    MaxErrorOfDiagonal(f64),
+}
+
+/// How to fit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FitOptions {
+    /// The rank, or the error bound.
+    pub bound: Bound,
+    /// Rigid frames or none.
+    pub frames: FrameMode,
+    /// The frame rate written (a point cache counts frames, not seconds).
+    pub fps: i32,
+}
+
+/// The frame rate written when none is given: the rate of the published
+/// MEMG data (30 or 120 fps), and a `.pc2` has no clock of its own.
+pub const DEFAULT_FPS: i32 = 30;
+
+/// The bound when none is given: 1/1000 of the animation's diagonal.
+pub const DEFAULT_BOUND: Bound = Bound::MaxErrorOfDiagonal(1e-3);
+
+impl Default for FitOptions {
+    fn default() -> Self {
+        FitOptions {
+            bound: DEFAULT_BOUND,
+            frames: FrameMode::Local,
+            fps: DEFAULT_FPS,
+        }
+    }
+}
+
+/// Why a fit could not be made. The file-level [`fit_files`] turns these
+/// into [`crate::Error`]s naming the file.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FitError {
+    /// The positions are not `vertices × frames` points.
+    #[error(
+        "positions: expected {vertices} vertices × {frames} frames × 3 values, found {found} values"
+    )]
+    Shape {
+        /// Vertices asked for.
+        vertices: usize,
+        /// Frames asked for.
+        frames: usize,
+        /// Values given.
+        found: usize,
+    },
+    /// A position is NaN or infinite.
+    #[error("frame {frame} vertex {vertex} {}: expected a finite number, found {value}", ["x", "y", "z"][*axis])]
+    NotFinite {
+        /// Timestep, 0-based.
+        frame: usize,
+        /// Vertex, 0-based.
+        vertex: usize,
+        /// 0, 1, 2: x, y, z.
+        axis: usize,
+        /// The value.
+        value: f32,
+    },
+    /// The groups do not fit the animation.
+    #[error("{0}")]
+    Groups(String),
+    /// The options make no sense (a bound that is not a positive number, no
+    /// frames, a frame rate below 1).
+    #[error("{0}")]
+    Options(String),
+    /// No rank of a group meets the bound: even the full basis, as the
+    /// `f32` numbers a MEMG motion is read as, is off by more.
+    #[error(
+        "group '{group}': no rank meets --max-error {bound:e}; at its full rank {rank} the fit is \
+         still off by {max_error:.3e} (the f32 precision of the decoded motion)"
+    )]
+    Unreachable {
+        /// The group.
+        group: String,
+        /// The bound in scene units.
+        bound: f64,
+        /// The group's full rank.
+        rank: usize,
+        /// The error at that rank.
+        max_error: f64,
+    },
+}
+
+/// The motion fitted to `anim` (see the [module docs](self)): one frame
+/// per group and timestep (none in [`FrameMode::World`]), one basis per
+/// group, the groups in the order given. The errors it reaches are known
+/// once it is decoded and deformed: [`fit_checked`] does that.
+pub fn fit(
+    anim: &Animation<'_>,
+    groups: &[FitGroup],
+    options: &FitOptions,
+) -> Result<MemgMotion, FitError> {
+    let bound = check_inputs(anim, groups, options)?;
+    let (frames, fits) = fit_groups(anim, groups, options.frames, bound)?;
+    Ok(assemble(anim, groups, &frames, fits, options))
+}
+
+/// What [`fit_checked`] made: the bytes of the MEMG file, the motion they
+/// decode to, and what was measured.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// The MEMG motion file, little-endian.
+    pub bytes: Vec<u8>,
+    /// `bytes` decoded.
+    pub motion: MemgMotion,
+    /// Ranks, errors (as measured on `motion`), sizes and times.
+    pub report: FitReport,
+}
+
+/// [`fit`], then its file encoded, decoded and deformed by the library's
+/// deformer at every timestep and compared with `anim` at every vertex of
+/// every group. Under an error bound a group found over it (by the `f32`
+/// arithmetic of the deformer, which the fit's own measure in `f64` does
+/// not see) is fitted again one rank higher, until every group is within.
+/// The report's errors are the deformer's.
+pub fn fit_checked(
+    anim: &Animation<'_>,
+    groups: &[FitGroup],
+    options: &FitOptions,
+) -> Result<Checked, FitError> {
+    let started = Instant::now();
+    let bound = check_inputs(anim, groups, options)?;
+    let (frames, mut fits) = fit_groups(anim, groups, options.frames, bound)?;
+    let mut fit_s = started.elapsed().as_secs_f64();
+    let mut check_s = 0.0;
+    loop {
+        let checking = Instant::now();
+        let bytes = memg::encode(
+            &assemble(anim, groups, &frames, fits.clone(), options),
+            ByteOrder::Little,
+        );
+        let motion = memg::decode(&bytes)
+            .map_err(|e| FitError::Groups(format!("the fitted motion does not decode: {e}")))?;
+        let measured = check::measure(anim, &motion).map_err(FitError::Groups)?;
+        check_s += checking.elapsed().as_secs_f64();
+        let over: Vec<usize> = match bound {
+            Rank::Bound(limit, _) => (0..groups.len())
+                .filter(|&g| measured.groups[g].max > limit)
+                .collect(),
+            Rank::Fixed(_) => Vec::new(),
+        };
+        if over.is_empty() {
+            let report = FitReport::new(
+                anim,
+                groups,
+                &fits.iter().map(|f| f.rank).collect::<Vec<_>>(),
+                &frames.iter().map(Option::is_some).collect::<Vec<_>>(),
+                &measured,
+                options,
+                bound,
+                bytes.len() as u64,
+                Seconds {
+                    fit: fit_s,
+                    check: check_s,
+                    ..Seconds::default()
+                },
+            );
+            return Ok(Checked {
+                bytes,
+                motion,
+                report,
+            });
+        }
+        let refitting = Instant::now();
+        for g in over {
+            let Rank::Bound(limit, _) = bound else {
+                unreachable!("only a bound refits")
+            };
+            let next = fits[g].rank + 1;
+            let unreachable = || FitError::Unreachable {
+                group: groups[g].name.clone(),
+                bound: limit,
+                rank: fits[g].rank,
+                max_error: measured.groups[g].max,
+            };
+            if next > (3 * groups[g].vertices.len()).min(anim.frames) {
+                return Err(unreachable());
+            }
+            fits[g] = fit_one(
+                anim,
+                &groups[g],
+                frames[g].as_deref(),
+                Rank::Bound(limit, next),
+                next,
+            )
+            .map_err(|_| unreachable())?;
+        }
+        fit_s += refitting.elapsed().as_secs_f64();
+    }
+}
+
+/// The options and groups checked against `anim`; the bound as a rank rule.
+fn check_inputs(
+    anim: &Animation<'_>,
+    groups: &[FitGroup],
+    options: &FitOptions,
+) -> Result<Rank, FitError> {
+    let v = anim.vertices;
+    if anim.frames == 0 {
+        return Err(FitError::Options("the animation has no frames".into()));
+    }
+    if options.fps < 1 {
+        return Err(FitError::Options(format!(
+            "frame rate {}: expected 1 fps or more",
+            options.fps
+        )));
+    }
+    if groups.is_empty() {
+        return Err(FitError::Groups(
+            "no groups: every vertex must be in one".into(),
+        ));
+    }
+    let mut covered = vec![false; v];
+    for (k, g) in groups.iter().enumerate() {
+        if g.vertices.is_empty() {
+            return Err(FitError::Groups(format!(
+                "group '{}' has no vertices",
+                g.name
+            )));
+        }
+        if groups[..k].iter().any(|o| o.name == g.name) {
+            return Err(FitError::Groups(format!(
+                "group name '{}' is given twice",
+                g.name
+            )));
+        }
+        for &i in &g.vertices {
+            let Some(c) = covered.get_mut(i as usize) else {
+                return Err(FitError::Groups(format!(
+                    "group '{}' names vertex {i}; the animation has vertices 0..{v}",
+                    g.name
+                )));
+            };
+            *c = true;
+        }
+        if g.vertices.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(FitError::Groups(format!(
+                "group '{}': its vertices must be given in increasing order, each once",
+                g.name
+            )));
+        }
+    }
+    if let Some(i) = covered.iter().position(|c| !c) {
+        return Err(FitError::Groups(format!(
+            "vertex {i} is in no group: every vertex must be in one"
+        )));
+    }
+    let positive = |e: f64, what: &str| {
+        if e.is_finite() && e > 0.0 {
+            Ok(e)
+        } else {
+            Err(FitError::Options(format!(
+                "{what} {e}: expected a positive number"
+            )))
+        }
+    };
+    Ok(match options.bound {
+        Bound::Rank(r) => Rank::Fixed(r),
+        Bound::MaxError(e) => Rank::Bound(positive(e, "max error")?, 0),
+        Bound::MaxErrorOfDiagonal(f) => Rank::Bound(positive(f, "max error")? * anim.diagonal(), 0),
+    })
+}
+
+/// Each group's frames (`None`: world space) and basis, as `mode` says.
+#[allow(clippy::type_complexity)]
+fn fit_groups(
+    anim: &Animation<'_>,
+    groups: &[FitGroup],
+    mode: FrameMode,
+    rank: Rank,
+) -> Result<(Vec<Option<Vec<Rigid>>>, Vec<GroupBasis>), FitError> {
+    let mut frames = Vec::with_capacity(groups.len());
+    let mut fits = Vec::with_capacity(groups.len());
+    for g in groups {
+        let local = || {
+            let f = frames::rigid_frames(anim, &g.vertices);
+            fit_one(anim, g, Some(&f), rank, 0).map(|b| (Some(f), b))
+        };
+        let world = || fit_one(anim, g, None, rank, 0).map(|b| (None, b));
+        let (f, b) = match mode {
+            FrameMode::Local => local()?,
+            FrameMode::World => world()?,
+            FrameMode::Auto => match (local(), world()) {
+                (Ok(l), Ok(w)) => {
+                    let n = anim.frames as u64;
+                    let bytes = |b: &GroupBasis| {
+                        let r = b.rank as u64;
+                        24 * g.vertices.len() as u64 * r + 8 * r * n
+                    };
+                    if bytes(&l.1) + 96 * n <= bytes(&w.1) {
+                        l
+                    } else {
+                        w
+                    }
+                }
+                (Ok(l), Err(_)) => l,
+                (Err(_), Ok(w)) => w,
+                (Err(e), Err(_)) => return Err(e),
+            },
+        };
+        frames.push(f);
+        fits.push(b);
+    }
+    Ok((frames, fits))
+}
+
+/// One group's basis in `frames` (`None`: world space); `floor`: the
+/// smallest rank to try under a bound.
+fn fit_one(
+    anim: &Animation<'_>,
+    group: &FitGroup,
+    frames: Option<&[Rigid]>,
+    rank: Rank,
+    floor: usize,
+) -> Result<GroupBasis, FitError> {
+    let rank = match rank {
+        Rank::Bound(limit, _) => Rank::Bound(limit, floor),
+        fixed => fixed,
+    };
+    let identity;
+    let frames = match frames {
+        Some(f) => f,
+        None => {
+            identity = vec![Rigid::IDENTITY; anim.frames];
+            &identity
+        }
+    };
+    basis::fit_group(anim, &group.vertices, frames, rank).map_err(|u| FitError::Unreachable {
+        group: group.name.clone(),
+        bound: match rank {
+            Rank::Bound(limit, _) => limit,
+            Rank::Fixed(_) => 0.0,
+        },
+        rank: u.rank,
+        max_error: u.max_error,
+    })
+}
+
+/// The MEMG motion of the fitted groups.
+fn assemble(
+    anim: &Animation<'_>,
+    groups: &[FitGroup],
+    frames: &[Option<Vec<Rigid>>],
+    fits: Vec<GroupBasis>,
+    options: &FitOptions,
+) -> MemgMotion {
+    // The groups with a frame, in order: their frame's index.
+    let framed: Vec<&Vec<Rigid>> = frames.iter().flatten().collect();
+    let mut next = 0;
+    let parents: Vec<i32> = frames
+        .iter()
+        .map(|f| match f {
+            Some(_) => {
+                next += 1;
+                next - 1
+            }
+            None => -1,
+        })
+        .collect();
+    MemgMotion {
+        byte_order: ByteOrder::Little,
+        fps: options.fps,
+        local_frames: framed.len(),
+        timesteps: anim.frames,
+        frames: (0..anim.frames)
+            .flat_map(|t| framed.iter().map(move |f| f[t].matrix()))
+            .collect(),
+        groups: groups
+            .iter()
+            .zip(fits)
+            .zip(parents)
+            .map(|((g, fit), parent)| MemgGroup {
+                name: g.name.clone(),
+                mapping: g.vertices.iter().map(|&i| i + 1).collect(),
+                mean: fit.mean,
+                parent,
+                basis_len: fit.rank,
+                basis: fit.basis,
+                coeffs: fit.coeffs,
+            })
+            .collect(),
+        warnings: Vec::new(),
+    }
+}

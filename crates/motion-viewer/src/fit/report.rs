@@ -1,0 +1,224 @@
+//! What a fit reached: per group the rank and the errors measured on the
+//! decoded motion, for the whole the bytes against the raw frames and the
+//! input, and the time taken; as JSON (`viewer memg fit --json`) and as the
+//! lines `viewer memg fit` prints.
+
+use super::check::{Errors, Measured};
+use super::{Animation, Bound, FitGroup, FitOptions, FrameMode, Rank};
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// One group of the fit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GroupReport {
+    /// The group's name.
+    pub name: String,
+    /// Vertices it moves.
+    pub vertices: usize,
+    /// Its basis size.
+    pub rank: usize,
+    /// Whether it has a rigid frame per timestep (false: world space).
+    pub frame: bool,
+    /// The largest distance, any vertex, any timestep, between the input
+    /// and the decoded motion as the library's deformer places it.
+    pub max_error: f64,
+    /// The root mean square of those distances.
+    pub rms_error: f64,
+    /// Karni–Gotsman: `100·‖A − Ã‖ / ‖A − E(A)‖`, `E(A)` each timestep's centroid.
+    pub kg_error: f64,
+}
+
+/// Sizes in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct Bytes {
+    /// The MEMG motion file.
+    pub memg: u64,
+    /// Every vertex at every timestep as three `f32`: `12 × vertices × frames`.
+    pub raw_f32: u64,
+    /// The input files (`.pc2`, or the `.obj` sequence), when read from files.
+    pub input: Option<u64>,
+}
+
+/// Seconds spent.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct Seconds {
+    /// Reading the scene and the animation.
+    pub read: f64,
+    /// Frames and bases (refits included).
+    pub fit: f64,
+    /// Encoding, decoding, deforming and comparing.
+    pub check: f64,
+    /// Writing the file.
+    pub write: f64,
+    /// All of it.
+    pub total: f64,
+}
+
+/// What a fit reached: ranks, the errors measured on the decoded motion,
+/// sizes and times (see [`crate::fit`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FitReport {
+    /// Vertices per timestep.
+    pub vertices: usize,
+    /// Timesteps.
+    pub frames: usize,
+    /// The frame rate written.
+    pub fps: i32,
+    /// Rigid frames per group, or none.
+    pub frame_mode: FrameMode,
+    /// The bound asked for.
+    pub bound: Bound,
+    /// The error bound in scene units, when one was asked for.
+    pub max_error_bound: Option<f64>,
+    /// The diagonal of the box holding every vertex at every timestep.
+    pub diagonal: f64,
+    /// Per group, in file order.
+    pub groups: Vec<GroupReport>,
+    /// The largest error over every group (a vertex two groups share
+    /// counted in both: each group's copy is measured).
+    pub max_error: f64,
+    /// RMS error of the scene as the viewer shows it (each vertex once).
+    pub rms_error: f64,
+    /// KG error of the scene as the viewer shows it.
+    pub kg_error: f64,
+    /// Sizes.
+    pub bytes: Bytes,
+    /// Times.
+    pub seconds: Seconds,
+    /// Things that fit but may surprise, one line each.
+    pub warnings: Vec<String>,
+}
+
+impl FitReport {
+    /// The report of a checked fit; `memg` is the encoded file's size.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn new(
+        anim: &Animation<'_>,
+        groups: &[FitGroup],
+        ranks: &[usize],
+        framed: &[bool],
+        measured: &Measured,
+        options: &FitOptions,
+        rank: Rank,
+        memg: u64,
+        seconds: Seconds,
+    ) -> FitReport {
+        let group =
+            |((g, &frame), (&rank, e)): ((&FitGroup, &bool), (&usize, &Errors))| GroupReport {
+                name: g.name.clone(),
+                vertices: g.vertices.len(),
+                rank,
+                frame,
+                max_error: e.max,
+                rms_error: e.rms,
+                kg_error: e.kg,
+            };
+        FitReport {
+            vertices: anim.vertices,
+            frames: anim.frames,
+            fps: options.fps,
+            frame_mode: options.frames,
+            bound: options.bound,
+            max_error_bound: match rank {
+                Rank::Bound(limit, _) => Some(limit),
+                Rank::Fixed(_) => None,
+            },
+            diagonal: anim.diagonal(),
+            groups: groups
+                .iter()
+                .zip(framed)
+                .zip(ranks.iter().zip(&measured.groups))
+                .map(group)
+                .collect(),
+            max_error: measured.groups.iter().fold(0.0, |m, e| m.max(e.max)),
+            rms_error: measured.whole.rms,
+            kg_error: measured.whole.kg,
+            bytes: Bytes {
+                memg,
+                raw_f32: 12 * (anim.vertices as u64) * (anim.frames as u64),
+                input: None,
+            },
+            seconds,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The lines `viewer memg fit` prints: a table of the groups, then the
+    /// sizes and the times.
+    pub fn text(&self, out: &str, input: &str) -> String {
+        let mut s = String::new();
+        let framed = self.groups.iter().filter(|g| g.frame).count();
+        let frames = match self.frame_mode {
+            FrameMode::Local => "a rigid frame per group and frame".to_string(),
+            FrameMode::World => "no frames (world space)".to_string(),
+            FrameMode::Auto => format!(
+                "a rigid frame per frame where it makes the file smaller ({framed} of {} groups)",
+                self.groups.len()
+            ),
+        };
+        let _ = writeln!(
+            s,
+            "{input}: {} vertices × {} frames at {} fps, diagonal {:.4}; {frames}",
+            self.vertices, self.frames, self.fps, self.diagonal
+        );
+        match self.max_error_bound {
+            Some(b) => {
+                let _ = writeln!(s, "bound: max error {b:.4e} (scene units)");
+            }
+            None => {
+                if let Bound::Rank(r) = self.bound {
+                    let _ = writeln!(s, "rank {r} in every group");
+                }
+            }
+        }
+        let width = self
+            .groups
+            .iter()
+            .map(|g| g.name.chars().count())
+            .chain([5])
+            .max()
+            .unwrap_or(5);
+        let _ = writeln!(
+            s,
+            "{:<width$}  {:>8}  {:>4}  {:>10}  {:>10}  {:>8}",
+            "group", "vertices", "rank", "max error", "RMS error", "KG error"
+        );
+        for g in &self.groups {
+            let _ = writeln!(
+                s,
+                "{:<width$}  {:>8}  {:>4}  {:>10.3e}  {:>10.3e}  {:>8.4}",
+                g.name, g.vertices, g.rank, g.max_error, g.rms_error, g.kg_error
+            );
+        }
+        let _ = writeln!(
+            s,
+            "{:<width$}  {:>8}  {:>4}  {:>10.3e}  {:>10.3e}  {:>8.4}",
+            "whole", self.vertices, "", self.max_error, self.rms_error, self.kg_error
+        );
+        let ratio = |other: u64| other as f64 / self.bytes.memg.max(1) as f64;
+        let _ = write!(
+            s,
+            "{out}: {} bytes, {:.2}x smaller than the raw f32 frames ({} bytes)",
+            self.bytes.memg,
+            ratio(self.bytes.raw_f32),
+            self.bytes.raw_f32
+        );
+        match self.bytes.input {
+            Some(input_bytes) => {
+                let _ = writeln!(
+                    s,
+                    ", {:.2}x smaller than the input ({input_bytes} bytes)",
+                    ratio(input_bytes)
+                );
+            }
+            None => s.push('\n'),
+        }
+        let t = &self.seconds;
+        let _ = writeln!(
+            s,
+            "took {:.3} s: read {:.3}, fit {:.3}, check {:.3}, write {:.3}",
+            t.total, t.read, t.fit, t.check, t.write
+        );
+        s
+    }
+}

@@ -1,0 +1,148 @@
+//! `viewer memg fit` as one library call: a scene `.obj` and its animation
+//! in, a MEMG motion file out. The work is sized before anything large is
+//! read (vertices × frames, and the memory the fit will hold) and refused
+//! past the caps; every error is one line naming the file; the output is
+//! written through [`crate::output`], whole or not at all, and only once the
+//! decoded motion has been measured within the bound.
+
+use super::input::{AnimationSource, groups_of, head, pc2_header, read_obj_frames, read_pc2};
+use super::{Animation, Bound, FitError, FitOptions, FitReport, fit_checked};
+use crate::budget;
+use crate::error::{DecodeError, Error, Result};
+use crate::formats::obj;
+use crate::output::{check_not_input, write_atomic};
+use crate::scene::load::Input;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// What to fit and where to write it.
+#[derive(Debug, Clone)]
+pub struct FitRequest {
+    /// The scene: its vertices (in order) and its `g` groups.
+    pub scene: PathBuf,
+    /// The animation of those vertices.
+    pub animation: AnimationSource,
+    /// The MEMG motion file to write.
+    pub out: PathBuf,
+    /// Rank or bound, frames, frame rate.
+    pub options: FitOptions,
+    /// Write over an input file if `out` names one.
+    pub force: bool,
+}
+
+/// Fits, checks and writes (see [`crate::fit`]); the report's
+/// errors are those of the file written, decoded and deformed.
+pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
+    let started = Instant::now();
+    let scene_path = &request.scene;
+    let scene =
+        obj::decode(&Input::read(scene_path)?.data).map_err(|e| Error::decode(scene_path, e))?;
+    let (groups, mut warnings) = groups_of(&scene).map_err(|e| Error::mismatch(scene_path, e))?;
+    let inputs: Vec<PathBuf> = [vec![scene_path.clone()], request.animation.files()].concat();
+    check_not_input(&request.out, &inputs, request.force)?;
+    let vertices = scene.positions.len();
+
+    // Sized from the headers (or the file count) before the positions are read.
+    let (frames, sizing_path) = match &request.animation {
+        AnimationSource::Pc2(path) => {
+            let (first, len) = head(path, 32)?;
+            let (header, _) =
+                pc2_header(&first, len, vertices).map_err(|e| Error::decode(path, e))?;
+            if header.sampling != 1.0 {
+                warnings.push(format!(
+                    "{}: samples every {} frames from frame {}; --fps is the rate of its samples",
+                    path.display(),
+                    header.sampling,
+                    header.start
+                ));
+            }
+            (header.frames, path.clone())
+        }
+        AnimationSource::Objs(files) => (files.len(), files[0].clone()),
+    };
+    let sizes: Vec<u64> = groups.iter().map(|g| g.vertices.len() as u64).collect();
+    let rank = match request.options.bound {
+        Bound::Rank(r) => Some(r as u64),
+        _ => None,
+    };
+    budget::check_fit(&sizing_path, vertices as u64, frames as u64, &sizes, rank)?;
+
+    let held: Vec<f32>;
+    let mapped;
+    let positions: &[f32] = match &request.animation {
+        AnimationSource::Pc2(path) => {
+            mapped = Input::read(path)?;
+            let cache = read_pc2(&mapped.data, vertices).map_err(|e| Error::decode(path, e))?;
+            match cache.positions {
+                std::borrow::Cow::Borrowed(p) => p,
+                std::borrow::Cow::Owned(p) => {
+                    held = p;
+                    &held
+                }
+            }
+        }
+        AnimationSource::Objs(files) => {
+            held = read_obj_frames(files, vertices)?;
+            &held
+        }
+    };
+    let anim =
+        Animation::new(positions, vertices, frames).map_err(|e| match (e, &request.animation) {
+            (
+                FitError::NotFinite {
+                    frame,
+                    vertex,
+                    axis,
+                    value,
+                },
+                AnimationSource::Pc2(path),
+            ) => Error::decode(
+                path,
+                DecodeError::new(
+                    format!("sample {frame} vertex {vertex} {}", ["x", "y", "z"][axis]),
+                    (32 + 12 * (frame * vertices + vertex) + 4 * axis) as u64,
+                    "a finite number",
+                    value.to_string(),
+                ),
+            ),
+            (e, _) => Error::mismatch(&sizing_path, e.to_string()),
+        })?;
+    let read_s = started.elapsed().as_secs_f64();
+
+    let checked = fit_checked(&anim, &groups, &request.options).map_err(|e| match e {
+        FitError::Unreachable { .. } | FitError::Options(_) => {
+            Error::unsupported(&request.out, e.to_string())
+        }
+        e => Error::mismatch(scene_path, e.to_string()),
+    })?;
+    let writing = Instant::now();
+    write_atomic(&request.out, |w| w.write_all(&checked.bytes))?;
+
+    let mut report = checked.report;
+    report.seconds.read = read_s;
+    report.seconds.write = writing.elapsed().as_secs_f64();
+    report.seconds.total = started.elapsed().as_secs_f64();
+    report.bytes.input = Some(
+        request
+            .animation
+            .files()
+            .iter()
+            .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+            .sum(),
+    );
+    let mut seen = vec![0u8; vertices];
+    for g in &groups {
+        for &i in &g.vertices {
+            seen[i as usize] = seen[i as usize].saturating_add(1);
+        }
+    }
+    let shared = seen.iter().filter(|&&c| c > 1).count();
+    if shared > 0 {
+        warnings.push(format!(
+            "{shared} vertices lie on seams between groups: each group fits its own copy (within \
+             the bound), the viewer shows the later group's"
+        ));
+    }
+    report.warnings = warnings;
+    Ok(report)
+}

@@ -1,0 +1,110 @@
+"""MEMG motions made from mesh animations: :func:`fit` turns the positions of
+a scene's vertices at every frame (a numpy array, e.g. a point cache read
+with numpy, or a simulation's output) into a MEMG motion — per ``.obj``
+group a rigid frame per frame and a reduced basis ``p + U·q`` — within an
+error bound; :func:`save` writes a MEMG track's motion file.
+
+The fit is the ``viewer memg fit`` command's (the library's
+``fit::fit_checked``): the motion is encoded, decoded again and deformed by
+the library's deformer at every frame, and the errors reported are those
+measured against the input at every vertex.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, Literal, Optional, Tuple, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from ._core import Track
+
+__all__ = ["fit", "save"]
+
+_Path = Union[str, "os.PathLike[str]"]
+
+
+@overload
+def fit(
+    scene: _Path,
+    positions: npt.ArrayLike,
+    *,
+    rank: Optional[int] = None,
+    max_error: Union[float, str, None] = None,
+    frames: str = "local",
+    fps: int = 30,
+    report: Literal[False] = False,
+) -> Track: ...
+
+
+@overload
+def fit(
+    scene: _Path,
+    positions: npt.ArrayLike,
+    *,
+    rank: Optional[int] = None,
+    max_error: Union[float, str, None] = None,
+    frames: str = "local",
+    fps: int = 30,
+    report: Literal[True],
+) -> Tuple[Track, Dict[str, Any]]: ...
+
+
+def fit(
+    scene: _Path,
+    positions: npt.ArrayLike,
+    *,
+    rank: Optional[int] = None,
+    max_error: Union[float, str, None] = None,
+    frames: str = "local",
+    fps: int = 30,
+    report: bool = False,
+) -> Union[Track, Tuple[Track, Dict[str, Any]]]:
+    """A MEMG track fitted to ``positions`` (frames × vertices × 3, any float
+    type) of the scene ``.obj`` at ``scene``, whose ``g`` groups become the
+    motion's groups (a vertex on a seam between groups is in both).
+
+    ``rank`` fixes the basis size of every group; otherwise ``max_error``
+    bounds the largest distance between any input vertex and the fitted one
+    at any frame: a number in scene units, or a string such as ``"0.1%"``
+    for a percentage of the diagonal of the box holding every vertex at
+    every frame (the default). Each group gets the smallest rank that meets
+    it. ``frames``: ``"local"`` (a rigid frame per group and frame),
+    ``"world"`` (none) or ``"auto"`` (per group, whichever makes the smaller
+    file). ``fps`` is the frame rate written.
+
+    Returns the track (its ``path`` is the scene's with ``.bin``: nothing is
+    written until :func:`save`), and with ``report=True`` also the report
+    ``viewer memg fit --json`` prints: per group the rank, the largest, RMS
+    and Karni–Gotsman errors, and the sizes and times.
+    """
+    array = np.ascontiguousarray(positions, dtype=np.float32)
+    if array.ndim != 3:
+        raise ValueError(f"positions: expected frames × vertices × 3, found shape {array.shape}")
+    of_diagonal: Optional[float] = None
+    units: Optional[float] = None
+    if isinstance(max_error, str):
+        text = max_error.strip()
+        if not text.endswith("%"):
+            raise ValueError(f"max_error: a number, or a percentage such as '0.1%', found {max_error!r}")
+        of_diagonal = float(text[:-1]) / 100.0
+    elif max_error is not None:
+        units = float(max_error)
+    track, fitted = _core.memg_fit(
+        os.fspath(scene),
+        array,
+        rank=rank,
+        max_error=units,
+        max_error_of_diagonal=of_diagonal,
+        frames=frames,
+        fps=fps,
+    )
+    return (track, fitted) if report else track
+
+
+def save(track: Track, path: _Path, *, force: bool = False) -> None:
+    """Writes the MEMG track's motion as a file (little-endian), whole or not
+    at all; never over its ``.obj`` or motion file unless ``force``."""
+    _core.memg_save(track, os.fspath(path), force=force)

@@ -1,0 +1,173 @@
+//! `motion_viewer.memg`: a MEMG motion fitted to a numpy array of
+//! positions (`fit`, the library's `fit::fit_checked`), and a MEMG track's
+//! motion saved as a file (`save`).
+
+use crate::errors::{OrRaise, to_py};
+use crate::memg::Stored;
+use crate::track::Track;
+use motion_viewer::error::Error;
+use motion_viewer::fit::{self, Animation, Bound as FitBound, FitError, FitOptions, FrameMode};
+use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::memg;
+use motion_viewer::output::{check_not_input, write_atomic};
+use numpy::{PyReadonlyArray3, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
+use pyo3::types::PyBytes;
+use std::path::PathBuf;
+
+/// Fits a MEMG motion to `positions` (frames × vertices × 3, float32,
+/// C-contiguous) of the scene `.obj` at `scene`, whose `g` groups are the
+/// motion's groups. Returns the track (the scene with the fitted motion,
+/// decoded from the file's bytes) and the report as a dict.
+#[pyfunction]
+#[pyo3(name = "memg_fit")]
+#[pyo3(signature = (scene, positions, *, rank=None, max_error=None, max_error_of_diagonal=None, frames="local", fps=30))]
+#[allow(clippy::too_many_arguments)]
+fn fit_array<'py>(
+    py: Python<'py>,
+    scene: PathBuf,
+    positions: PyReadonlyArray3<'py, f32>,
+    rank: Option<usize>,
+    max_error: Option<f64>,
+    max_error_of_diagonal: Option<f64>,
+    frames: &str,
+    fps: i32,
+) -> PyResult<(Track, Bound<'py, PyAny>)> {
+    let bound = match (rank, max_error, max_error_of_diagonal) {
+        (Some(r), None, None) => FitBound::Rank(r),
+        (None, Some(e), None) => FitBound::MaxError(e),
+        (None, None, Some(f)) => FitBound::MaxErrorOfDiagonal(f),
+        (None, None, None) => fit::DEFAULT_BOUND,
+        _ => return Err(PyValueError::new_err("give rank or max_error, not both")),
+    };
+    let frames = match frames {
+        "local" => FrameMode::Local,
+        "world" => FrameMode::World,
+        "auto" => FrameMode::Auto,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "frames: expected \"local\", \"world\" or \"auto\", found {other:?}"
+            )));
+        }
+    };
+    let options = FitOptions { bound, frames, fps };
+    let (obj, mut warnings) = py
+        .detach(|| motion_viewer::scene::load::load_obj(&scene))
+        .or_raise(py)?;
+    let (groups, group_warnings) =
+        fit::groups_of(&obj).map_err(|e| to_py(py, Error::mismatch(&scene, e)))?;
+    warnings.extend(group_warnings);
+    let shape = positions.shape().to_vec();
+    let vertices = obj.positions.len();
+    if shape[1] != vertices || shape[2] != 3 {
+        return Err(to_py(
+            py,
+            Error::mismatch(
+                &scene,
+                format!(
+                    "positions: expected an array of (frames, {vertices}, 3) for the scene's \
+                     {vertices} vertices, found {shape:?}"
+                ),
+            ),
+        ));
+    }
+    let n = shape[0];
+    let sizes: Vec<u64> = groups.iter().map(|g| g.vertices.len() as u64).collect();
+    motion_viewer::budget::check_fit(
+        &scene,
+        vertices as u64,
+        n as u64,
+        &sizes,
+        rank.map(|r| r as u64),
+    )
+    .or_raise(py)?;
+    // A copy, so the fit runs with the GIL released while Python may
+    // change the array.
+    let held: Vec<f32> = positions
+        .as_slice()
+        .map_err(|_| PyValueError::new_err("positions: expected a C-contiguous array"))?
+        .to_vec();
+    let motion_path = scene.with_extension("bin");
+    let checked = py
+        .detach(|| {
+            let anim = Animation::new(&held, vertices, n)?;
+            fit::fit_checked(&anim, &groups, &options)
+        })
+        .map_err(|e| {
+            to_py(
+                py,
+                match e {
+                    FitError::NotFinite {
+                        frame,
+                        vertex,
+                        axis,
+                        value,
+                    } => Error::NonFinite {
+                        path: scene.clone(),
+                        field: format!("positions[{frame}, {vertex}, {axis}]"),
+                        time_s: frame as f64 / f64::from(fps.max(1)),
+                        value: value.to_string(),
+                    },
+                    FitError::Unreachable { .. } | FitError::Options(_) => {
+                        Error::unsupported(&scene, e.to_string())
+                    }
+                    e => Error::mismatch(&scene, e.to_string()),
+                },
+            )
+        })?;
+    let mut report = checked.report;
+    warnings.append(&mut report.warnings);
+    report.warnings = warnings.clone();
+    let bytes: PyBackedBytes = PyBytes::new(py, &checked.bytes).into();
+    let stored = Stored::python(&motion_path, bytes).or_raise(py)?;
+    let track = Track::with_file(
+        py,
+        motion_viewer::Track::Memg {
+            obj_path: scene,
+            motion_path,
+            scene: obj,
+            motion: checked.motion,
+        },
+        warnings,
+        Some(stored),
+        false,
+    )?;
+    let text = serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let report = py.import("json")?.call_method1("loads", (text,))?;
+    Ok((track, report))
+}
+
+/// Writes a MEMG track's motion to `path` (little-endian), whole or not at
+/// all; never over the track's `.obj` or motion file unless `force`.
+#[pyfunction]
+#[pyo3(name = "memg_save")]
+#[pyo3(signature = (track, path, *, force=false))]
+fn save(py: Python<'_>, track: PyRef<'_, Track>, path: PathBuf, force: bool) -> PyResult<()> {
+    let whole = track.whole(py)?;
+    let motion_viewer::Track::Memg {
+        obj_path,
+        motion_path,
+        motion,
+        ..
+    } = whole
+    else {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{}: save is for memg tracks",
+            whole.path().display()
+        )));
+    };
+    py.detach(|| -> motion_viewer::Result<()> {
+        check_not_input(&path, &[obj_path.clone(), motion_path.clone()], force)?;
+        write_atomic(&path, |w| memg::write(motion, ByteOrder::Little, w))
+    })
+    .or_raise(py)
+}
+
+/// Adds the functions to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(fit_array, m)?)?;
+    m.add_function(wrap_pyfunction!(save, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,133 @@
+//! `viewer memg …`: make MEMG motions. `memg fit` fits one to a point cache
+//! or an `.obj` sequence ([`motion_viewer::fit`]).
+
+use anyhow::Result;
+use clap::{Args, Subcommand, ValueEnum};
+use motion_viewer::fit::{self, AnimationSource, Bound, FitOptions, FitRequest, FrameMode};
+use std::path::PathBuf;
+
+/// Arguments of `viewer memg`.
+#[derive(Debug, Args)]
+pub struct MemgArgs {
+    #[command(subcommand)]
+    verb: Verb,
+}
+
+#[derive(Debug, Subcommand)]
+enum Verb {
+    /// Fit a MEMG motion to a mesh animation: a point cache (.pc2) or one .obj per frame,
+    /// every frame keeping the scene .obj's vertices in order; its groups are the .obj's
+    /// `g` groups. The motion is decoded and deformed again and compared with the input
+    /// at every vertex and frame before it is written; the report gives what was measured.
+    Fit(FitArgs),
+}
+
+#[derive(Debug, Args)]
+struct FitArgs {
+    /// The scene: its vertices, in order, and its `g` groups.
+    scene: PathBuf,
+    /// The animation: a .pc2, a folder of .obj frames, a pattern such as
+    /// `frames/f{:04}.obj` (the files that match, by their numbers), or .obj
+    /// files (in natural order of their names: f2 before f10).
+    #[arg(required = true, value_name = "ANIMATION")]
+    animation: Vec<PathBuf>,
+    /// The MEMG motion file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// The same basis size in every group (at most its 3 × vertices and its frames).
+    #[arg(long, value_name = "R", conflicts_with = "max_error")]
+    rank: Option<usize>,
+    /// The largest distance allowed between any input vertex and the fitted one at any
+    /// frame: scene units (0.002), or a percentage of the diagonal of the box holding
+    /// every vertex at every frame (0.1%). Each group gets the smallest rank that meets
+    /// it. [default: 0.1%]
+    #[arg(long, value_name = "E", value_parser = max_error)]
+    max_error: Option<Bound>,
+    /// `local`: a rigid frame (rotation and translation) per group and frame, the basis
+    /// in that frame; `world`: no frames; `auto`: per group, whichever makes the smaller file.
+    #[arg(long, value_enum, default_value_t = Frames::Local)]
+    frames: Frames,
+    /// The frame rate written: a .pc2 counts frames, not seconds (30 is the
+    /// rate of the published MEMG data).
+    #[arg(long, value_name = "F", default_value_t = fit::DEFAULT_FPS,
+          value_parser = clap::value_parser!(i32).range(1..))]
+    fps: i32,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Write over an input file if --out names one.
+    #[arg(long)]
+    force: bool,
+}
+
+/// `--frames`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Frames {
+    /// A rigid frame per group and frame.
+    Local,
+    /// None: world coordinates.
+    World,
+    /// Per group, the smaller file of the two (twice the fitting time).
+    Auto,
+}
+
+/// `--max-error`: scene units, or `P%` of the diagonal.
+fn max_error(text: &str) -> Result<Bound, String> {
+    let t = text.trim();
+    let (number, percent) = match t.strip_suffix('%') {
+        Some(n) => (n, true),
+        None => (t, false),
+    };
+    match number.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(if percent {
+            Bound::MaxErrorOfDiagonal(x / 100.0)
+        } else {
+            Bound::MaxError(x)
+        }),
+        _ => Err(format!(
+            "expected a positive distance such as 0.002, or a percentage of the diagonal \
+             such as 0.1%, found {text:?}"
+        )),
+    }
+}
+
+pub fn run(args: &MemgArgs) -> Result<()> {
+    match &args.verb {
+        Verb::Fit(a) => fit_run(a),
+    }
+}
+
+fn fit_run(a: &FitArgs) -> Result<()> {
+    let request = FitRequest {
+        scene: a.scene.clone(),
+        animation: AnimationSource::from_args(&a.animation)?,
+        out: a.out.clone(),
+        options: FitOptions {
+            bound: match (a.rank, a.max_error) {
+                (Some(r), _) => Bound::Rank(r),
+                (None, Some(b)) => b,
+                (None, None) => fit::DEFAULT_BOUND,
+            },
+            frames: match a.frames {
+                Frames::Local => FrameMode::Local,
+                Frames::World => FrameMode::World,
+                Frames::Auto => FrameMode::Auto,
+            },
+            fps: a.fps,
+        },
+        force: a.force,
+    };
+    let report = fit::fit_files(&request)?;
+    super::warn_all(&report.warnings);
+    if a.json {
+        super::print_stdout(&(serde_json::to_string_pretty(&report)? + "\n"))
+    } else {
+        let input = match &request.animation {
+            AnimationSource::Pc2(p) => p.display().to_string(),
+            AnimationSource::Objs(files) => {
+                format!("{} .obj frames ({} …)", files.len(), files[0].display())
+            }
+        };
+        super::print_text(&report.text(&a.out.display().to_string(), &input))
+    }
+}

@@ -1,0 +1,200 @@
+//! A fitted MEMG motion carried to the tools people play it in (issue 36):
+//! each Blender-made cache of tests/data/fit/ is fitted at 1/1000 of its
+//! diagonal (`motion_viewer::fit::fit_files`, as `viewer memg fit` does),
+//! exported as the reduced `.glb` (morph targets and rigid node frames; the
+//! tube's three groups meet at seams, each group's mesh with its own copy
+//! of the seam), and opened in three.js (tests/js/gltf_three.mjs) and in
+//! headless Blender (tests/blender/dump.py): at every frame, every vertex
+//! of every mesh is within the same bound of the input cache, read here.
+//! The files also pass the Khronos validator.
+//!
+//! Without node/three.js, Blender or the validator the part that needs it
+//! prints a notice and is skipped, except on CI.
+use super::gltf_three::{obj_vertices, three, three_present, vec3};
+use crate::common::fit::{Cache, read_pc2};
+use crate::common::gltf::{Asset, blender, blender_dump, out_dir, validate};
+use crate::common::test_data;
+
+use glam::DVec3;
+use motion_viewer::export::gltf::{GltfOptions, write};
+use motion_viewer::fit::{AnimationSource, Bound, FitOptions, FitRequest, fit_files};
+use motion_viewer::scene::Plan;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+/// One cache fitted and exported.
+struct Fitted {
+    name: &'static str,
+    cache: Cache,
+    bound: f64,
+    glb: PathBuf,
+    asset: Asset,
+}
+
+fn fit_and_export(dir: &Path, name: &'static str) -> Fitted {
+    let obj = test_data(&format!("fit/{name}.obj"));
+    let cache_path = test_data(&format!("fit/{name}.pc2"));
+    let cache = read_pc2(&cache_path);
+    let bound = 1e-3 * cache.diagonal();
+    // The scene beside its motion, as a user keeps them.
+    let scene = dir.join(format!("{name}.obj"));
+    std::fs::copy(&obj, &scene).unwrap();
+    let bin = dir.join(format!("{name}.bin"));
+    let report = fit_files(&FitRequest {
+        scene: scene.clone(),
+        animation: AnimationSource::Pc2(cache_path),
+        out: bin.clone(),
+        options: FitOptions {
+            bound: Bound::MaxError(bound),
+            ..FitOptions::default()
+        },
+        force: false,
+    })
+    .unwrap();
+    assert!(report.max_error <= bound);
+    let tracks = motion_viewer::open_all([scene, bin]).unwrap().tracks;
+    // In the files' own coordinates, as `viewer export` writes by default.
+    let plan = Plan::unplaced(&tracks).unwrap();
+    let glb = dir.join(format!("{name}.glb"));
+    write(&tracks, &plan, &GltfOptions::default(), &glb, &mut |_| {}).unwrap();
+    Fitted {
+        name,
+        cache,
+        bound,
+        asset: Asset::open(&glb),
+        glb,
+    }
+}
+
+/// The worst distance, over `frames` and every mesh vertex, between what a
+/// reader placed and the cache; `meshes(k)` lists frame `k`'s meshes as
+/// (their `.obj` vertices, their world positions). Every `.obj` vertex must
+/// be placed at every frame.
+fn worst(
+    f: &Fitted,
+    frames: &[usize],
+    meshes: impl Fn(usize) -> Vec<(Vec<usize>, Vec<DVec3>)>,
+) -> f64 {
+    let mut worst = 0f64;
+    for (k, &t) in frames.iter().enumerate() {
+        let mut covered = vec![false; f.cache.vertices];
+        for (objs, positions) in meshes(k) {
+            assert_eq!(
+                objs.len(),
+                positions.len(),
+                "{}: one position per vertex",
+                f.name
+            );
+            for (&o, p) in objs.iter().zip(positions) {
+                worst = worst.max(p.distance(DVec3::from_array(f.cache.at(t, o))));
+                covered[o] = true;
+            }
+        }
+        assert!(
+            covered.iter().all(|&c| c),
+            "{} frame {t}: every vertex placed",
+            f.name
+        );
+    }
+    worst
+}
+
+const NAMES: [&str; 3] = ["flag", "softbody", "tube"];
+
+#[test]
+fn fitted_glb_plays_within_the_bound_in_three_js_and_blender() {
+    let dir = out_dir();
+    let fits: Vec<Fitted> = NAMES
+        .iter()
+        .map(|n| fit_and_export(dir.path(), n))
+        .collect();
+    if let Some(reports) = validate(&fits.iter().map(|f| f.glb.clone()).collect::<Vec<_>>()) {
+        for (f, r) in fits.iter().zip(&reports) {
+            assert_eq!(
+                (&r["errors"], &r["warnings"]),
+                (&json!(0), &json!(0)),
+                "{}: {r}",
+                f.name
+            );
+        }
+    }
+    three_js(&fits);
+    in_blender(&dir, &fits);
+}
+
+/// three.js at every frame's key time.
+fn three_js(fits: &[Fitted]) {
+    if !three_present() {
+        return;
+    }
+    for f in fits {
+        let frames: Vec<usize> = (0..f.cache.frames).collect();
+        let times: Vec<f64> = frames
+            .iter()
+            .map(|&t| f64::from((t as f64 / 30.0) as f32))
+            .collect();
+        let at = three(&f.glb, &times);
+        let w = worst(f, &frames, |k| {
+            at[k]["meshes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| {
+                    let positions = m["positions"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(vec3)
+                        .collect();
+                    (obj_vertices(&m["objVertices"]), positions)
+                })
+                .collect()
+        });
+        eprintln!(
+            "{} in three.js: worst {w:.4e} at every frame, bound {:.4e}",
+            f.name, f.bound
+        );
+        assert!(w <= f.bound, "{}: {w:e} over {:e}", f.name, f.bound);
+    }
+}
+
+/// Blender's glTF importer at every frame (scene at 30 fps).
+fn in_blender(dir: &tempfile::TempDir, fits: &[Fitted]) {
+    let Some(command) = blender() else {
+        return;
+    };
+    let jobs: Vec<Value> = fits
+        .iter()
+        .map(|f| {
+            let times: Vec<f64> = (0..f.cache.frames).map(|t| t as f64 / 30.0).collect();
+            json!({"kind": "gltf", "file": f.glb, "fps": 30, "times": times,
+                   "vertices": format!("^{}\\|", f.name)})
+        })
+        .collect();
+    let results = blender_dump(command, &Value::Array(jobs), dir.path());
+    for (f, result) in fits.iter().zip(&results) {
+        let frames: Vec<usize> = (0..f.cache.frames).collect();
+        let blender_frames = result["frames"].as_array().unwrap();
+        let w = worst(f, &frames, |k| {
+            blender_frames[k]["objects"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .filter(|(_, o)| o.get("vertices").is_some())
+                .map(|(path, o)| {
+                    let node_name = path.split('|').nth(1).unwrap();
+                    let node = f.asset.named(node_name)[0];
+                    let objs = f.asset.obj_vertices(node).concat();
+                    let flat: Vec<f64> = serde_json::from_value(o["vertices"].clone()).unwrap();
+                    let positions = flat.chunks(3).map(DVec3::from_slice).collect();
+                    (objs, positions)
+                })
+                .collect()
+        });
+        eprintln!(
+            "{} in Blender: worst {w:.4e} at every frame, bound {:.4e}",
+            f.name, f.bound
+        );
+        assert!(w <= f.bound, "{}: {w:e} over {:e}", f.name, f.bound);
+    }
+}
