@@ -21,7 +21,7 @@ import numpy as np
 
 
 def decode(data: bytes):
-    """Decodes a MEMG motion (NOTES.md §3) into float32 arrays."""
+    """Decodes a MEMG motion (docs/formats.md, the MEMG section) into float32 arrays."""
     endian = "<" if np.frombuffer(data, "<i4", 1, 0)[0] == 1 else ">"
     i4, f8 = np.dtype(endian + "i4"), np.dtype(endian + "f8")
     fps, k, n = np.frombuffer(data, i4, 3, 4)

@@ -131,7 +131,12 @@ pub struct Report {
 ///   (`out-1.csv`, `out-2.csv`… for several);
 /// - `.obj`: the first MEMG scene deformed at the moment (timestep 0 by default);
 /// - `.glb` / `.gltf`: every track as one animated glTF scene ([`gltf`]);
-/// - `.pc2`: the MEMG scene's vertices per timestep ([`pc2`]).
+/// - `.pc2`: the MEMG scene's vertices per timestep ([`pc2`]);
+/// - `.urdf`: the robot description of each AIBO track's model;
+/// - `.mcap`: every track as ROS 2 messages in one bag ([`mcap`]);
+/// - `.usda`: every track as one animated USD stage ([`usd`]).
+///
+/// Every sample is taken on the track's clock ([`crate::anim::clock`]).
 pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report> {
     let fail = |reason: String| Error::unsupported(out, reason);
     if tracks.is_empty() {
