@@ -9,6 +9,7 @@ mod info;
 mod play;
 mod render;
 mod serve;
+mod simulate;
 pub mod values;
 mod workbench;
 
@@ -59,6 +60,9 @@ enum Command {
     Mtn(workbench::MtnArgs),
     /// Serve the web page (built by web/build.sh) on 127.0.0.1 and print its URL.
     Serve(serve::ServeArgs),
+    /// Will it fall? Play AIBO motions on a simulated dog: a verdict per motion
+    /// (exit 0 every one stands, 1 one falls, 2 on an error).
+    Simulate(simulate::SimulateArgs),
 }
 
 impl Cli {
@@ -73,6 +77,7 @@ impl Cli {
             Some(Command::Diff(a)) => vec![&mut a.files],
             Some(Command::Mtn(a)) => a.inputs(),
             Some(Command::Serve(_)) => Vec::new(),
+            Some(Command::Simulate(a)) => vec![&mut a.files],
             None => vec![&mut self.files],
         }
     }
@@ -97,7 +102,8 @@ pub struct ExportArgs {
     pub files: Vec<PathBuf>,
     /// Output: `.json` (state at --time/--frame, or every frame), `.csv` (every frame),
     /// `.obj` (MEMG deformed mesh), `.glb`/`.gltf` (animated scene), `.pc2` (MEMG point cache),
-    /// `.urdf` (AIBO robot description), `.mcap` (ROS 2 bag), `.usda` (USD stage).
+    /// `.urdf` (AIBO robot description), `.xml` (MuJoCo MJCF of an AIBO, the motion's
+    /// commanded trajectory as keyframes), `.mcap` (ROS 2 bag), `.usda` (USD stage).
     #[arg(long)]
     pub out: PathBuf,
     #[command(flatten)]
@@ -119,7 +125,7 @@ pub struct ExportArgs {
     /// glTF: write each MEMG timestep as its own mesh instead of morph targets.
     #[arg(long)]
     pub baked: bool,
-    /// URDF of an AIBO model without a motion, e.g. ERS-7 or ERS-210.
+    /// URDF or MJCF of an AIBO model without a motion, e.g. ERS-7 or ERS-210.
     #[arg(long, conflicts_with = "files")]
     pub model: Option<motion_viewer::formats::aibo::Model>,
     /// MCAP: the time of the first message, seconds since the Unix epoch
@@ -240,12 +246,13 @@ pub fn main() -> ExitCode {
                 | Command::Plot(_)
                 | Command::Mtn(_)
                 | Command::Bench(_)
+                | Command::Simulate(_)
         )
     ) {
         remove_partial_outputs_on_interrupt();
     }
-    // `diff` tells a difference (1) from an error (2).
-    let error_status = if matches!(cli.command, Some(Command::Diff(_))) {
+    // `diff` and `simulate` tell a finding (1) from an error (2).
+    let error_status = if matches!(cli.command, Some(Command::Diff(_) | Command::Simulate(_))) {
         ExitCode::from(2)
     } else {
         ExitCode::FAILURE
@@ -263,6 +270,7 @@ pub fn main() -> ExitCode {
         Some(Command::Render(args)) => render::run(&args),
         Some(Command::Plot(args)) => curves::plot_run(&args),
         Some(Command::Diff(args)) => return curves::diff_run(&args),
+        Some(Command::Simulate(args)) => return simulate::run(&args),
         Some(Command::Mtn(args)) => workbench::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
         // Without files the window opens empty and says how to open some.

@@ -9,5 +9,6 @@ mod gltf_blender;
 mod gltf_three;
 mod gltf_validator;
 mod mcap;
+mod mjcf;
 mod urdf;
 mod usd;

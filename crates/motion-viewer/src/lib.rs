@@ -49,13 +49,16 @@
 //! - `gpu` (feature `gpu`): buffers, compute deformation, rendering, offscreen capture;
 //! - `stage` (feature `gpu`): every track posed at one time, laid out side by side;
 //! - `app` (feature `window`): the interactive window, desktop and web;
-//! - `synthetic` (feature `synthetic`): MEMG scenes of any size for benchmarks.
+//! - `synthetic` (feature `synthetic`): MEMG scenes of any size for benchmarks;
+//! - `physics` (feature `physics`): will it fall? AIBO motions simulated on a
+//!   physical dog (rapier), with a verdict per motion.
 //!
 //! With its default features the crate has no GPU, window or command-line
 //! dependency. It never prints: what a caller should see comes back as a
 //! value (warnings in [`Loaded`], in decoded files and in reports).
 
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod anim;
 pub mod budget;
@@ -76,6 +79,10 @@ pub mod workbench;
 
 #[cfg(feature = "gpu")]
 pub mod gpu;
+
+#[cfg(feature = "physics")]
+#[cfg_attr(docsrs, doc(cfg(feature = "physics")))]
+pub mod physics;
 
 #[cfg(feature = "gpu")]
 pub mod stage;
