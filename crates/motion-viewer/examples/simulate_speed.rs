@@ -6,14 +6,52 @@
 //! cargo run --release -p motion-viewer --features physics --example simulate_speed -- \
 //!     data/sony_stand_sit.mtn tests/data/oda/*.ODA tests/data/mtn/*/*
 //! ```
+//!
+//! With `--mjcf DIR` first, it also writes each motion's MJCF (`DIR/m0000.xml`…)
+//! and one JSON line per motion to `DIR/ours.jsonl` (its verdict, its kind and
+//! its body's position every 80 ms of the first second), for
+//! `tests/readers/compare_corpus.py` to set beside MuJoCo's.
 
 use motion_viewer::Track;
 use motion_viewer::physics::simulate;
 use rayon::prelude::*;
+use std::io::Write as _;
 use std::time::Instant;
 
+/// What a motion does (the rule of tests/readers/mjcf.rs): `walk` or `kick`
+/// by name, else by where its last keyframe leaves the paws.
+fn kind(label: &str, m: &motion_viewer::formats::mtn::Mtn) -> &'static str {
+    let name = format!("{label} {}", m.name).to_ascii_lowercase();
+    if name.contains("walk") {
+        return "walk";
+    }
+    if name.contains("kick") {
+        return "kick";
+    }
+    let rig = motion_viewer::anim::aibo::MtnRig::new(m);
+    let end = rig.keyframe_times_s().last().copied().unwrap_or(0.0);
+    let (_, pose) = rig.pose(end);
+    let z = |p: &str| pose.world_point(p).map_or(0.0, |q| q[2]);
+    let front = -(z("left_front_paw") + z("right_front_paw")) / 2.0;
+    let hind = -(z("left_hind_paw") + z("right_hind_paw")) / 2.0;
+    if front.min(hind) < 60.0 {
+        "lie"
+    } else if front - hind >= 40.0 {
+        "sit"
+    } else {
+        "stand"
+    }
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let paths: Vec<std::path::PathBuf> = std::env::args_os().skip(1).map(Into::into).collect();
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let mjcf = if args.first().is_some_and(|a| a == "--mjcf") {
+        args.remove(0);
+        Some(std::path::PathBuf::from(args.remove(0)))
+    } else {
+        None
+    };
+    let paths: Vec<std::path::PathBuf> = args.into_iter().map(Into::into).collect();
     let (tracks, _) =
         motion_viewer::scene::load_with(&paths, motion_viewer::scene::Archives::EveryMotion)?;
     let motions: Vec<(String, &motion_viewer::formats::mtn::Mtn)> = tracks
@@ -48,5 +86,28 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         rayon::current_num_threads(),
         simulated / wall
     );
+    if let Some(dir) = mjcf {
+        std::fs::create_dir_all(&dir)?;
+        let mut out = std::fs::File::create(dir.join("ours.jsonl"))?;
+        for (i, ((label, m), sim)) in motions.iter().zip(&all).enumerate() {
+            let Ok(sim) = sim else { continue };
+            let file = dir.join(format!("m{i:04}.xml"));
+            motion_viewer::export::mjcf::write(sim.verdict.model, Some(m), &file)?;
+            let trajectory: Vec<[f64; 4]> = sim
+                .frames
+                .iter()
+                .filter(|f| f.t <= 1.0 + 1e-9)
+                .map(|f| [f.t, f.position[0], f.position[1], f.position[2]])
+                .collect();
+            let line = serde_json::json!({
+                "label": label,
+                "file": file,
+                "kind": kind(label, m),
+                "verdict": sim.verdict,
+                "trajectory": trajectory,
+            });
+            writeln!(out, "{line}")?;
+        }
+    }
     Ok(())
 }
