@@ -77,7 +77,7 @@ pub fn document(model: Model, motion: Option<&Mtn>) -> String {
     if let Some(m) = motion {
         // Per keyframe: how far the commanded posture holds the body and
         // head above the paws' floor (linear between keys; the body on the
-        // floor where this is 25 mm or more is a fall).
+        // floor where this is 60 mm or more is a fall).
         let drive = Drive::new(m, &p);
         let c: Vec<String> = drive
             .keyframe_clearances()

@@ -20,8 +20,10 @@ pub const FOLLOW_MARGIN_DEG: f64 = 10.0;
 pub const CONTACT_M: f64 = 0.002;
 
 /// The body or head on the floor is a fall where the commanded posture
-/// holds them at least this far above the paws' floor, metres…
-pub const EXPECTED_CLEARANCE_M: f64 = 0.025;
+/// holds them at least this far above the paws' floor, metres (a standing
+/// posture: a standing AIBO's belly is 80–100 mm up; a sitting one's rear is
+/// within a few centimetres of the floor, and rests on it)…
+pub const EXPECTED_CLEARANCE_M: f64 = 0.06;
 
 /// …for at least this long, seconds (a brush is not a fall).
 pub const FLOOR_FALL_S: f64 = 0.05;
