@@ -64,8 +64,10 @@ impl World {
         attitude: DQuat,
         angles: &[f64],
     ) -> World {
-        let mut world = PhysicsWorld::default();
-        world.gravity = RVec::new(0.0, 0.0, -GRAVITY_M_S2);
+        let mut world = PhysicsWorld {
+            gravity: RVec::new(0.0, 0.0, -GRAVITY_M_S2),
+            ..PhysicsWorld::default()
+        };
         let p = &mut world.integration_parameters;
         p.dt = STEP_S;
         // Penetration allowed before the contact pushes back: 1 mm, about
