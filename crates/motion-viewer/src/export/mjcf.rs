@@ -124,14 +124,8 @@ pub fn document(model: Model, motion: Option<&Mtn>) -> String {
     match motion {
         Some(m) => {
             let drive = Drive::new(m, &p);
-            let (first, body_deg) = drive.commanded(0.0);
-            key(
-                &mut x,
-                "start",
-                0.0,
-                Some(start_pose(&p, &first, body_deg)),
-                &first,
-            );
+            let (first, _) = drive.commanded(0.0);
+            key(&mut x, "start", 0.0, Some(start_pose(&p, &first)), &first);
             for (i, &t) in drive.keyframe_times_s().iter().enumerate() {
                 let (ctrl, _) = drive.commanded(t);
                 key(&mut x, &format!("keyframe_{i}"), t, None, &ctrl);
@@ -141,7 +135,7 @@ pub fn document(model: Model, motion: Option<&Mtn>) -> String {
             &mut x,
             "start",
             0.0,
-            Some(start_pose(&p, &neutral, [0.0; 3])),
+            Some(start_pose(&p, &neutral)),
             &neutral,
         ),
     }

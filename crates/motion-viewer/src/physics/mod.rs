@@ -149,8 +149,8 @@ fn paw_links(physical: &PhysicalModel) -> Vec<(usize, DVec3)> {
 
 fn run(mtn: &Mtn, name: &str, physical: &PhysicalModel) -> Simulation {
     let drive = Drive::new(mtn, physical);
-    let (first, body_deg) = drive.commanded(0.0);
-    let (position, attitude) = start_pose(physical, &first, body_deg);
+    let (first, _) = drive.commanded(0.0);
+    let (position, attitude) = start_pose(physical, &first);
     let attitude = DQuat::from_xyzw(attitude[1], attitude[2], attitude[3], attitude[0]);
     let mut world = world::World::new(physical, DVec3::from_array(position), attitude, &first);
     let mut targets = Targets::new(physical, first);

@@ -4,7 +4,7 @@
 //! each servo's rated speed. The simulator and the MJCF export's keyframes
 //! both read it, so the two engines are driven alike.
 
-use super::physical::{PhysicalModel, STEP_S};
+use super::physical::{PhysicalModel, STEP_S, expected_clearance};
 use super::rig_model;
 use crate::anim::mtn::MtnSampler;
 use crate::formats::mtn::Mtn;
@@ -58,8 +58,8 @@ impl<'a> Drive<'a> {
             .keyframe_times_s()
             .iter()
             .map(|&t| {
-                let (angles, body_deg) = drive.commanded(t);
-                expected_clearance(physical, &angles, body_deg)
+                let (angles, _) = drive.commanded(t);
+                expected_clearance(physical, &angles)
             })
             .collect();
         drive
@@ -129,40 +129,6 @@ impl<'a> Drive<'a> {
             .collect();
         (angles, pose.body_deg)
     }
-}
-
-/// How far a posture (servo `angles` in radians, body roll, pitch, yaw in
-/// degrees) holds the trunk and head above the floor its paws stand on,
-/// metres: their lowest point above the lowest paw's. Negative when the
-/// posture puts the belly or the chin lower than the paws (lying, nosing the
-/// floor); a fall is the body on the floor where this says it should not be.
-pub fn expected_clearance(physical: &PhysicalModel, angles: &[f64], body_deg: [f64; 3]) -> f64 {
-    use super::physical::{Part, attitude};
-    let frames = physical.frames(
-        glam::DVec3::ZERO,
-        attitude([body_deg[0], body_deg[1], 0.0]),
-        angles,
-    );
-    let lowest = |paws: bool| {
-        physical
-            .links
-            .iter()
-            .zip(&frames)
-            .flat_map(|(l, &(o, q))| {
-                l.colliders
-                    .iter()
-                    .filter(move |c| {
-                        if paws {
-                            c.part == Part::Paw
-                        } else {
-                            matches!(c.part, Part::Body | Part::Head)
-                        }
-                    })
-                    .map(move |c| c.geom.lowest_z(o, q))
-            })
-            .fold(f64::INFINITY, f64::min)
-    };
-    lowest(false) - lowest(true)
 }
 
 /// The servo targets: each moves toward its commanded angle by at most its

@@ -13,11 +13,12 @@
 //! and ears weigh a few grams and are not simulated: their mass is carried
 //! by the body or the head, fixed at zero angle.
 
-use glam::{DMat3, DQuat, DVec3};
+use glam::{DQuat, DVec3};
 
 use super::{joint_label, links_at, rig_model, servo_axis};
 use crate::formats::aibo::{Joint, LegJoint, Model, max_speed_rad_s};
 use crate::formats::mtn::prm_names;
+use geom::solid;
 
 /// Millimetres (the rig's unit) to metres.
 const M_PER_MM: f64 = 1e-3;
@@ -59,84 +60,15 @@ pub const SERVO: ServoGains = ServoGains {
 /// The fixed step both engines take, seconds.
 pub const STEP_S: f64 = 0.001;
 
-/// A collision shape in its link's frame, metres.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Geom {
-    /// A box: centre and half extents along the link's axes.
-    Box {
-        /// Centre.
-        centre: [f64; 3],
-        /// Half extents.
-        half: [f64; 3],
-    },
-    /// A capsule: a segment swept by a ball.
-    Capsule {
-        /// One end.
-        from: [f64; 3],
-        /// The other end.
-        to: [f64; 3],
-        /// Radius.
-        radius: f64,
-    },
-    /// A ball.
-    Sphere {
-        /// Centre.
-        centre: [f64; 3],
-        /// Radius.
-        radius: f64,
-    },
-}
+mod geom;
+mod mass;
+mod pose;
 
-impl Geom {
-    /// The lowest height of the shape for a link at `origin` with axes `axes`.
-    pub fn lowest_z(&self, origin: DVec3, axes: DQuat) -> f64 {
-        let at = |p: [f64; 3]| (origin + axes * DVec3::from_array(p)).z;
-        match *self {
-            Geom::Sphere { centre, radius } => at(centre) - radius,
-            Geom::Capsule { from, to, radius } => at(from).min(at(to)) - radius,
-            Geom::Box { centre, half } => {
-                let mut lowest = f64::INFINITY;
-                for sx in [-1.0, 1.0] {
-                    for sy in [-1.0, 1.0] {
-                        for sz in [-1.0, 1.0] {
-                            let corner = [
-                                centre[0] + sx * half[0],
-                                centre[1] + sy * half[1],
-                                centre[2] + sz * half[2],
-                            ];
-                            lowest = lowest.min(at(corner));
-                        }
-                    }
-                }
-                lowest
-            }
-        }
-    }
-}
-
-/// What a part of the dog is, for the verdict (a paw on the ground bears
-/// weight; anything else on the ground is reported).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Part {
-    /// The trunk.
-    Body,
-    /// The neck and head.
-    Head,
-    /// A leg above the paw.
-    Leg,
-    /// A paw's ball.
-    Paw,
-}
-
-/// One collision shape of a link.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Collider {
-    /// Its shape.
-    pub geom: Geom,
-    /// Which part of the dog it is.
-    pub part: Part,
-}
+pub use geom::{Collider, Geom, Part};
+pub use mass::{MassBudget, masses, total_mass_kg};
+pub use pose::{
+    START_CLEARANCE_M, attitude, expected_clearance, resting_attitude, start_pose, tilt_deg,
+};
 
 /// A simulated servo.
 #[derive(Debug, Clone, PartialEq)]
@@ -236,68 +168,6 @@ impl PhysicalModel {
             .zip(frames)
             .flat_map(|(l, &(o, q))| l.colliders.iter().map(move |c| c.geom.lowest_z(o, q)))
             .fold(f64::INFINITY, f64::min)
-    }
-}
-
-/// A model's published mass and the ERS-7 part masses scaled to it.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MassBudget {
-    /// The trunk (with the tail, which is not simulated), kg.
-    pub body: f64,
-    /// The neck-tilt link, kg.
-    pub neck: f64,
-    /// The link between the head's first and third servos, kg.
-    pub head_mid: f64,
-    /// The head (with the mouth and ears), kg.
-    pub head: f64,
-    /// A J1 (shoulder) link, kg.
-    pub shoulder: f64,
-    /// A J2 (upper leg) link, kg.
-    pub upper_leg: f64,
-    /// A J3 (lower leg and paw) link, kg.
-    pub lower_leg: f64,
-}
-
-/// Webots' ERS-7 part masses (model.txt of its Aibo ERS-7 model): body
-/// 0.613 + tail 0.001 + 0.005, neck 0.015, head base 0.01, head 0.19 + ears
-/// 2 × 0.005, shoulder 0.05, upper and lower leg 0.073 each: 1.628 kg.
-const ERS7_MASSES: MassBudget = MassBudget {
-    body: 0.619,
-    neck: 0.015,
-    head_mid: 0.010,
-    head: 0.200,
-    shoulder: 0.050,
-    upper_leg: 0.073,
-    lower_leg: 0.073,
-};
-
-/// The whole robot's mass, kg: the ERS-7's is Webots' parts summed (Sony
-/// publishes about 1.65 kg); the others are their published weights
-/// (docs/physics.md).
-pub fn total_mass_kg(model: Model) -> f64 {
-    match model {
-        Model::Ers7 => ERS7_TOTAL_KG,
-        Model::Ers110 => 1.6,
-        Model::Ers210 | Model::Ers220 => 1.5,
-        Model::Ers310 => 1.3,
-    }
-}
-
-const ERS7_TOTAL_KG: f64 = 0.619 + 0.015 + 0.010 + 0.200 + 4.0 * (0.050 + 0.073 + 0.073);
-
-/// The part masses of `model`: the ERS-7's as Webots gives them, the
-/// others' scaled by their total weight.
-pub fn masses(model: Model) -> MassBudget {
-    let s = total_mass_kg(model) / ERS7_TOTAL_KG;
-    let m = ERS7_MASSES;
-    MassBudget {
-        body: m.body * s,
-        neck: m.neck * s,
-        head_mid: m.head_mid * s,
-        head: m.head * s,
-        shoulder: m.shoulder * s,
-        upper_leg: m.upper_leg * s,
-        lower_leg: m.lower_leg * s,
     }
 }
 
@@ -496,64 +366,6 @@ fn capsule(from: [f64; 3], to: [f64; 3], radius: f64, part: Part) -> Collider {
         geom: Geom::Capsule { from, to, radius },
         part,
     }
-}
-
-/// The centre and principal inertia of mass `m` spread uniformly over the
-/// axis-aligned box that bounds `geom` (a box: itself; a ball: its inscribing
-/// cube's inertia would overstate it, so a ball's own 2/5·m·r²). One rule for
-/// every link keeps both engines on the same numbers; the shapes are rough,
-/// so finer solids would add precision the masses do not have.
-fn solid(geom: &Geom, m: f64) -> ([f64; 3], [f64; 3]) {
-    let box_inertia = |size: [f64; 3]| {
-        let [x, y, z] = size.map(|s| s * s);
-        [m * (y + z) / 12.0, m * (x + z) / 12.0, m * (x + y) / 12.0]
-    };
-    match *geom {
-        Geom::Box { centre, half } => (centre, box_inertia(half.map(|h| 2.0 * h))),
-        Geom::Sphere { centre, radius } => (centre, [0.4 * m * radius * radius; 3]),
-        Geom::Capsule { from, to, radius } => {
-            let (a, b) = (DVec3::from_array(from), DVec3::from_array(to));
-            let size = ((b - a).abs() + DVec3::splat(2.0 * radius)).to_array();
-            (((a + b) * 0.5).to_array(), box_inertia(size))
-        }
-    }
-}
-
-/// The trunk attitude of a body roll, pitch, yaw in degrees (the rig's
-/// [`super::body_rotation`]) as a quaternion.
-pub fn attitude(body_rpy_deg: [f64; 3]) -> DQuat {
-    DQuat::from_mat3(&super::body_rotation(body_rpy_deg))
-}
-
-/// Height of the lowest shape above the ground at the start, metres.
-pub const START_CLEARANCE_M: f64 = 0.001;
-
-/// The starting state of `physical` for servo angles `angles` (radians) and
-/// body roll, pitch, yaw `body_deg`: the trunk's position and attitude (as
-/// MuJoCo's `qpos`: x y z, quaternion w x y z), its lowest shape
-/// [`START_CLEARANCE_M`] above the ground.
-pub fn start_pose(
-    physical: &PhysicalModel,
-    angles: &[f64],
-    body_deg: [f64; 3],
-) -> ([f64; 3], [f64; 4]) {
-    // Yaw does not matter on a flat floor: the dog starts facing +x.
-    let q = attitude([body_deg[0], body_deg[1], 0.0]);
-    let frames = physical.frames(DVec3::ZERO, q, angles);
-    let z = START_CLEARANCE_M - physical.lowest_z(&frames);
-    ([0.0, 0.0, z], [q.w, q.x, q.y, q.z])
-}
-
-/// The body's tilt: the angle between its up axis and the world's, degrees.
-pub fn tilt_deg(attitude: DQuat) -> f64 {
-    let up = attitude * DVec3::Z;
-    up.z.clamp(-1.0, 1.0).acos().to_degrees()
-}
-
-/// A rotation matrix's columns as a quaternion (for callers holding
-/// [`DMat3`]s).
-pub fn quat_of(m: DMat3) -> DQuat {
-    DQuat::from_mat3(&m)
 }
 
 #[cfg(test)]
