@@ -28,25 +28,33 @@ pub fn start_pose(physical: &PhysicalModel, angles: &[f64]) -> ([f64; 3], [f64; 
     ([0.0, 0.0, z], [q.w, q.x, q.y, q.z])
 }
 
-/// Each paw ball's centre for the trunk at the origin, upright, and the
-/// servos at `angles`.
-fn paw_centres(physical: &PhysicalModel, angles: &[f64]) -> Vec<DVec3> {
+/// The centre of each paw ball that the posture of servo `angles` can
+/// stand on, for the trunk at the origin, upright: the paws below their own
+/// shoulder or hip. A paw raised above it is a lifted leg (a wave, a kick,
+/// three legs up), not one the posture means to stand on, though the trunk
+/// might tip far enough to rest on it.
+fn standing_paws(physical: &PhysicalModel, angles: &[f64]) -> Vec<DVec3> {
     let frames = physical.frames(DVec3::ZERO, DQuat::IDENTITY, angles);
-    physical
-        .links
-        .iter()
-        .zip(&frames)
-        .flat_map(|(l, &(o, q))| {
-            l.colliders
-                .iter()
-                .filter_map(move |c| match (c.part, c.geom) {
-                    (Part::Paw, Geom::Sphere { centre, .. }) => {
-                        Some(o + q * DVec3::from_array(centre))
-                    }
-                    _ => None,
-                })
-        })
-        .collect()
+    // The link hanging from the trunk that carries link `i`: the leg's
+    // shoulder or hip.
+    let root = |mut i: usize| {
+        while let Some(p) = physical.links[i].parent.filter(|&p| p != 0) {
+            i = p;
+        }
+        i
+    };
+    let mut paws = Vec::new();
+    for (i, (l, &(o, q))) in physical.links.iter().zip(&frames).enumerate() {
+        for c in &l.colliders {
+            if let (Part::Paw, Geom::Sphere { centre, .. }) = (c.part, c.geom) {
+                let at = o + q * DVec3::from_array(centre);
+                if at.z < frames[root(i)].0.z {
+                    paws.push(at);
+                }
+            }
+        }
+    }
+    paws
 }
 
 /// How far a paw may sit below the plane of three others and still count
@@ -54,16 +62,15 @@ fn paw_centres(physical: &PhysicalModel, angles: &[f64]) -> Vec<DVec3> {
 const ON_PLANE_M: f64 = 1e-4;
 
 /// The attitude in which the posture of servo `angles` (radians) rests on
-/// its paws, yaw 0: of the planes through three of the four paw balls that
-/// leave the fourth paw, the trunk and the head on or above them (the faces
+/// its paws, yaw 0: of the planes through three of the paws it stands on
+/// ([`standing_paws`]) that leave the fourth on or above them (the faces
 /// the posture can stand on), the one nearest level is turned level. A
 /// stand rests level; a sit whose hind legs fold under it leans back onto
 /// its shortened hind legs; a posture with one leg lifted rests on the other
-/// three. A posture with no such face (lying on the belly, or three legs
-/// lifted, whose only faces would put the trunk through the floor) is taken
-/// level, as it would have to be held to stand on its paws.
+/// three. A posture with fewer than three paws down (three legs lifted) has
+/// no such face: it is taken level, as it would have to be held to stand.
 pub fn resting_attitude(physical: &PhysicalModel, angles: &[f64]) -> DQuat {
-    let paws = paw_centres(physical, angles);
+    let paws = standing_paws(physical, angles);
     let mut best: Option<DVec3> = None;
     let n = paws.len();
     for i in 0..n {
@@ -83,7 +90,7 @@ pub fn resting_attitude(physical: &PhysicalModel, angles: &[f64]) -> DQuat {
                 let holds = (0..n)
                     .filter(|&l| l != i && l != j && l != k)
                     .all(|l| (paws[l] - paws[i]).dot(up) >= -ON_PLANE_M);
-                if holds && clearance_at(physical, angles, rotation_to_level(up)) >= -ON_PLANE_M {
+                if holds {
                     best = Some(up);
                 }
             }
@@ -211,11 +218,12 @@ mod tests {
     #[test]
     fn a_posture_on_one_leg_has_no_face_to_rest_on_and_is_held_level_and_clear() {
         // The three-legs-up table of tests/cli/simulate_cli.rs: every leg but
-        // the right hind one at J1 60°, J2 80°, J3 110°. The lifted paws are
-        // above the trunk: every face through them would put the trunk
-        // through the floor, so it has none to rest on and is taken level,
-        // where its trunk stands well clear of the one paw left down, and
-        // the belly on the floor is a fall.
+        // the right hind one at J1 60°, J2 80°, J3 110°. Three paws are
+        // raised above their shoulders and hips: with one paw down it has no
+        // face to rest on (tipped 46° it could lean on two lifted paws, with
+        // its trunk through the floor), so it is taken level, where its trunk
+        // stands well clear of the one paw left down, and the belly on the
+        // floor is a fall.
         let physical = physical_model(Model::Ers7);
         let angles: Vec<f64> = physical
             .servos()
