@@ -201,7 +201,7 @@ fn out_csv_holds_the_simulated_body_and_every_servo() {
 /// Exit 2 and one line on standard error naming the file and the problem.
 #[track_caller]
 fn refused(o: &Output, needle: &str) {
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(o));
     let err = stderr(o);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("viewer: ") && err.contains(needle), "{err}");
