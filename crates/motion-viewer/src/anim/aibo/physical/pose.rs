@@ -63,8 +63,9 @@ const ON_PLANE_M: f64 = 1e-4;
 
 /// The attitude in which the posture of servo `angles` (radians) rests on
 /// its paws, yaw 0: of the planes through three of the paws it stands on
-/// ([`standing_paws`]) that leave the fourth on or above them (the faces
-/// the posture can stand on), the one nearest level is turned level. A
+/// (those below their own shoulder or hip) that leave the fourth on or
+/// above them (the faces the posture can stand on), the one nearest level
+/// is turned level. A
 /// stand rests level; a sit whose hind legs fold under it leans back onto
 /// its shortened hind legs; a posture with one leg lifted rests on the other
 /// three. A posture with fewer than three paws down (three legs lifted) has
