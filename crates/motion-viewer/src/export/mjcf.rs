@@ -25,7 +25,7 @@ use std::path::Path;
 use super::urdf::{attr, v3};
 use crate::anim::aibo::drive::{Drive, HOLD_S, SETTLE_S};
 use crate::anim::aibo::physical::{
-    GRAVITY_M_S2, Geom, PhysicalModel, STEP_S, physical_model, start_pose,
+    GRAVITY_M_S2, Geom, MUJOCO_STEP_S, PhysicalModel, physical_model, start_pose,
 };
 use crate::error::Result;
 use crate::formats::aibo::Model;
@@ -55,7 +55,7 @@ pub fn document(model: Model, motion: Option<&Mtn>) -> String {
     );
     let _ = writeln!(
         x,
-        r#"  <option timestep="{STEP_S}" gravity="0 0 {}" integrator="implicitfast"/>"#,
+        r#"  <option timestep="{MUJOCO_STEP_S}" gravity="0 0 {}" integrator="implicitfast"/>"#,
         -GRAVITY_M_S2
     );
     let _ = writeln!(x, "  <default>");

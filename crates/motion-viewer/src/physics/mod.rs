@@ -282,8 +282,10 @@ mod tests {
     }
 
     #[test]
-    fn step_counts_cover_the_motion_to_the_millisecond() {
-        assert_eq!(step_counts(4.88), (500, 4880, 1000));
-        assert_eq!(step_counts(0.0161), (500, 17, 1000));
+    fn step_counts_cover_the_motion_to_the_step() {
+        // 2 ms steps: 0.5 s of settling, 1 s of hold; a motion's last
+        // partial step is played whole.
+        assert_eq!(step_counts(4.88), (250, 2440, 500));
+        assert_eq!(step_counts(0.0161), (250, 9, 500));
     }
 }

@@ -34,7 +34,7 @@ fn dq(q: RQuat) -> DQuat {
 }
 
 /// rapier substeps per fixed step.
-pub(super) const SUBSTEPS: usize = 2;
+pub(super) const SUBSTEPS: usize = 1;
 
 /// Robot colliders meet the ground, not each other.
 const ROBOT: InteractionGroups =
@@ -73,10 +73,10 @@ impl World {
         // Penetration allowed before the contact pushes back: 1 mm, about
         // MuJoCo's under a standing dog's weight.
         p.normalized_allowed_linear_error = 0.001;
-        // Two substeps a step (rapier's default is four): the multibody's mass
-        // matrix, the cost of a step, is rebuilt once a substep; the seed's
-        // body stays as close to MuJoCo's over its first second (12 mm) as
-        // with four (docs/physics.md).
+        // One substep a 2 ms step (rapier's default is four): the multibody's
+        // mass matrix, the cost of a step, is rebuilt once a substep, and the
+        // bodies stay as close to MuJoCo's over the first second as with two
+        // substeps of 1 ms (docs/physics.md §4).
         p.num_solver_iterations = SUBSTEPS;
         let ground = world.bodies.insert(RigidBodyBuilder::fixed().build());
         world.colliders.insert_with_parent(
