@@ -198,11 +198,10 @@ fn mujoco_agrees_with_the_simulator_on_the_real_corpus() {
     let Some(python) = readers() else { return };
     let dir = tempfile::tempdir().unwrap();
     // Every ERS-7, ERS-210/220 and loose motion, and every 8th of the 551
-    // ERS-110 archive motions: 135 motions and the built-to-fall table, 5 min
-    // 20 s on two cores shared with another build (the whole corpus takes
-    // half an hour of a test build on two cores: `MV_FULL_CORPUS=1` runs it,
-    // and `tests/readers/compare_corpus.py` gives the same figures from a
-    // release build).
+    // ERS-110 archive motions: 135 motions and the built-to-fall table, about
+    // 2 min on two cores shared with another build (`MV_FULL_CORPUS=1` runs
+    // all 617, `tests/readers/compare_corpus.py` the same from a release
+    // build).
     let full = std::env::var_os("MV_FULL_CORPUS").is_some();
     let mut motions: Vec<(String, Mtn)> = workbench::motions()
         .into_iter()
