@@ -379,6 +379,86 @@ impl Track {
         guarded(py, || sample::keyframes(py, self.mtn("keyframes")?))
     }
 
+    /// The motion played on a simulated dog (AIBO): what `viewer simulate
+    /// --json` prints as `verdict` (`falls`, `fall_time_s`, `peak_tilt_deg`,
+    /// `min_body_height_m`, `paws`, `ground_contacts`, `joints`…), and the
+    /// simulated motion per frame from its start to the end of the hold
+    /// after it: `time` (n, seconds), `body_position` (n × 3, metres),
+    /// `body_attitude` (n × 4, quaternion x y z w), `tilt_deg` (n),
+    /// `reached` and `commanded` (n × servos, radians), `servos` (their PRM
+    /// names). Raises `motion_viewer.UnsupportedError` for a motion of no known
+    /// model, a zero-length one, or one that drives a servo past its stop.
+    fn simulate<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        use crate::errors::OrRaise as _;
+        let m = self.mtn("simulate")?;
+        let name = self.inner.path().display().to_string();
+        let sim = py
+            .detach(|| motion_viewer::physics::simulate(m, &name))
+            .or_raise(py)?;
+        let verdict = serde_json::to_string(&sim.verdict)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let n = sim.frames.len();
+        let servos = sim.servos.len();
+        let out = PyDict::new(py);
+        out.set_item(
+            "verdict",
+            py.import("json")?.call_method1("loads", (verdict,))?,
+        )?;
+        let frames = &sim.frames;
+        out.set_item(
+            "time",
+            sample::fill(py, [n], |o| {
+                for (x, f) in o.iter_mut().zip(frames) {
+                    *x = f.t;
+                }
+            })?,
+        )?;
+        out.set_item(
+            "body_position",
+            sample::fill(py, [n, 3], |o| {
+                for (row, f) in o.chunks_mut(3).zip(frames) {
+                    row.copy_from_slice(&f.position);
+                }
+            })?,
+        )?;
+        out.set_item(
+            "body_attitude",
+            sample::fill(py, [n, 4], |o| {
+                for (row, f) in o.chunks_mut(4).zip(frames) {
+                    row.copy_from_slice(&f.attitude);
+                }
+            })?,
+        )?;
+        out.set_item(
+            "tilt_deg",
+            sample::fill(py, [n], |o| {
+                for (x, f) in o.iter_mut().zip(frames) {
+                    *x = f.tilt_deg;
+                }
+            })?,
+        )?;
+        for (key, reached) in [("reached", true), ("commanded", false)] {
+            out.set_item(
+                key,
+                sample::fill(py, [n, servos], |o| {
+                    for (row, f) in o.chunks_mut(servos.max(1)).zip(frames) {
+                        let deg = if reached {
+                            &f.reached_deg
+                        } else {
+                            &f.commanded_deg
+                        };
+                        for (x, d) in row.iter_mut().zip(deg) {
+                            *x = d.to_radians();
+                        }
+                    }
+                })?,
+            )?;
+        }
+        let names: Vec<&str> = sim.servos.iter().map(|s| s.name).collect();
+        out.set_item("servos", names)?;
+        Ok(out)
+    }
+
     // --- MRTK input animation ---
 
     /// Head (camera) poses, n × 7: x, y, z (metres), then the rotation

@@ -102,3 +102,38 @@ def test_wrong_kind_is_a_type_error(sit, data):
         sit.positions([0.0])
     with pytest.raises(TypeError, match="is for input-animation tracks"):
         sit.camera_poses()
+
+
+def test_simulate_the_seed_stands_and_returns_the_arrays(sit):
+    r = sit.simulate()
+    v = r["verdict"]
+    assert v["model"] == "ERS-210"
+    assert v["falls"] is False and v["fall_time_s"] is None
+    assert 10.0 < v["peak_tilt_deg"] < 60.0
+    assert len(v["joints"]) == 15 and len(v["paws"]) == 4
+    n = len(r["time"])
+    # Every 16 ms frame from the start to the end of the 1 s hold.
+    assert n == math.floor((4.88 + 1.0) / 0.016) + 1
+    assert r["time"][0] == 0.0 and abs(r["time"][-1] - 5.872) < 1e-9
+    assert r["body_position"].shape == (n, 3)
+    assert r["body_attitude"].shape == (n, 4)
+    assert np.allclose(np.linalg.norm(r["body_attitude"], axis=1), 1.0)
+    assert r["reached"].shape == (n, 15) and r["commanded"].shape == (n, 15)
+    assert len(r["servos"]) == 15 and "PRM:/r2/c1-Joint2:j1" in r["servos"]
+    # The body stays well above the floor, and the servos follow their commands.
+    assert r["body_position"][:, 2].min() > 0.03
+    assert np.abs(r["reached"] - r["commanded"]).max() < math.radians(10.0)
+    # The tilt is the body's up axis from the world's.
+    x, y = r["body_attitude"][:, 0], r["body_attitude"][:, 1]
+    up_z = 1.0 - 2.0 * (x * x + y * y)
+    assert np.allclose(np.degrees(np.arccos(np.clip(up_z, -1, 1))), r["tilt_deg"], atol=1e-6)
+
+
+def test_simulate_refuses_a_motion_of_no_known_model(tmp_path, data):
+    raw = bytearray((data / "sony_stand_sit.mtn").read_bytes())
+    at = raw.find(b"DRX-910")
+    raw[at : at + 7] = b"DRX-999"
+    path = tmp_path / "unknown.mtn"
+    path.write_bytes(bytes(raw))
+    with pytest.raises(mv.UnsupportedError, match="unknown design label"):
+        mv.open(path).simulate()

@@ -11,6 +11,7 @@ mod memg;
 mod play;
 mod render;
 mod serve;
+mod simulate;
 pub mod values;
 mod workbench;
 
@@ -63,6 +64,9 @@ enum Command {
     Memg(memg::MemgArgs),
     /// Serve the web page (built by web/build.sh) on 127.0.0.1 and print its URL.
     Serve(serve::ServeArgs),
+    /// Will it fall? Play AIBO motions on a simulated dog: a verdict per motion
+    /// (exit 0 every one stands, 1 one falls, 2 on an error).
+    Simulate(simulate::SimulateArgs),
 }
 
 impl Cli {
@@ -78,6 +82,7 @@ impl Cli {
             Some(Command::Mtn(a)) => a.inputs(),
             Some(Command::Memg(_)) => Vec::new(),
             Some(Command::Serve(_)) => Vec::new(),
+            Some(Command::Simulate(a)) => vec![&mut a.files],
             None => vec![&mut self.files],
         }
     }
@@ -102,7 +107,8 @@ pub struct ExportArgs {
     pub files: Vec<PathBuf>,
     /// Output: `.json` (state at --time/--frame, or every frame), `.csv` (every frame),
     /// `.obj` (MEMG deformed mesh), `.glb`/`.gltf` (animated scene), `.pc2` (MEMG point cache),
-    /// `.urdf` (AIBO robot description), `.mcap` (ROS 2 bag), `.usda` (USD stage).
+    /// `.urdf` (AIBO robot description), `.xml` (MuJoCo MJCF of an AIBO, the motion's
+    /// commanded trajectory as keyframes), `.mcap` (ROS 2 bag), `.usda` (USD stage).
     #[arg(long)]
     pub out: PathBuf,
     #[command(flatten)]
@@ -124,7 +130,7 @@ pub struct ExportArgs {
     /// glTF: write each MEMG timestep as its own mesh instead of morph targets.
     #[arg(long)]
     pub baked: bool,
-    /// URDF of an AIBO model without a motion, e.g. ERS-7 or ERS-210.
+    /// URDF or MJCF of an AIBO model without a motion, e.g. ERS-7 or ERS-210.
     #[arg(long, conflicts_with = "files")]
     pub model: Option<motion_viewer::formats::aibo::Model>,
     /// MCAP: the time of the first message, seconds since the Unix epoch
@@ -300,12 +306,13 @@ pub fn main() -> ExitCode {
                 | Command::Mtn(_)
                 | Command::Memg(_)
                 | Command::Bench(_)
+                | Command::Simulate(_)
         )
     ) {
         remove_partial_outputs_on_interrupt();
     }
-    // `diff` tells a difference (1) from an error (2).
-    let error_status = if matches!(cli.command, Some(Command::Diff(_))) {
+    // `diff` and `simulate` tell a finding (1) from an error (2).
+    let error_status = if matches!(cli.command, Some(Command::Diff(_) | Command::Simulate(_))) {
         ExitCode::from(2)
     } else {
         ExitCode::FAILURE
@@ -323,6 +330,7 @@ pub fn main() -> ExitCode {
         Some(Command::Render(args)) => render::run(&args),
         Some(Command::Plot(args)) => curves::plot_run(&args),
         Some(Command::Diff(args)) => return curves::diff_run(&args),
+        Some(Command::Simulate(args)) => return simulate::run(&args),
         Some(Command::Mtn(args)) => workbench::run(&args),
         Some(Command::Memg(args)) => memg::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),

@@ -19,4 +19,5 @@ mod mtn_cli;
 mod oda_cli;
 mod outputs;
 mod robots_cli;
+mod simulate_cli;
 mod workbench_cli;

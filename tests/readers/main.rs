@@ -11,6 +11,7 @@ mod gltf_blender;
 mod gltf_three;
 mod gltf_validator;
 mod mcap;
+mod mjcf;
 mod one_clock;
 mod urdf;
 mod usd;

@@ -52,12 +52,15 @@
 //! - `synthetic` (feature `synthetic`): MEMG scenes of any size for benchmarks;
 //! - `fit` (feature `fit`): MEMG motions fitted to point caches (`.pc2`,
 //!   `.obj` sequences) within an error bound, with faer's decompositions.
+//! - `physics` (feature `physics`): will it fall? AIBO motions simulated on a
+//!   physical dog (rapier), with a verdict per motion.
 //!
 //! With its default features the crate has no GPU, window or command-line
 //! dependency. It never prints: what a caller should see comes back as a
 //! value (warnings in [`Loaded`], in decoded files and in reports).
 
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod anim;
 pub mod budget;
@@ -80,6 +83,10 @@ pub mod workbench;
 
 #[cfg(feature = "gpu")]
 pub mod gpu;
+
+#[cfg(feature = "physics")]
+#[cfg_attr(docsrs, doc(cfg(feature = "physics")))]
+pub mod physics;
 
 #[cfg(feature = "gpu")]
 pub mod stage;

@@ -22,8 +22,10 @@
 //! docs/formats.md §1 offsets put the four paws of Sony's ERS-7 stand and sit postures on
 //! one horizontal plane within about 2 mm.
 
+pub mod drive;
 mod links;
 mod models;
+pub mod physical;
 
 use std::collections::HashMap;
 
@@ -336,6 +338,12 @@ pub fn forward_kinematics(model: Model, angles: &JointAngles, body_rpy_deg: [f64
 /// [`forward_kinematics`] composes, for exporters that write the tree itself.
 pub fn links_at(model: Model, angle_rad: impl Fn(Joint) -> f64) -> Vec<Link> {
     links::links(rig_model(model), angle_rad)
+}
+
+/// The unit axis a positive angle of `joint` turns about, in its parent
+/// link's frame, on `model`'s rig; `None` when the rig has no such servo.
+pub fn servo_axis(model: Model, joint: Joint) -> Option<[f64; 3]> {
+    links::servo_axis(rig_model(model), joint)
 }
 
 /// Poses a decoded `.mtn` motion at `t` seconds (clamped to the motion): its

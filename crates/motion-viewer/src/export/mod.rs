@@ -11,6 +11,7 @@ pub mod finite;
 pub mod gltf;
 pub mod json;
 pub mod mcap;
+pub mod mjcf;
 pub mod obj;
 pub mod pc2;
 #[cfg(feature = "gpu")]
@@ -44,6 +45,9 @@ pub enum Format {
     Pc2,
     /// `.urdf`: the robot description of an AIBO motion's model.
     Urdf,
+    /// `.xml`: MuJoCo's MJCF of an AIBO motion's model, the motion's
+    /// commanded trajectory as keyframes ([`mjcf`]).
+    Mjcf,
     /// `.mcap`: a ROS 2 bag of joint states and transforms.
     Mcap,
     /// `.usda`: a USD stage (text) of meshes and transforms.
@@ -62,6 +66,7 @@ impl Format {
             "gltf" => Format::Gltf,
             "pc2" => Format::Pc2,
             "urdf" => Format::Urdf,
+            "xml" => Format::Mjcf,
             "mcap" => Format::Mcap,
             "usda" => Format::Usda,
             _ => return None,
@@ -144,7 +149,7 @@ pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report>
     }
     let format = Format::from_path(out).ok_or_else(|| {
         fail(
-            "unknown output type; use .json, .csv, .obj, .glb, .gltf, .pc2, .urdf, .mcap or .usda"
+            "unknown output type; use .json, .csv, .obj, .glb, .gltf, .pc2, .urdf, .xml (MJCF), .mcap or .usda"
                 .into(),
         )
     })?;
@@ -232,6 +237,12 @@ pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report>
             ));
         }
         (Format::Urdf, None) => robots::urdf(tracks, out, &mut report)?,
+        (Format::Mjcf, Some(_)) => {
+            return Err(fail(
+                "an MJCF describes the robot and the whole motion; leave out --time/--frame".into(),
+            ));
+        }
+        (Format::Mjcf, None) => robots::mjcf(tracks, out, &mut report)?,
         (Format::Mcap, Some(_)) => {
             return Err(fail(
                 "a bag holds the whole motion; leave out --time/--frame (--frames A..B takes a part)"
@@ -250,21 +261,27 @@ pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report>
 }
 
 /// Writes the description of `model` alone, without a motion
-/// (`viewer export --model ERS-7 --out ers7.urdf`): `out` must be a `.urdf`.
+/// (`viewer export --model ERS-7 --out ers7.urdf`): `out` must be a `.urdf`
+/// or an MJCF `.xml`.
 pub fn export_model(
     model: crate::formats::aibo::Model,
     out: &Path,
     options: &Options,
 ) -> Result<Report> {
-    if Format::from_path(out) != Some(Format::Urdf) {
+    let format = Format::from_path(out);
+    if !matches!(format, Some(Format::Urdf | Format::Mjcf)) {
         return Err(Error::unsupported(
             out,
-            "--model without a motion writes a robot description; use .urdf",
+            "--model without a motion writes a robot description; use .urdf or .xml (MJCF)",
         ));
     }
     crate::output::check_not_input(out, options.inputs, options.force)?;
     let mut report = Report::default();
-    robots::urdf_of_model(model, out, &mut report)?;
+    if format == Some(Format::Mjcf) {
+        robots::mjcf_of(model, None, out, &mut report)?;
+    } else {
+        robots::urdf_of_model(model, out, &mut report)?;
+    }
     Ok(report)
 }
 

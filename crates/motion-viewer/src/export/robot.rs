@@ -17,9 +17,9 @@
 //! - the mouth and ears, which move no rig point, hang from `head` with a
 //!   small box each (drawing only; their placement is not measured).
 
-use glam::{DMat3, DQuat, DVec3};
+use glam::{DQuat, DVec3};
 
-use crate::anim::aibo::{Link, joint_label, links_at, rig_model};
+use crate::anim::aibo::{joint_label, links_at, rig_model, servo_axis};
 use crate::formats::aibo::{Joint, Model, max_speed_rad_s};
 use crate::formats::mtn::prm_names;
 use crate::scene::rig::{BONE_RADIUS_M, JOINT_RADIUS_M};
@@ -210,11 +210,9 @@ impl Robot {
                 (None, None) => format!("link_{i}"),
             };
             let (kind, axis, joint_name) = match link.joint {
-                Some(joint) if has(joint) => (
-                    kind_of(model, joint),
-                    axis_of(model, i, joint),
-                    name_of(joint),
-                ),
+                Some(joint) if has(joint) => {
+                    (kind_of(model, joint), axis_of(model, joint), name_of(joint))
+                }
                 _ => (JointKind::Fixed, [1.0, 0.0, 0.0], format!("{name}_fixed")),
             };
             joints.push(RobotJoint {
@@ -309,24 +307,9 @@ fn kind_of(model: Model, joint: Joint) -> JointKind {
     }
 }
 
-/// The axis of link `index`'s servo: the rig's tree with that servo alone
-/// turned by one radian gives the link's rotation, whose axis-angle is
-/// (axis, +1) — the axis read from the same code that poses the figure.
-fn axis_of(model: Model, index: usize, joint: Joint) -> [f64; 3] {
-    let turned: Vec<Link> = links_at(model, |j| if j == joint { 1.0 } else { 0.0 });
-    let rotation = DMat3::from_cols_array_2d(&turned[index].rotation);
-    let (axis, angle) = DQuat::from_mat3(&rotation).to_axis_angle();
-    let axis = if angle < 0.0 { -axis } else { axis };
-    // The rig's axes are its frames' own x, y or z: snap the rounding of
-    // the quaternion round trip away (and only that).
-    axis.to_array().map(|c| {
-        let snapped = c.round();
-        if (c - snapped).abs() < 1e-9 {
-            snapped + 0.0
-        } else {
-            c
-        }
-    })
+/// The axis of `joint`'s servo, from the rig ([`servo_axis`]).
+fn axis_of(model: Model, joint: Joint) -> [f64; 3] {
+    servo_axis(model, joint).expect("a rig link carries the servo")
 }
 
 /// The mouth and ears on the head, for the models that have them: servos

@@ -64,6 +64,54 @@ pub fn urdf_of_model(model: Model, out: &Path, report: &mut Report) -> Result<()
     Ok(())
 }
 
+/// The MJCF of the model of the AIBO motion among `tracks`, its commanded
+/// trajectory as keyframes (one motion: the keyframes are its).
+pub fn mjcf(tracks: &[Track], out: &Path, report: &mut Report) -> Result<()> {
+    let model = model_of(tracks, out, &mut report.warnings)?;
+    let motions: Vec<&crate::formats::mtn::Mtn> = tracks
+        .iter()
+        .filter_map(|t| match t {
+            Track::Mtn { motion, .. } => Some(motion),
+            _ => None,
+        })
+        .collect();
+    let [motion] = motions[..] else {
+        return Err(Error::unsupported(
+            out,
+            format!(
+                "an MJCF carries one motion's keyframes; {} motions were given",
+                motions.len()
+            ),
+        ));
+    };
+    mjcf_of(model, Some(motion), out, report)
+}
+
+/// The MJCF of `model`, with `motion`'s keyframes when given.
+pub fn mjcf_of(
+    model: Model,
+    motion: Option<&crate::formats::mtn::Mtn>,
+    out: &Path,
+    report: &mut Report,
+) -> Result<()> {
+    let bytes = super::mjcf::write(model, motion, out)?;
+    let physical = crate::anim::aibo::physical::physical_model(model);
+    report.notes.push(format!(
+        "wrote {} ({bytes} bytes): {} MJCF, {} bodies, {} position servos, {:.3} kg{}",
+        out.display(),
+        model,
+        physical.links.len(),
+        physical.servos().count(),
+        physical.total_mass(),
+        motion.map_or_else(String::new, |m| format!(
+            ", {} keyframes",
+            m.keyframes.len()
+        ))
+    ));
+    report.written.push(out.to_path_buf());
+    Ok(())
+}
+
 /// Every track of `tracks` as one ROS 2 bag ([`super::mcap`]).
 pub fn mcap(tracks: &[Track], out: &Path, options: &Options, report: &mut Report) -> Result<()> {
     let written = super::mcap::write(tracks, out, options)?;

@@ -106,12 +106,13 @@ fn geometry(shape: &Shape) -> ([f64; 3], [f64; 3], String) {
     }
 }
 
-fn v3(v: [f64; 3]) -> String {
+/// Three numbers, space-separated, in Rust's shortest round-trip form.
+pub(super) fn v3(v: [f64; 3]) -> String {
     format!("{} {} {}", v[0], v[1], v[2])
 }
 
 /// `text` safe inside a double-quoted XML attribute.
-fn attr(text: &str) -> String {
+pub(super) fn attr(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('"', "&quot;")
         .replace('<', "&lt;")

@@ -90,10 +90,15 @@ fn ers220_shares_the_ers210_legs() {
 #[test]
 fn ers110_zero_angle_front_leg_is_the_notes_offsets_summed() {
     let pose = forward_kinematics(Model::Ers110, &zeros(Model::Ers110), [0.0; 3]);
-    // (44.85, 26.5, 0) + (13, 5.5, -61) + (-9.5, 1.06, -58).
-    assert_point(pose.body_point("left_front_paw"), [48.35, 33.06, -119.0]);
-    // Hind: (-44.85, 26.5, 0) + (-13, 5.5, -61) + (19, 1.06, -69).
-    assert_point(pose.body_point("left_hind_paw"), [-38.85, 33.06, -130.0]);
+    // (44.85, 59.2, 0) + (13, 5.5, -61) + (-9.5, 1.06, -58): the shoulders
+    // at the ERS-210's ±59.2 (docs/physics.md, rig check), not the notes' ±26.5
+    // that stood the paws inside the 90 mm body.
+    assert_point(pose.body_point("left_front_paw"), [48.35, 65.76, -119.0]);
+    // Hind: (-44.85, 59.2, 0) + (-13, 5.5, -61) + (19, 1.06, -69).
+    assert_point(pose.body_point("left_hind_paw"), [-38.85, 65.76, -130.0]);
+    // The paws stand outside the body box, as on every AIBO.
+    let (centre, half) = body_box(Model::Ers110);
+    assert!(65.76 > centre[1] + half[1], "{half:?}");
 }
 
 #[test]

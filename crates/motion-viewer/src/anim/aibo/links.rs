@@ -7,7 +7,7 @@
 //! Frames are the body frame's (x forward, y left, z up, mm), before the
 //! body's roll, pitch and yaw.
 
-use glam::{DMat3, DVec3};
+use glam::{DMat3, DQuat, DVec3};
 
 use super::{HeadChain, RigModel};
 use crate::formats::aibo::{Joint, Leg, LegJoint};
@@ -41,6 +41,30 @@ pub fn compose(links: &[Link]) -> Vec<(DVec3, DMat3)> {
         frames.push(frame);
     }
     frames
+}
+
+/// The unit axis a positive angle of `joint` turns its link about, in the
+/// parent link's frame (every frame of the rig is parallel to its parent's
+/// at zero angles): the tree with that servo alone turned by one radian gives
+/// the link's rotation, whose axis-angle is (axis, +1) — the axis read from
+/// the same code that poses the figure. `None` when the rig has no link for
+/// `joint`.
+pub(super) fn servo_axis(rig: &RigModel, joint: Joint) -> Option<[f64; 3]> {
+    let turned = links(rig, |j| if j == joint { 1.0 } else { 0.0 });
+    let link = turned.iter().find(|l| l.joint == Some(joint))?;
+    let rotation = DMat3::from_cols_array_2d(&link.rotation);
+    let (axis, angle) = DQuat::from_mat3(&rotation).to_axis_angle();
+    let axis = if angle < 0.0 { -axis } else { axis };
+    // The rig's axes are its frames' own x, y or z: snap the rounding of
+    // the quaternion round trip away (and only that).
+    Some(axis.to_array().map(|c| {
+        let snapped = c.round();
+        if (c - snapped).abs() < 1e-9 {
+            snapped + 0.0
+        } else {
+            c
+        }
+    }))
 }
 
 /// Collects links, each one's parent being the one pushed before it unless given.

@@ -229,9 +229,14 @@ const ERS220: RigModel = RigModel {
     ..ERS210
 };
 
-/// ERS-110 (docs/formats.md §1, "rough"): shoulders (±44.85, ±26.5, 0); upper leg
+/// ERS-110 (docs/formats.md §1, "rough"): shoulders (±44.85, ±59.2, 0); upper leg
 /// (13, 5.5, -61) in the leg frame; lower leg front (-9.5, 1.06, -58) and
 /// hind (19, 1.06, -69) in the body frame (-19 in the hind leg frame).
+///
+/// The notes' shoulder spacing y = ±26.5 put the paws at ±33 mm, inside the
+/// 90 mm-wide body, where every AIBO mounts its legs outside the body; the
+/// ERS-110's published envelope is the ERS-210's, so its shoulders take the
+/// ERS-210's ±59.2 (docs/physics.md "Rig check" gives the evidence).
 ///
 /// With these numbers the hind paws of Sony's ERS-110 stand land 13.6 mm
 /// below the front ones: rough indeed, kept as published.
@@ -241,7 +246,7 @@ const ERS220: RigModel = RigModel {
 /// ERS-110 motions use, rounded outward.
 const ERS110: RigModel = RigModel {
     model: Model::Ers110,
-    shoulder: [44.85, 26.5, 0.0],
+    shoulder: [44.85, 59.2, 0.0],
     front: LegGeometry {
         upper: [13.0, 5.5, -61.0],
         lower: [-9.5, 1.06, -58.0],

@@ -1,0 +1,199 @@
+//! `viewer simulate`: will it fall? Each AIBO motion played on a physical
+//! dog (the library's `physics`), with a verdict per motion. Exit 0 when
+//! every motion stands, 1 when one falls, 2 on an error.
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use motion_viewer::physics::{self, Simulation, Verdict};
+use motion_viewer::scene::Archives;
+use motion_viewer::{Track, text};
+use rayon::prelude::*;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Arguments of `viewer simulate`.
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// Motions: `.mtn` files, ODA archives (every motion in them,
+    /// or `ARCHIVE.ODA:NAME`), folders (every `.mtn` and `.oda` in them).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Print one JSON object per motion, one per line.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the simulated motion of the one motion given: `.csv` (body pose
+    /// and every servo's reached and commanded angle per frame), or the
+    /// reached motion as a `.mtn`-driven export (`.glb`, `.mcap`, `.json`…).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// Runs `viewer simulate`; the exit status tells stand (0), fall (1), error (2).
+pub fn run(args: &SimulateArgs) -> ExitCode {
+    match simulate_all(args) {
+        Ok(true) => ExitCode::from(1),
+        Ok(false) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("viewer: {}", super::one_line(&e));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Simulates every motion; true when one falls.
+fn simulate_all(args: &SimulateArgs) -> Result<bool> {
+    let files = expand_folders(&args.files)?;
+    let tracks = super::load(&files, Archives::EveryMotion)?;
+    let motions: Vec<(String, &motion_viewer::formats::mtn::Mtn)> = tracks
+        .iter()
+        .map(|t| match t {
+            Track::Mtn { path, motion, .. } => Ok((path.display().to_string(), motion)),
+            other => bail!("{}: not an AIBO .mtn motion", other.path().display()),
+        })
+        .collect::<Result<_>>()?;
+    if args.out.is_some() && motions.len() != 1 {
+        bail!(
+            "--out writes one simulated motion; {} motions were given",
+            motions.len()
+        );
+    }
+    // Refuse bad input before simulating anything, in one line.
+    for (name, m) in &motions {
+        physics::check_simulable(m, name)?;
+    }
+    let sims: Vec<Simulation> = motions
+        .par_iter()
+        .map(|(name, m)| physics::simulate(m, name))
+        .collect::<motion_viewer::Result<_>>()?;
+    let mut text = String::new();
+    for sim in &sims {
+        if args.json {
+            text.push_str(&serde_json::to_string(&sim.verdict)?);
+            text.push('\n');
+        } else {
+            readable(&mut text, &sim.verdict)?;
+        }
+    }
+    if args.json {
+        super::print_stdout(&text)?;
+    } else {
+        super::print_text(&text)?;
+    }
+    if let (Some(out), [sim]) = (&args.out, &sims[..]) {
+        let (_, motion) = motions[0];
+        write_out(out, sim, motion, &args.files)?;
+    }
+    Ok(sims.iter().any(|s| s.verdict.falls))
+}
+
+/// Every folder among `paths` replaced by its `.mtn` and `.oda` files
+/// (any case), in name order.
+fn expand_folders(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for path in paths {
+        if !path.is_dir() {
+            out.push(path.clone());
+            continue;
+        }
+        let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+            .with_context(|| format!("{}: cannot list the folder", path.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.is_file()
+                    && p.extension().is_some_and(|e| {
+                        let e = e.to_string_lossy().to_ascii_lowercase();
+                        e == "mtn" || e == "oda"
+                    })
+            })
+            .collect();
+        found.sort();
+        if found.is_empty() {
+            bail!("{}: the folder holds no .mtn or .oda file", path.display());
+        }
+        out.extend(found);
+    }
+    Ok(out)
+}
+
+/// A verdict as a few lines of text.
+fn readable(out: &mut String, v: &Verdict) -> std::fmt::Result {
+    let what = match v.fall_time_s {
+        Some(t) => match v.fall_cause {
+            Some("tilt") => format!("FALLS at {t:.2} s (tilt past {}°)", physics::FALL_TILT_DEG),
+            _ => format!("FALLS at {t:.2} s (body on the floor where it should stand clear)"),
+        },
+        None => "stands".to_string(),
+    };
+    writeln!(
+        out,
+        "{} ({}, {:.2} s): {what}; peak tilt {:.1}° at {:.2} s, body as low as {:.3} m",
+        v.motion, v.model, v.duration_s, v.peak_tilt_deg, v.peak_tilt_time_s, v.min_body_height_m
+    )?;
+    let slip = v.paws.iter().map(|p| p.slip_m).fold(0.0, f64::max);
+    writeln!(
+        out,
+        "  paws slip at most {:.1} mm while bearing weight",
+        slip * 1000.0
+    )?;
+    for c in &v.ground_contacts {
+        writeln!(
+            out,
+            "  {} on the ground from {:.2} s ({:.2} s in all)",
+            c.link, c.first_s, c.total_s
+        )?;
+    }
+    for j in v.joints.iter().filter(|j| j.could_not_follow()) {
+        writeln!(
+            out,
+            "  {} could not follow: {:+.1}° behind at {:.2} s, beyond {}° for {:.2} s",
+            j.label,
+            j.max_error_deg,
+            j.at_s,
+            physics::FOLLOW_MARGIN_DEG,
+            j.beyond_margin_s
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes the simulated motion to `out`.
+fn write_out(
+    out: &Path,
+    sim: &Simulation,
+    motion: &motion_viewer::formats::mtn::Mtn,
+    inputs: &[PathBuf],
+) -> Result<()> {
+    let ext = out
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    motion_viewer::output::check_not_input(out, inputs, false)?;
+    if ext == "csv" {
+        let bytes = physics::write_csv(sim, out)?;
+        eprintln!(
+            "viewer: wrote {} ({bytes} bytes): {} frames of the simulated motion",
+            text::escape(&out.display().to_string()),
+            sim.frames.len()
+        );
+        return Ok(());
+    }
+    // Any other format: the reached angles and attitude as a motion, through
+    // the library's exporters (the body's travel is in the .csv only).
+    let reached = physics::reached_motion(sim, motion);
+    let track = Track::Mtn {
+        path: PathBuf::from(format!("{} (simulated)", sim.verdict.motion)),
+        motion: reached,
+        entry: None,
+    };
+    let options = motion_viewer::export::Options {
+        inputs,
+        ..Default::default()
+    };
+    let report = motion_viewer::export::export(std::slice::from_ref(&track), out, &options)?;
+    super::warn_all(&report.warnings);
+    for note in &report.notes {
+        eprintln!("viewer: {}", text::escape(note));
+    }
+    Ok(())
+}

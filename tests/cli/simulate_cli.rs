@@ -1,0 +1,246 @@
+//! `viewer simulate`: the verdict per motion (exit 0 stands, 1 falls, 2
+//! error), `--json`'s fields, archives and folders in one call, `--out`, and
+//! bad input in one line.
+
+use crate::app::viewer;
+use crate::common::{data, test_data};
+use motion_viewer::formats::mtn;
+use std::path::Path;
+use std::process::Output;
+
+fn simulate(args: &[&std::ffi::OsStr]) -> Output {
+    viewer().arg("simulate").args(args).output().unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The JSON objects `--json` printed, one per line.
+fn verdicts(o: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+#[test]
+fn the_seed_stand_sit_stands_and_json_has_the_fields_the_issue_names() {
+    let o = simulate(&[data("sony_stand_sit.mtn").as_os_str(), "--json".as_ref()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = verdicts(&o);
+    assert_eq!(v.len(), 1);
+    let v = &v[0];
+    assert!(
+        v["motion"]
+            .as_str()
+            .unwrap()
+            .ends_with("sony_stand_sit.mtn")
+    );
+    assert_eq!(v["model"], "ERS-210");
+    assert_eq!(v["falls"], false);
+    assert!(v["fall_time_s"].is_null());
+    // It sits: Sony's file leans the body back up to 32°; it must not go
+    // near a fall, and the body stays well off the floor.
+    let tilt = v["peak_tilt_deg"].as_f64().unwrap();
+    assert!((10.0..50.0).contains(&tilt), "{tilt}");
+    let low = v["min_body_height_m"].as_f64().unwrap();
+    assert!((0.03..0.2).contains(&low), "{low}");
+    // Per servo: its PRM name, the largest commanded − reached and when.
+    let joints = v["joints"].as_array().unwrap();
+    assert_eq!(joints.len(), 15, "12 leg servos and 3 head servos");
+    assert!(joints.iter().any(|j| j["joint"] == "PRM:/r2/c1-Joint2:j1"));
+    for j in joints {
+        assert!(j["max_error_deg"].is_f64() && j["at_s"].is_f64(), "{j}");
+    }
+    assert_eq!(v["paws"].as_array().unwrap().len(), 4);
+}
+
+/// An ERS-7 legs table: stand, then three legs lifted out sideways and
+/// folded, leaving the left hind leg alone on the floor.
+fn three_legs_up_table() -> String {
+    let legs = ["left_front", "right_front", "left_hind", "right_hind"];
+    let mut header = vec!["time_s".to_string()];
+    for leg in legs {
+        for j in ["j1", "j2", "j3"] {
+            header.push(format!("{leg}_{j}"));
+        }
+    }
+    let stand = [-5.0, 3.0, 30.0];
+    let lifted = [60.0, 80.0, 110.0];
+    let mut rows = vec![header.join(",")];
+    for (t, up) in [(0.0, false), (0.5, false), (1.5, true), (2.0, true)] {
+        let mut row = vec![format!("{t}")];
+        for leg in legs {
+            let angles = if up && leg != "right_hind" {
+                lifted
+            } else {
+                stand
+            };
+            row.extend(angles.iter().map(|a| a.to_string()));
+        }
+        rows.push(row.join(","));
+    }
+    rows.join("\n") + "\n"
+}
+
+fn from_csv(dir: &Path, table: &str, name: &str) -> (Output, std::path::PathBuf) {
+    let csv = dir.join(format!("{name}.csv"));
+    std::fs::write(&csv, table).unwrap();
+    let out = dir.join(format!("{name}.mtn"));
+    let o = viewer()
+        .args(["mtn", "from-csv"])
+        .arg(&csv)
+        .args(["--model", "ERS-7", "--name", "a_stand#stand_fall", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    (o, out)
+}
+
+#[test]
+fn a_table_that_lifts_three_legs_falls() {
+    let dir = tempfile::tempdir().unwrap();
+    let (o, motion) = from_csv(dir.path(), &three_legs_up_table(), "fall");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = simulate(&[motion.as_os_str(), "--json".as_ref()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v = &verdicts(&o)[0];
+    assert_eq!(v["falls"], true);
+    let t = v["fall_time_s"].as_f64().unwrap();
+    // The legs start up at 0.5 s; the motion lasts 2 s, the hold 1 s more.
+    assert!((0.5..3.0).contains(&t), "{t}");
+    // It drops onto its belly where the commanded posture stands it on one
+    // leg, clear of the floor (or tips past 60°).
+    let cause = v["fall_cause"].as_str().unwrap();
+    assert!(cause == "body on the floor" || cause == "tilt", "{cause}");
+    // Without --json: one headline saying when.
+    let o = simulate(&[motion.as_os_str()]);
+    assert_eq!(o.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("FALLS at"), "{text}");
+}
+
+#[test]
+fn an_archive_and_a_folder_give_a_verdict_for_every_motion_in_one_call() {
+    let archive = test_data("oda/ers7_MOTION7.ODA");
+    let folder = test_data("mtn/Doggies-Galore__AIBOMotionWorkbench");
+    let o = simulate(&[archive.as_os_str(), folder.as_os_str(), "--json".as_ref()]);
+    assert!(
+        matches!(o.status.code(), Some(0 | 1)),
+        "{:?} {}",
+        o.status,
+        stderr(&o)
+    );
+    let v = verdicts(&o);
+    let in_folder = std::fs::read_dir(&folder)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x.eq_ignore_ascii_case("mtn"))
+        })
+        .count();
+    assert_eq!(v.len(), 12 + in_folder);
+    assert!(
+        v[0]["motion"]
+            .as_str()
+            .unwrap()
+            .contains("ers7_MOTION7.ODA:")
+    );
+    // Exit 1 exactly when one of them falls.
+    let falls = v.iter().any(|v| v["falls"] == true);
+    assert_eq!(o.status.code(), Some(i32::from(falls)));
+}
+
+#[test]
+fn out_csv_holds_the_simulated_body_and_every_servo() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sim.csv");
+    let o = simulate(&[
+        data("sony_stand_sit.mtn").as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(
+        &header[..9],
+        [
+            "time_s", "x_m", "y_m", "z_m", "qx", "qy", "qz", "qw", "tilt_deg"
+        ]
+    );
+    assert!(header.contains(&"PRM:/r2/c1-Joint2:j1:reached_deg"));
+    // One row per 16 ms frame from 0 to the end of the 1 s hold (5.872 s).
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rows.len(), ((4.88 + 1.0) / 0.016_f64).floor() as usize + 1);
+    assert!(rows.iter().all(|r| r.len() == header.len()));
+    // The body stays above the floor, and the quaternion is a unit one.
+    for r in &rows {
+        assert!(r[3] > 0.02, "{r:?}");
+        let n: f64 = r[4..8].iter().map(|q| q * q).sum();
+        assert!((n - 1.0).abs() < 1e-6);
+    }
+    // A glTF of the reached motion through the library's exporter.
+    let glb = dir.path().join("sim.glb");
+    let o = simulate(&[
+        data("sony_stand_sit.mtn").as_os_str(),
+        "--out".as_ref(),
+        glb.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::metadata(&glb).unwrap().len() > 1000);
+}
+
+/// Exit 2 and one line on standard error naming the file and the problem.
+#[track_caller]
+fn refused(o: &Output, needle: &str) {
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(o));
+    let err = stderr(o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("viewer: ") && err.contains(needle), "{err}");
+}
+
+#[test]
+fn bad_input_ends_in_one_clear_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let seed = std::fs::read(data("sony_stand_sit.mtn")).unwrap();
+    let m = mtn::decode(&seed).unwrap();
+    // A motion of no known model.
+    let mut unknown = m.clone();
+    unknown.design = "DRX-999".into();
+    let path = dir.path().join("unknown.mtn");
+    std::fs::write(&path, mtn::encode(&unknown)).unwrap();
+    refused(
+        &simulate(&[path.as_os_str()]),
+        "unknown design label \"DRX-999\"",
+    );
+    // A zero-length motion: one keyframe.
+    let mut one = m.clone();
+    one.keyframes.truncate(1);
+    let path = dir.path().join("still.mtn");
+    std::fs::write(&path, mtn::encode(&one)).unwrap();
+    refused(&simulate(&[path.as_os_str()]), "zero-length motion");
+    // A table that asks for a joint past its limit (ERS-7 front J1 stops at 130°).
+    let table = three_legs_up_table().replacen("\n0,-5,", "\n0,170,", 1);
+    let (o, motion) = from_csv(dir.path(), &table, "past");
+    if o.status.success() {
+        refused(&simulate(&[motion.as_os_str()]), "past its limit");
+    } else {
+        // The workbench refuses it already, in one line.
+        assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    }
+    // A folder with nothing to simulate.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    refused(
+        &simulate(&[empty.as_os_str()]),
+        "holds no .mtn or .oda file",
+    );
+}

@@ -1,0 +1,150 @@
+"""Plays MJCF files written by `viewer export X.mtn --out x.xml` in MuJoCo.
+
+For each model given, prints one JSON line: the verdict (falls, fall time,
+peak tilt, lowest body height) and the body's position every 10 ms, from
+MuJoCo's own simulation of the file. The protocol is the one docs/physics.md
+states and the MJCF carries: start at the `start` key, hold the first
+keyframe for `settle_s`, play the keyframes (linear between them, the
+commanded angles clamped to each servo's `ctrlrange`), hold the last one for
+`hold_s`; each servo's target moves toward its command no faster than its
+`max_speed` per step. Written from the file alone: nothing here knows the
+viewer's code.
+
+Usage: python mujoco_drive.py MODEL.xml...
+"""
+
+import json
+import math
+import sys
+
+import mujoco
+import numpy as np
+
+FALL_TILT_DEG = 60.0
+CONTACT_M = 0.002
+EXPECTED_CLEARANCE_M = 0.06
+FLOOR_FALL_S = 0.05
+
+
+def keyframes(m):
+    """The motion's keys, in time order: (times, ctrl rows)."""
+    keys = []
+    for i in range(m.nkey):
+        name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_KEY, i)
+        if name and name.startswith("keyframe_"):
+            keys.append((float(m.key_time[i]), np.array(m.key_ctrl[i])))
+    keys.sort(key=lambda k: k[0])
+    return [k[0] for k in keys], [k[1] for k in keys]
+
+
+def commanded(times, rows, t, lo, hi):
+    """Linear between keys, held before the first and after the last."""
+    if not times:
+        return None
+    if t <= times[0]:
+        c = rows[0]
+    elif t >= times[-1]:
+        c = rows[-1]
+    else:
+        b = next(i for i, k in enumerate(times) if k >= t)
+        a = b - 1
+        span = times[b] - times[a]
+        u = (t - times[a]) / span if span > 0 else 1.0
+        c = rows[a] + (rows[b] - rows[a]) * u
+    return np.clip(c, lo, hi)
+
+
+def interpolate(times, values, t):
+    """Linear between keys, held before the first and after the last."""
+    if t <= times[0]:
+        return values[0]
+    if t >= times[-1]:
+        return values[-1]
+    b = next(i for i, k in enumerate(times) if k >= t)
+    a = b - 1
+    span = times[b] - times[a]
+    u = (t - times[a]) / span if span > 0 else 1.0
+    return values[a] + (values[b] - values[a]) * u
+
+
+def lowest_z(m, d, geoms):
+    """The lowest point of the geoms, from MuJoCo's own placement of them."""
+    low = math.inf
+    for g in geoms:
+        z = d.geom_xpos[g][2]
+        r = d.geom_xmat[g].reshape(3, 3)
+        size = m.geom_size[g]
+        kind = m.geom_type[g]
+        if kind == mujoco.mjtGeom.mjGEOM_SPHERE:
+            low = min(low, z - size[0])
+        elif kind == mujoco.mjtGeom.mjGEOM_CAPSULE:
+            low = min(low, z - abs(r[2, 2]) * size[1] - size[0])
+        elif kind == mujoco.mjtGeom.mjGEOM_BOX:
+            low = min(low, z - sum(abs(r[2, i]) * size[i] for i in range(3)))
+    return low
+
+
+def run(path):
+    m = mujoco.MjModel.from_xml_path(path)
+    d = mujoco.MjData(m)
+    dt = m.opt.timestep
+    start = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_KEY, "start")
+    mujoco.mj_resetDataKeyframe(m, d, start)
+    speeds = np.array(m.numeric("max_speed").data)
+    settle = float(m.numeric("settle_s").data[0])
+    hold = float(m.numeric("hold_s").data[0])
+    lo, hi = m.actuator_ctrlrange[:, 0], m.actuator_ctrlrange[:, 1]
+    times, rows = keyframes(m)
+    duration = times[-1] if times else 0.0
+    target = np.array(d.ctrl)
+    clearance = np.array(m.numeric("expected_clearance").data) if times else np.zeros(1)
+    names = [mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_GEOM, g) or "" for g in range(m.ngeom)]
+    trunk = [g for g, n in enumerate(names) if "_body_" in n or "_head_" in n]
+    on_floor_since, cause = None, None
+    steps = (
+        round(settle / dt) + math.ceil(duration / dt - 1e-9) + round(hold / dt)
+    )
+    falls, fall_time, peak, peak_t, low = False, None, 0.0, 0.0, math.inf
+    traj = []
+    for k in range(steps):
+        t = (k + 1) * dt - settle
+        goal = commanded(times, rows, t, lo, hi)
+        if goal is None:
+            goal = target
+        most = speeds * dt
+        target = target + np.clip(goal - target, -most, most)
+        d.ctrl[:] = target
+        mujoco.mj_step(m, d)
+        w, x, y, z = d.qpos[3:7]
+        up_z = 1.0 - 2.0 * (x * x + y * y)
+        tilt = math.degrees(math.acos(max(-1.0, min(1.0, up_z))))
+        if tilt > peak:
+            peak, peak_t = tilt, t
+        if tilt > FALL_TILT_DEG and not falls:
+            falls, fall_time, cause = True, t, "tilt"
+        expected = interpolate(times, clearance, t) if times else 0.0
+        if lowest_z(m, d, trunk) <= CONTACT_M and expected >= EXPECTED_CLEARANCE_M:
+            if on_floor_since is None:
+                on_floor_since = t
+            if t - on_floor_since + dt >= FLOOR_FALL_S - 1e-9 and not falls:
+                falls, fall_time, cause = True, on_floor_since, "body on the floor"
+        else:
+            on_floor_since = None
+        low = min(low, float(d.qpos[2]))
+        if (k + 1) % 10 == 0:
+            traj.append([round(t, 6)] + [float(v) for v in d.qpos[0:3]])
+    return {
+        "file": path,
+        "falls": falls,
+        "fall_time_s": fall_time,
+        "fall_cause": cause,
+        "peak_tilt_deg": peak,
+        "peak_tilt_time_s": peak_t,
+        "min_body_height_m": low,
+        "trajectory": traj,
+    }
+
+
+if __name__ == "__main__":
+    for p in sys.argv[1:]:
+        print(json.dumps(run(p)), flush=True)
