@@ -93,9 +93,8 @@ fn round_trip(input: &str, model: &str, ext: &str) -> (Mtn, Mtn) {
     ok(&viewer(&[&"export", &input, &"--out", &table]));
     let out = dir.path().join("back.mtn");
     let original = match motion_viewer::open_all(&[PathBuf::from(input)])
-        .map(|l| (l.tracks, l.warnings))
         .unwrap()
-        .0
+        .tracks
         .pop()
     {
         Some(motion_viewer::scene::Track::Mtn { motion, .. }) => motion,

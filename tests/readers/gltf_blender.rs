@@ -43,9 +43,7 @@ struct Export {
 }
 
 fn export(files: &[PathBuf], out: PathBuf, baked: bool) -> Export {
-    let (tracks, _) = motion_viewer::open_all(files)
-        .map(|l| (l.tracks, l.warnings))
-        .unwrap();
+    let tracks = motion_viewer::open_all(files).unwrap().tracks;
     let plan = Plan::new(&tracks).unwrap();
     write(
         &tracks,
@@ -240,9 +238,7 @@ fn blender_plays_every_export_as_the_reference() {
     ]
     .concat();
     let mixed = export(&mixed_files, at("mixed.glb"), false);
-    let (tracks, _) = motion_viewer::open_all(&flags)
-        .map(|l| (l.tracks, l.warnings))
-        .unwrap();
+    let tracks = motion_viewer::open_all(&flags).unwrap().tracks;
     pc2::write(&tracks, &at("flags.pc2"), None, None, None, &mut |_| {}).unwrap();
 
     let steps = [0usize, 37, 120, 239];

@@ -18,9 +18,9 @@ use motion_viewer::formats::memg;
 use motion_viewer::scene::Plan;
 
 fn export(files: &[PathBuf], out: PathBuf, baked: bool) -> PathBuf {
-    let (tracks, _) = motion_viewer::open_all(files)
-        .map(|l| (l.tracks, l.warnings))
-        .unwrap_or_else(|e| panic!("{files:?}: {e}"));
+    let tracks = motion_viewer::open_all(files)
+        .unwrap_or_else(|e| panic!("{files:?}: {e}"))
+        .tracks;
     let plan = Plan::new(&tracks).unwrap();
     write(
         &tracks,

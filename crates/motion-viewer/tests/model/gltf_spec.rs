@@ -28,9 +28,7 @@ const AIBO_TOLERANCE_M: f64 = 1e-5;
 const MRTK_TOLERANCE_M: f64 = 1e-5;
 
 fn export(files: &[PathBuf], out: &Path, baked: bool) -> (Vec<Track>, Plan, GltfReport) {
-    let (tracks, _) = motion_viewer::open_all(files)
-        .map(|l| (l.tracks, l.warnings))
-        .unwrap();
+    let tracks = motion_viewer::open_all(files).unwrap().tracks;
     let plan = Plan::new(&tracks).unwrap();
     let mut last = 0.0;
     let report = write(

@@ -53,9 +53,7 @@ fn read(path: &Path) -> Cache {
 }
 
 fn check(files: &[PathBuf], out: &Path) {
-    let (tracks, _) = motion_viewer::open_all(files)
-        .map(|l| (l.tracks, l.warnings))
-        .unwrap();
+    let tracks = motion_viewer::open_all(files).unwrap().tracks;
     let mut last = 0.0;
     let report = pc2::write(&tracks, out, None, None, None, &mut |f| last = f).unwrap();
     assert_eq!(last, 1.0);
@@ -109,19 +107,19 @@ fn pc2_holds_every_vertex_at_every_timestep() {
 fn pc2_needs_exactly_one_memg_scene() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("x.pc2");
-    let (none, _) = motion_viewer::open_all(&[data("sony_stand_sit.mtn")])
-        .map(|l| (l.tracks, l.warnings))
-        .unwrap();
+    let none = motion_viewer::open_all(&[data("sony_stand_sit.mtn")])
+        .unwrap()
+        .tracks;
     let e = pc2::write(&none, &out, None, None, None, &mut |_| {}).unwrap_err();
     assert!(e.to_string().contains("0 MEMG motions"), "{e}");
-    let (two, _) = motion_viewer::open_all(&[
+    let two = motion_viewer::open_all(&[
         data("flags.obj"),
         data("flags.bin"),
         data("flags.obj"),
         data("flags.bin"),
     ])
-    .map(|l| (l.tracks, l.warnings))
-    .unwrap();
+    .unwrap()
+    .tracks;
     let e = pc2::write(&two, &out, None, None, None, &mut |_| {}).unwrap_err();
     assert!(e.to_string().contains("2 MEMG motions"), "{e}");
     assert!(!out.exists());
