@@ -127,8 +127,8 @@ fn fit_array<'py>(
         motion_viewer::Track::Memg {
             obj_path: scene,
             motion_path,
-            scene: obj,
-            motion: checked.motion,
+            scene: std::sync::Arc::new(obj),
+            motion: std::sync::Arc::new(checked.motion),
         },
         warnings,
         Some(stored),

@@ -36,8 +36,9 @@ impl Track {
                 stored.decode(motion_path).map(|motion| Inner::Memg {
                     obj_path: obj_path.clone(),
                     motion_path: motion_path.clone(),
+                    // The scene is shared (an `Arc`), not copied.
                     scene: scene.clone(),
-                    motion,
+                    motion: std::sync::Arc::new(motion),
                 })
             })
             .map_err(|e| crate::errors::to_py(py, e))?;

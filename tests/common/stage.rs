@@ -126,6 +126,6 @@ pub fn recording() -> InputAnimation {
 pub fn recording_track() -> Track {
     Track::InputAnimation {
         path: PathBuf::from("synthetic.mrtk"),
-        recording: Box::new(recording()),
+        recording: std::sync::Arc::new(recording()),
     }
 }

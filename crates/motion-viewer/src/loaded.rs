@@ -308,7 +308,7 @@ fn map_motions(loaded: &mut Loaded, inputs: &[Input], index: &[bool]) -> Result<
         let mapped = crate::formats::memg::MappedMemg::open(motion_path)?;
         debug_assert_eq!(
             crate::formats::memg::ArraySource::motion(&mapped),
-            motion,
+            &**motion,
             "the file indexed twice"
         );
         loaded.mapped.push((i, mapped));

@@ -144,6 +144,9 @@ impl View {
     pub fn sync_stage(&mut self, state: &ViewerState) -> Result<Option<Vec<String>>> {
         let mut warnings = None;
         if self.stage_generation != Some(state.generation()) {
+            // The old stage's buffers go before the new one's are made, so a
+            // large mesh is never on the GPU twice.
+            self.stage = None;
             self.stage = if state.tracks().is_empty() {
                 None
             } else {
@@ -153,7 +156,8 @@ impl View {
                     deform_on: DeformOn::Auto,
                     deform: self.deform,
                 };
-                let stage = Stage::from_tracks(&self.gpu, state.decoded(), &options)?;
+                let stage =
+                    Stage::placed(&self.gpu, state.decoded(), state.plan().clone(), &options)?;
                 warnings = Some(stage.load_warnings().to_vec());
                 Some(stage)
             };

@@ -21,6 +21,7 @@ use crate::anim::timeline::MAX_DURATION_S;
 use crate::error::{EntryProblem, Error, Result};
 use crate::formats::{self, Kind, input_animation, memg, mtn, obj};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The most bytes a material library may have; beyond it the library is a
 /// warning and the mesh draws in its default colour. Real libraries hold a
@@ -408,7 +409,7 @@ fn decode_inputs(
                 }
             }
             Kind::InputAnimation => tracks.push(Track::InputAnimation {
-                recording: Box::new(input_animation::decode(&input.data).map_err(decode_error)?),
+                recording: Arc::new(input_animation::decode(&input.data).map_err(decode_error)?),
                 path,
             }),
             Kind::MemgMotion => {
@@ -444,8 +445,8 @@ fn decode_inputs(
                 tracks.push(Track::Memg {
                     obj_path: inputs[j].path.clone(),
                     motion_path: path,
-                    scene,
-                    motion,
+                    scene: Arc::new(scene),
+                    motion: Arc::new(motion),
                 });
             }
         }

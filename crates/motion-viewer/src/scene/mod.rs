@@ -27,8 +27,18 @@ pub use plan::{Placement, Plan, auto_layout};
 use crate::anim;
 use crate::formats::{input_animation, memg, mtn, obj};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One motion and what it needs to be shown.
+///
+/// Cloning a track is cheap: a MEMG scene and motion and an MRTK recording
+/// sit behind [`Arc`]s that every clone shares (the window, its stage and
+/// its exports hold one copy of a basis between them); an AIBO motion, a
+/// few kilobytes, is copied, so that an edit changes one track only.
+// The AIBO motion is the largest variant now that the others hold `Arc`s;
+// a viewer holds a handful of tracks, and the motion stays inline so that an
+// edit is a plain assignment.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum Track {
     /// An AIBO motion.
@@ -46,17 +56,17 @@ pub enum Track {
         obj_path: PathBuf,
         /// The binary motion file.
         motion_path: PathBuf,
-        /// The triangulated scene.
-        scene: obj::ObjScene,
-        /// The decoded motion.
-        motion: memg::MemgMotion,
+        /// The triangulated scene, shared by every clone of the track.
+        scene: Arc<obj::ObjScene>,
+        /// The decoded motion, shared by every clone of the track.
+        motion: Arc<memg::MemgMotion>,
     },
     /// An MRTK input-animation recording.
     InputAnimation {
         /// The file it came from.
         path: PathBuf,
-        /// The decoded recording (boxed: its curve table is large beside the other variants).
-        recording: Box<input_animation::InputAnimation>,
+        /// The decoded recording, shared by every clone of the track.
+        recording: Arc<input_animation::InputAnimation>,
     },
 }
 

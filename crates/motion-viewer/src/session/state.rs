@@ -92,7 +92,9 @@ impl ViewerState {
         &self.tracks
     }
 
-    /// The decoded tracks, in order (what the stage is built from).
+    /// The decoded tracks, in order (what the stage is built from): clones
+    /// that share every MEMG scene and motion and MRTK recording with the
+    /// session's ([`Track`]).
     pub fn decoded(&self) -> Vec<Track> {
         self.tracks.iter().map(|e| e.track.clone()).collect()
     }

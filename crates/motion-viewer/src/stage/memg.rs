@@ -6,6 +6,7 @@ use crate::error::Result;
 use crate::formats::memg::MemgMotion;
 use crate::formats::obj::ObjScene;
 use crate::gpu::{DeformOptions, GpuContext, GpuDeformer, GpuMesh, MeshOptions};
+use std::sync::Arc;
 
 /// Where MEMG meshes are deformed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -41,13 +42,14 @@ impl std::str::FromStr for DeformOn {
     }
 }
 
-/// A mesh deformed on the CPU: the motion stays here.
+/// A mesh deformed on the CPU: the motion stays here, shared with the
+/// track it came from (no second copy of the basis).
 #[derive(Debug)]
 pub(super) struct CpuDeformed {
     mesh: GpuMesh,
-    /// The scene's rest positions (its triangles are on the GPU only).
-    scene: ObjScene,
-    motion: MemgMotion,
+    /// The scene: the deformer reads its rest positions.
+    scene: Arc<ObjScene>,
+    motion: Arc<MemgMotion>,
     binding: Binding,
     deformer: Deformer,
     positions: Vec<[f32; 3]>,
@@ -68,8 +70,8 @@ impl MemgBody {
     /// Uploads the mesh and keeps `scene` and `motion` to deform on the CPU.
     pub fn cpu(
         ctx: &GpuContext,
-        mut scene: ObjScene,
-        motion: MemgMotion,
+        scene: Arc<ObjScene>,
+        motion: Arc<MemgMotion>,
         binding: Binding,
         options: &DeformOptions,
     ) -> Result<MemgBody> {
@@ -81,9 +83,6 @@ impl MemgBody {
                 edges: options.edges,
             },
         )?;
-        // The deformer reads the rest positions only; the triangles (as many
-        // bytes as the positions twice over) now live on the GPU.
-        scene.triangles = Vec::new();
         Ok(MemgBody::Cpu(Box::new(CpuDeformed {
             mesh,
             scene,

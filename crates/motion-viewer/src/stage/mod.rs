@@ -10,8 +10,9 @@
 //!    GPU state (a [`GpuDeformer`] per MEMG track). [`Stage::from_tracks`]
 //!    takes the tracks themselves and [`StageOptions`]: how they are sized
 //!    ([`Layout`]), where MEMG meshes are deformed ([`DeformOn`]; the CPU
-//!    keeps a motion it deforms, the GPU's copy lets the CPU's go) and how
-//!    (an `f16` basis, binding sizes, wireframe edges).
+//!    reads the motion the track shares, the GPU holds its own copy) and
+//!    how (an `f16` basis, binding sizes, wireframe edges);
+//!    [`Stage::placed`] takes a [`Plan`] made already.
 //! 2. Each frame, [`Stage::pose`] records the GPU work that poses the meshes
 //!    at time `t` (MEMG deformation at timestep `t · fps`) into the caller's
 //!    encoder, and [`Stage::frame_scene`] gathers the meshes with their
@@ -44,6 +45,7 @@ use crate::gpu::{BasisFormat, DeformOptions, FrameScene, GpuContext, GpuDeformer
 use crate::scene::plan::{Placement, Plan, bind};
 use crate::scene::shapes::{Grid, Primitives};
 use crate::scene::{Layout, Track, hands, rig};
+use std::sync::Arc;
 
 /// How [`Stage::from_tracks`] sets the tracks up.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -62,7 +64,7 @@ pub struct StageOptions {
 enum Body {
     Memg { mesh: MemgBody, fps: f64 },
     Rig { motion: Box<Mtn> },
-    Hands { recording: Box<InputAnimation> },
+    Hands { recording: Arc<InputAnimation> },
 }
 
 /// Every track ready to be posed and drawn at any time; see the module docs.
@@ -84,7 +86,8 @@ impl Stage {
             edges: true,
             ..DeformOptions::default()
         };
-        let mut stage = Stage::empty(ctx, tracks, Layout::TrueScale)?;
+        let plan = Plan::with_layout(tracks, Layout::TrueScale)?;
+        let mut stage = Stage::empty(ctx, plan, tracks.len());
         for track in tracks {
             let body = match track {
                 Track::Memg { scene, motion, .. } => {
@@ -108,13 +111,43 @@ impl Stage {
     }
 
     /// Like [`Stage::new`], taking the tracks and set up by `options`. A
-    /// motion deformed on the CPU stays with the stage (with its scene's rest
-    /// positions); one deformed on the GPU is freed once uploaded.
+    /// motion deformed on the CPU is read where the tracks hold it (a
+    /// [`Track`]'s clone shares its scene and motion); one deformed on the
+    /// GPU is uploaded, and the stage keeps nothing of it.
     pub fn from_tracks(
         ctx: &GpuContext,
         tracks: Vec<Track>,
         options: &StageOptions,
     ) -> Result<Stage> {
+        let plan = Plan::with_layout(&tracks, options.layout)?;
+        Stage::placed(ctx, tracks, plan, options)
+    }
+
+    /// [`Stage::from_tracks`] with the tracks' [`Plan`] at `options.layout`
+    /// already made (the window's session holds it: a MEMG track's box is
+    /// every timestep deformed, worth computing once).
+    ///
+    /// # Errors
+    /// A plan that does not place these tracks at that layout, and what
+    /// [`Stage::from_tracks`] refuses.
+    pub fn placed(
+        ctx: &GpuContext,
+        tracks: Vec<Track>,
+        plan: Plan,
+        options: &StageOptions,
+    ) -> Result<Stage> {
+        if plan.placements.len() != tracks.len() || plan.layout != options.layout {
+            return Err(crate::error::Error::unsupported(
+                "stage",
+                format!(
+                    "a plan of {} tracks at layout {:?} given for {} tracks at layout {:?}",
+                    plan.placements.len(),
+                    plan.layout,
+                    tracks.len(),
+                    options.layout
+                ),
+            ));
+        }
         let info = ctx.adapter.get_info();
         // See `DeformOn::Auto` for why.
         let cpu_adapter = info.device_type == wgpu::DeviceType::Cpu
@@ -126,7 +159,7 @@ impl Stage {
             }
             on => on,
         };
-        let mut stage = Stage::empty(ctx, &tracks, options.layout)?;
+        let mut stage = Stage::empty(ctx, plan, tracks.len());
         for track in tracks {
             let binding = match &track {
                 Track::Memg { .. } => Some(stage.bind(&track)?),
@@ -175,15 +208,15 @@ impl Stage {
         Ok(stage)
     }
 
-    /// A stage with `tracks` sized and placed as `layout` says, and no bodies yet.
-    fn empty(ctx: &GpuContext, tracks: &[Track], layout: Layout) -> Result<Stage> {
-        Ok(Stage {
+    /// A stage of `count` tracks placed by `plan`, and no bodies yet.
+    fn empty(ctx: &GpuContext, plan: Plan, count: usize) -> Stage {
+        Stage {
             ctx: ctx.clone(),
-            plan: Plan::with_layout(tracks, layout)?,
-            bodies: Vec::with_capacity(tracks.len()),
-            visible: vec![true; tracks.len()],
+            plan,
+            bodies: Vec::with_capacity(count),
+            visible: vec![true; count],
             load_warnings: Vec::new(),
-        })
+        }
     }
 
     /// Binds a MEMG track's motion to its scene, keeping the warnings.

@@ -9,6 +9,7 @@ use motion_viewer::session::state::Reload;
 use motion_viewer::session::{Status, ViewerState};
 use motion_viewer::summary::Summary;
 use std::path::Path;
+use std::sync::Arc;
 
 fn data(name: &str) -> Vec<u8> {
     let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
@@ -382,4 +383,49 @@ fn start_time_applies_once_the_first_tracks_arrive() {
         .open(&[input("sony_stand_sit.mtn")], &DiskMaterials)
         .unwrap();
     assert_close(state.timeline.time_s(), 2.5, 0.0);
+}
+
+/// The MEMG scene and motion and the MRTK recording behind a track.
+fn shared_parts(state: &ViewerState) -> (*const u8, *const u8, *const u8) {
+    use motion_viewer::Track;
+    let tracks = state.tracks();
+    let Track::Memg { scene, motion, .. } = &tracks[0].track else {
+        panic!("flags first");
+    };
+    let Track::InputAnimation { recording, .. } = &tracks[2].track else {
+        panic!("hands third");
+    };
+    (
+        Arc::as_ptr(scene).cast(),
+        Arc::as_ptr(motion).cast(),
+        Arc::as_ptr(recording).cast(),
+    )
+}
+
+#[test]
+fn layout_switches_edits_and_the_stage_share_one_copy_of_each_motion() {
+    let mut state = three_samples();
+    let opened = shared_parts(&state);
+    let generation = state.generation();
+    state.set_layout(Layout::Fit);
+    state.set_layout(Layout::TrueScale);
+    // Deleting the first keyframe shortens the AIBO motion: every track is placed again.
+    state.edit(1, |e| e.delete_key(0)).unwrap();
+    assert_eq!(state.generation(), generation + 3);
+    assert_eq!(
+        shared_parts(&state),
+        opened,
+        "a basis or recording was copied"
+    );
+    // What the stage is built from is the same data, not a copy of it.
+    let decoded = state.decoded();
+    let motion_viewer::Track::Memg { motion, .. } = &decoded[0] else {
+        panic!("flags first");
+    };
+    assert_eq!(Arc::as_ptr(motion).cast(), opened.1);
+    // The plan the stage is given is the one placed for these tracks.
+    assert_eq!(
+        *state.plan(),
+        motion_viewer::scene::Plan::with_layout(&decoded, Layout::TrueScale).unwrap()
+    );
 }
