@@ -209,7 +209,9 @@ fn paw_links(physical: &PhysicalModel) -> Vec<(usize, DVec3)> {
                     return None;
                 }
                 l.colliders.iter().find_map(|c| match (c.part, c.geom) {
-                    (Part::Paw, Geom::Sphere { centre, .. }) => Some((i, DVec3::from_array(centre))),
+                    (Part::Paw, Geom::Sphere { centre, .. }) => {
+                        Some((i, DVec3::from_array(centre)))
+                    }
                     _ => None,
                 })
             })
@@ -223,8 +225,9 @@ mod tests {
 
     #[test]
     fn slices_of_any_size_give_the_simulation_in_one_go() {
-        let mtn = crate::formats::mtn::decode(include_bytes!("../../../../data/sony_stand_sit.mtn"))
-            .unwrap();
+        let mtn =
+            crate::formats::mtn::decode(include_bytes!("../../../../data/sony_stand_sit.mtn"))
+                .unwrap();
         let whole = super::super::simulate(&mtn, "seed").unwrap();
         let mut stepper = Stepper::new(&mtn, "seed").unwrap();
         let mut slices = 0;
