@@ -14,6 +14,7 @@ use super::window_xvfb::{
     START_TIMEOUT, STEP_TIMEOUT, edit_line, keyboard, parse_status, prerequisites, sony_copy,
     start_viewer, start_xvfb, wait_for,
 };
+use motion_viewer::formats::mtn;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
@@ -137,14 +138,20 @@ fn the_simulated_dog_says_whether_it_falls_and_an_edit_reruns_it() {
         assert!(tries < 3, "X started no simulation");
         key("x");
     }
-    let falls = wait_done(lines, 0, 2.0, "the fall table's verdict");
+    let whole_s = mtn::decode(&std::fs::read(&fall).unwrap())
+        .unwrap()
+        .duration_s();
+    let falls = wait_done(lines, 0, whole_s, "the fall table's verdict");
     assert_same(&falls, &cli_fall);
     assert!(
         falls.text.starts_with("simulated: falls at "),
         "{}",
         falls.text
     );
-    let stands = wait_done(lines, 1, 4.88, "the stand-sit's verdict");
+    let seed_s = mtn::decode(&std::fs::read(&seed).unwrap())
+        .unwrap()
+        .duration_s();
+    let stands = wait_done(lines, 1, seed_s, "the stand-sit's verdict");
     assert_same(&stands, &cli_seed);
     assert!(
         stands.text.starts_with("simulated: stands (peak tilt "),
@@ -160,13 +167,21 @@ fn the_simulated_dog_says_whether_it_falls_and_an_edit_reruns_it() {
         key("period");
     }
     edit_line(lines, "track 0 keyframe 3 dirty false undo_depth 0");
+    // Deleting the last keyframe selects the one before it.
     key("Delete");
-    edit_line(lines, "dirty true undo_depth 1");
-    key("comma");
     edit_line(lines, "keyframe 2 dirty true undo_depth 1");
     key("Delete");
     edit_line(lines, "dirty true undo_depth 2");
-    let edited = wait_done(lines, 0, 0.5, "the edited motion's verdict");
+    // The motion now ends at keyframe 1 (0.5 s in the table, on the
+    // motion's frame grid in the file).
+    let mut two_keys = mtn::decode(&std::fs::read(&fall).unwrap()).unwrap();
+    two_keys.keyframes.truncate(2);
+    let edited = wait_done(
+        lines,
+        0,
+        two_keys.duration_s(),
+        "the edited motion's verdict",
+    );
     assert!(!edited.falls, "{edited:?}");
     assert!(
         edited.text.starts_with("simulated: stands"),
@@ -177,6 +192,6 @@ fn the_simulated_dog_says_whether_it_falls_and_an_edit_reruns_it() {
     key("ctrl+z");
     key("ctrl+z");
     edit_line(lines, "undo_depth 0");
-    let again = wait_done(lines, 0, 2.0, "the restored motion's verdict");
+    let again = wait_done(lines, 0, whole_s, "the restored motion's verdict");
     assert_same(&again, &cli_fall);
 }
