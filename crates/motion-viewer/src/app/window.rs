@@ -23,9 +23,11 @@ use winit::window::{Window, WindowId};
 /// How long a frame may spend stepping a simulation, milliseconds: the
 /// window stays responsive (the page has no threads) while a motion
 /// simulates at several times real time.
+#[cfg(feature = "physics")]
 const SIM_SLICE_MS: f64 = 12.0;
 /// Steps taken between two looks at the clock (a 2 ms step costs about
 /// 0.1 ms in a release build).
+#[cfg(feature = "physics")]
 const SIM_CHUNK_STEPS: usize = 20;
 
 /// What the overlay shows of `sims`.
@@ -99,6 +101,7 @@ pub struct App<H: Host> {
     #[cfg(feature = "physics")]
     sim: crate::session::sim::Simulations,
     /// The `sim …` status lines last printed.
+    #[cfg(feature = "physics")]
     last_sim: Vec<String>,
 }
 
@@ -125,6 +128,7 @@ impl<H: Host> App<H> {
             error: None,
             #[cfg(feature = "physics")]
             sim: Default::default(),
+            #[cfg(feature = "physics")]
             last_sim: Vec::new(),
         };
         app.announce_tracks();

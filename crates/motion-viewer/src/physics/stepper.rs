@@ -177,7 +177,7 @@ impl Stepper {
             },
             &self.link_names,
         );
-        if k + 1 >= self.settle && (k + 1 - self.settle) % self.frame_steps == 0 {
+        if k + 1 >= self.settle && (k + 1 - self.settle).is_multiple_of(self.frame_steps) {
             self.frames.push(SimFrame {
                 t,
                 position: body_o.to_array(),
