@@ -10,7 +10,7 @@
 //! depend on the slicing. A track whose motion changes (an edit, a reload)
 //! starts over ([`Simulations::sync`]).
 
-use glam::{DQuat, Vec3};
+use glam::Vec3;
 use serde::Serialize;
 
 use super::state::ViewerState;
@@ -406,15 +406,6 @@ fn body_position(sim: &Simulation, t: f64) -> Option<[f64; 3]> {
     Some(std::array::from_fn(|k| {
         fa.position[k] + (fb.position[k] - fa.position[k]) * u
     }))
-}
-
-/// The body's attitude in the frame nearest `t` (for tests and tools).
-pub fn body_attitude(sim: &Simulation, t: f64) -> Option<DQuat> {
-    let f = sim
-        .frames
-        .iter()
-        .min_by(|a, b| (a.t - t).abs().total_cmp(&(b.t - t).abs()))?;
-    Some(DQuat::from_array(f.attitude))
 }
 
 fn track_status(track: usize, duration_s: f64, job: &Job) -> SimTrackStatus {
