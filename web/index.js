@@ -12,6 +12,11 @@ function press(key) {
 }
 
 document.getElementById('screenshot').addEventListener('click', () => press('F12'));
+// The simulated dog (the window's X): off → beside → ghost.
+document.getElementById('simulate').addEventListener('click', () => {
+  press('x');
+  canvas.focus();
+});
 // The glTF button asks the viewer for the scene it holds (edits, layout and
 // materials included); the keys go back to the viewer afterwards.
 document.getElementById('gltf').addEventListener('click', () => {

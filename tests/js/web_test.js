@@ -326,6 +326,32 @@ async function runCurvesBench(page, result) {
   await page.screenshot({ path: path.join(outDir, 'page_curves_bench.png') });
 }
 
+/// The simulated dog (X): the motions of SIM_FILES (path-delimited; the
+/// seed's stand-sit by default) opened, X pressed, #status polled until
+/// every verdict is in. The wall time from X to the last verdict gives the
+/// page's simulated seconds per wall second.
+async function runSim(page, result) {
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  await until(page, 'the GPU', (s) => s.backend !== undefined && s.backend !== '');
+  const files = (process.env.SIM_FILES || path.join(dataDir, 'sony_stand_sit.mtn'))
+    .split(path.delimiter);
+  await page.setInputFiles('#files', files);
+  await until(page, 'the motions', (s) => s.tracks === files.length);
+  await page.focus('#viewer');
+  await page.keyboard.press('Space');
+  await until(page, 'a pause', (s) => !s.playing, 5000);
+  const started = Date.now();
+  await page.keyboard.press('x');
+  const done = await until(page, 'every verdict',
+    (s) => s.sim && s.sim.tracks.length === files.length
+      && s.sim.tracks.every((t) => t.state !== 'running'), 280000);
+  result.wall_s = (Date.now() - started) / 1000;
+  result.sim = done.sim;
+  result.backend = done.backend;
+  await page.screenshot({ path: path.join(outDir, 'page_sim.png') });
+}
+
 (async () => {
   const args = mode === 'webgl2' ? common : [...common, ...webgpu];
   const userDir = fs.mkdtempSync(path.join(outDir, 'profile-'));
@@ -347,6 +373,7 @@ async function runCurvesBench(page, result) {
     else if (mode === 'curves') await runCurves(page, result);
     else if (mode === 'curves-bench') await runCurvesBench(page, result);
     else if (mode === 'edit') await runEdit(page, result);
+    else if (mode === 'sim') await runSim(page, result);
     else await runWebGl2(page, result);
     process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
   } catch (e) {

@@ -6,3 +6,4 @@ mod app;
 mod common;
 
 mod web_page;
+mod web_sim;

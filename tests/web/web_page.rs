@@ -57,7 +57,7 @@ fn newest(dir: &Path) -> SystemTime {
 }
 
 /// Everything the test needs, or `None` after a notice.
-fn ready() -> Option<PathBuf> {
+pub(crate) fn ready() -> Option<PathBuf> {
     let dist = repo("web/dist");
     let wasm = dist.join("pkg/motion_viewer_web_bg.wasm");
     if !tool_present(
@@ -108,6 +108,15 @@ fn ready() -> Option<PathBuf> {
 /// Serves `dist`, runs the driver in `mode`, and returns its result object
 /// with the folder holding what the page downloaded.
 fn run_page(dist: &Path, mode: &str) -> (serde_json::Value, tempfile::TempDir) {
+    run_page_with(dist, mode, &[])
+}
+
+/// [`run_page`] with `env` set for the driver.
+pub(crate) fn run_page_with(
+    dist: &Path,
+    mode: &str,
+    env: &[(&str, &std::ffi::OsStr)],
+) -> (serde_json::Value, tempfile::TempDir) {
     let _one = BROWSER.lock().unwrap_or_else(|p| p.into_inner());
     let server = Served::start(dist);
     let url = server.url.clone();
@@ -117,6 +126,7 @@ fn run_page(dist: &Path, mode: &str) -> (serde_json::Value, tempfile::TempDir) {
         .args([url.as_str(), mode])
         .arg(repo("data"))
         .arg(out.path())
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();

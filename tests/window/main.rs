@@ -8,4 +8,5 @@ mod common;
 mod window_curves;
 mod window_edit;
 mod window_keys;
+mod window_physics;
 mod window_xvfb;

@@ -64,6 +64,8 @@ pub enum Action {
     ToggleCurves,
     /// Overlay track B's same-named channels and the difference A−B on the curves.
     ToggleCompare,
+    /// The simulated dog of each AIBO track: off → beside → ghost (will it fall?).
+    ToggleSimulation,
     /// Save a PNG of the 3D view.
     Screenshot,
     /// Save a PNG of the window as shown, panels included.
@@ -96,7 +98,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, in the order the help overlay lists them.
-    pub const ALL: [Action; 43] = [
+    pub const ALL: [Action; 44] = [
         Action::TogglePlay,
         Action::StepBack,
         Action::StepForward,
@@ -126,6 +128,7 @@ impl Action {
         Action::TogglePanel,
         Action::ToggleCurves,
         Action::ToggleCompare,
+        Action::ToggleSimulation,
         Action::Screenshot,
         Action::ScreenshotWithOverlay,
         Action::ExportGltf,
@@ -174,6 +177,7 @@ impl Action {
             Action::TogglePanel => "side panel on / off",
             Action::ToggleCurves => "curves panel on / off",
             Action::ToggleCompare => "compare A/B on the curves",
+            Action::ToggleSimulation => "simulated dog: off / beside / ghost",
             Action::Screenshot => "save screenshot (PNG)",
             Action::ScreenshotWithOverlay => "save screenshot with panels",
             Action::ExportGltf => "save the scene as glTF (.glb)",
@@ -290,6 +294,7 @@ pub const BINDINGS: &[Binding] = &[
     chr("p", Action::TogglePanel),
     chr("c", Action::ToggleCurves),
     chr("b", Action::ToggleCompare),
+    chr("x", Action::ToggleSimulation),
     named(NamedKey::F12, false, Action::Screenshot),
     named(NamedKey::F12, true, Action::ScreenshotWithOverlay),
     chr("e", Action::ExportGltf),

@@ -12,6 +12,7 @@ use crate::gpu::{
     BasisFormat, Capture, DeformOptions, FrameScene, GpuContext, OrbitCamera, Renderer,
 };
 use crate::scene::Track;
+use crate::scene::shapes::Primitives;
 use crate::session::pick::Picker;
 use crate::session::state::ViewerState;
 use crate::stage::{DeformOn, Stage, StageOptions};
@@ -61,6 +62,8 @@ pub struct View {
     pub viewport: [f32; 4],
     /// CPU picking.
     pub picker: Picker,
+    /// Drawn with the stage this frame: the simulated dogs (feature `physics`).
+    pub extra: Primitives,
 }
 
 impl View {
@@ -131,6 +134,7 @@ impl View {
             times: FrameTimes::default(),
             viewport: [0.0, 0.0, w as f32, h as f32],
             picker: Picker::default(),
+            extra: Primitives::default(),
         }
     }
 
@@ -221,7 +225,7 @@ impl View {
             let deform_and_normals = ms_since(phase);
             phase = Instant::now();
             // Normals once more on their own, to part the two.
-            for mesh in scene_of(&self.stage, time_s, false, false).meshes {
+            for mesh in scene_of(&self.stage, &self.extra, time_s, false, false).meshes {
                 mesh.encode_normals(&mut encoder);
             }
             self.submit_and_wait(&mut encoder, Vec::new());
@@ -229,7 +233,7 @@ impl View {
             split.deform = (deform_and_normals - split.normals).max(0.0);
             phase = Instant::now();
         }
-        let scene = scene_of(&self.stage, time_s, self.grid, self.wireframe);
+        let scene = scene_of(&self.stage, &self.extra, time_s, self.grid, self.wireframe);
         split.scene = ms_since(phase);
         let target_size = [size.0, size.1];
         if measure {
@@ -288,7 +292,7 @@ impl View {
             }
             None => [0.0, 0.0, size.0 as f32, size.1 as f32],
         };
-        let scene = scene_of(&self.stage, time_s, self.grid, self.wireframe);
+        let scene = scene_of(&self.stage, &self.extra, time_s, self.grid, self.wireframe);
         let egui = &self.egui;
         capture.draw_with(&mut self.renderer, &self.camera, &scene, viewport, |pass| {
             if let Some(frame) = overlay {
@@ -334,12 +338,19 @@ impl View {
 }
 
 /// The stage at `time_s` as the G and W toggles say to draw it (the meshes
-/// as last posed); an empty scene without tracks.
-fn scene_of(stage: &Option<Stage>, time_s: f64, grid: bool, wireframe: bool) -> FrameScene<'_> {
+/// as last posed) with `extra` beside it; an empty scene without tracks.
+fn scene_of<'s>(
+    stage: &'s Option<Stage>,
+    extra: &Primitives,
+    time_s: f64,
+    grid: bool,
+    wireframe: bool,
+) -> FrameScene<'s> {
     let mut frame = match stage {
         Some(stage) => stage.frame_scene(time_s),
         None => FrameScene::default(),
     };
+    frame.add_primitives(extra.clone());
     if !grid {
         frame.grid = None;
     }

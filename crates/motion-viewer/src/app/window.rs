@@ -20,6 +20,58 @@ use winit::event::{ElementState, WindowEvent};
 use winit::event_loop::ActiveEventLoop;
 use winit::window::{Window, WindowId};
 
+/// How long a frame may spend stepping a simulation, milliseconds: the
+/// window stays responsive (the page has no threads) while a motion
+/// simulates at several times real time.
+#[cfg(feature = "physics")]
+const SIM_SLICE_MS: f64 = 12.0;
+/// Steps taken between two looks at the clock (a 2 ms step costs about
+/// 0.1 ms in a release build).
+#[cfg(feature = "physics")]
+const SIM_CHUNK_STEPS: usize = 20;
+
+/// What the overlay shows of `sims`.
+#[cfg(feature = "physics")]
+fn sim_view(
+    sims: &crate::session::sim::Simulations,
+    state: &ViewerState,
+) -> super::ui::sim::SimView {
+    use super::ui::sim::{Band, SimView};
+    let tracks = 0..state.tracks().len();
+    SimView {
+        available: true,
+        mode: sims.mode().name(),
+        verdicts: sims
+            .status()
+            .map(|s| s.tracks.into_iter().map(|t| (t.track, t.text)).collect())
+            .unwrap_or_default(),
+        bands: tracks
+            .clone()
+            .flat_map(|i| {
+                sims.marks(i).iter().map(move |m| Band {
+                    track: i,
+                    t0: m.t0,
+                    t1: m.t1,
+                    fall: m.fall,
+                    text: format!("{}: {}", state.tracks()[i].name(), m.text),
+                })
+            })
+            .collect(),
+        reached: tracks
+            .flat_map(|i| {
+                sims.reached(i)
+                    .into_iter()
+                    .map(move |(name, times, values)| {
+                        let series = crate::curves::Series::new(name.clone(), times, values);
+                        (i, name, Arc::new(series))
+                    })
+            })
+            .collect(),
+        version: sims.version(),
+        toggled: false,
+    }
+}
+
 /// The window application over a [`Host`].
 pub struct App<H: Host> {
     host: H,
@@ -45,6 +97,12 @@ pub struct App<H: Host> {
     last_error: Option<String>,
     /// The first fatal error; the event loop exits and the caller reports it.
     error: Option<AppError>,
+    /// The simulated dog of each AIBO track (X).
+    #[cfg(feature = "physics")]
+    sim: crate::session::sim::Simulations,
+    /// The `sim …` status lines last printed.
+    #[cfg(feature = "physics")]
+    last_sim: Vec<String>,
 }
 
 impl<H: Host> App<H> {
@@ -68,6 +126,10 @@ impl<H: Host> App<H> {
             exit: false,
             last_error: None,
             error: None,
+            #[cfg(feature = "physics")]
+            sim: Default::default(),
+            #[cfg(feature = "physics")]
+            last_sim: Vec::new(),
         };
         app.announce_tracks();
         app
@@ -185,6 +247,7 @@ impl<H: Host> App<H> {
             Action::TogglePanel => self.ui.hide_panel = !self.ui.hide_panel,
             Action::ToggleCurves => self.ui.curves.open = !self.ui.curves.open,
             Action::ToggleCompare => self.ui.curves.toggle_compare(),
+            Action::ToggleSimulation => self.toggle_simulation(),
             Action::Quit if s.has_unsaved_edits() => self.ui.edit.ask_quit(),
             Action::Quit => return false,
             Action::EditValue
@@ -220,6 +283,10 @@ impl<H: Host> App<H> {
     /// One frame: advance the clock by the real time elapsed, rebuild the
     /// stage if the tracks changed, pick, run the overlay, draw, present, report.
     fn redraw(&mut self) {
+        if self.view.is_none() {
+            return;
+        }
+        let sim_busy = self.simulate_slice();
         let Some(view) = self.view.as_mut() else {
             return;
         };
@@ -298,6 +365,9 @@ impl<H: Host> App<H> {
                 _ => {}
             }
         }
+        if std::mem::take(&mut self.ui.sim.toggled) {
+            self.toggle_simulation();
+        }
         let Some(view) = self.view.as_mut() else {
             return;
         };
@@ -315,6 +385,10 @@ impl<H: Host> App<H> {
         // The overlay may have moved the time (scrubbing) or the tracks.
         let time_s = self.state.timeline.time_s();
         let _ = view.sync_stage(&self.state);
+        #[cfg(feature = "physics")]
+        {
+            view.extra = self.sim.primitives(&self.state, time_s);
+        }
         let measure = view.times.next_frame_measured() && was_playing;
         if let Some(split) = view.draw(time_s, &egui_frame, egui_ms, measure) {
             view.times.add_split(split);
@@ -355,9 +429,56 @@ impl<H: Host> App<H> {
         };
         // An empty timeline "plays" without moving: no need to redraw it.
         let moving = self.state.timeline.is_playing() && !self.state.tracks().is_empty();
-        if moving || egui_frame.repaint_now {
+        if moving || egui_frame.repaint_now || sim_busy {
             view.window.request_redraw();
         }
+    }
+
+    /// The simulated dog's toggle (X): off → beside → ghost → off.
+    fn toggle_simulation(&mut self) {
+        #[cfg(feature = "physics")]
+        {
+            self.sim.cycle();
+            if self.sim.mode() == crate::session::sim::SimMode::Off {
+                // Said once: the per-track lines stop.
+                self.host.status("sim off");
+                self.last_sim.clear();
+            }
+            self.ui.sim = sim_view(&self.sim, &self.state);
+        }
+        #[cfg(not(feature = "physics"))]
+        self.host
+            .log("this viewer was built without the simulator (feature `physics`)");
+        self.request_redraw();
+    }
+
+    /// Follows the tracks with the simulations and steps the one under
+    /// way for at most [`SIM_SLICE_MS`] of this frame; returns true while
+    /// work is left (the window keeps drawing until it is done).
+    fn simulate_slice(&mut self) -> bool {
+        #[cfg(feature = "physics")]
+        {
+            let version = self.sim.version();
+            self.sim.sync(&self.state);
+            let started = Instant::now();
+            let mut busy = self.sim.busy();
+            while busy && started.elapsed().as_secs_f64() * 1e3 < SIM_SLICE_MS {
+                busy = self.sim.advance(SIM_CHUNK_STEPS);
+            }
+            if self.sim.version() != version || busy || self.ui.sim.mode != self.sim.mode().name() {
+                let view = sim_view(&self.sim, &self.state);
+                if view.version == self.ui.sim.version && self.ui.sim.available {
+                    // Only the progress moved: keep the bands and curves.
+                    self.ui.sim.verdicts = view.verdicts;
+                    self.ui.sim.mode = view.mode;
+                } else {
+                    self.ui.sim = view;
+                }
+            }
+            busy
+        }
+        #[cfg(not(feature = "physics"))]
+        false
     }
 
     /// Status for scripts: the host gets the [`Status`] every frame and a
@@ -374,6 +495,17 @@ impl<H: Host> App<H> {
         status.curves = self.ui.curves.status(&self.state);
         if let Some(edit) = &mut status.edit {
             edit.typing = self.ui.edit.ready_to_type();
+        }
+        #[cfg(feature = "physics")]
+        {
+            status.sim = self.sim.status();
+            let lines = status.sim.as_ref().map_or_else(Vec::new, |s| s.lines());
+            if lines != self.last_sim {
+                for line in lines.iter().filter(|l| !self.last_sim.contains(l)) {
+                    self.host.status(line);
+                }
+                self.last_sim = lines;
+            }
         }
         self.host.report(&status);
         let line = status.line();

@@ -14,22 +14,21 @@
 //! Every number is in `docs/physics.md`.
 
 mod output;
+mod stepper;
 pub mod verdict;
 mod world;
 
-use glam::{DQuat, DVec3};
 use serde::Serialize;
 
-use crate::anim::aibo::drive::{Drive, HOLD_S, SETTLE_S, Targets};
-use crate::anim::aibo::physical::{
-    Part, PhysicalModel, STEP_S, physical_model, start_pose, tilt_deg,
-};
+use crate::anim::aibo::drive::{HOLD_S, SETTLE_S};
+use crate::anim::aibo::physical::{STEP_S, physical_model};
 use crate::error::{Error, Result};
 use crate::formats::aibo::Model;
 use crate::formats::mtn::Mtn;
 use crate::workbench::check::{FindingKind, Severity};
 
 pub use output::{body_rpy_deg, reached_motion, write_csv};
+pub use stepper::Stepper;
 pub use verdict::{
     EXPECTED_CLEARANCE_M, FALL_TILT_DEG, FLOOR_FALL_S, FOLLOW_MARGIN_DEG, JointFollow, PartContact,
     PawSlip, Verdict,
@@ -123,123 +122,7 @@ pub fn check_simulable(mtn: &Mtn, name: &str) -> Result<Model> {
 /// Simulates `mtn` (named `name` in the verdict and in errors).
 pub fn simulate(mtn: &Mtn, name: &str) -> Result<Simulation> {
     let model = check_simulable(mtn, name)?;
-    let physical = physical_model(model);
-    Ok(run(mtn, name, &physical))
-}
-
-/// The paws' lower-leg links and ball centres, in [`verdict::PAW_NAMES`] order.
-fn paw_links(physical: &PhysicalModel) -> Vec<(usize, DVec3)> {
-    verdict::PAW_NAMES
-        .iter()
-        .filter_map(|paw| {
-            physical.links.iter().enumerate().find_map(|(i, l)| {
-                if !l.name.starts_with(paw) {
-                    return None;
-                }
-                l.colliders.iter().find_map(|c| match (c.part, c.geom) {
-                    (Part::Paw, crate::anim::aibo::physical::Geom::Sphere { centre, .. }) => {
-                        Some((i, DVec3::from_array(centre)))
-                    }
-                    _ => None,
-                })
-            })
-        })
-        .collect()
-}
-
-fn run(mtn: &Mtn, name: &str, physical: &PhysicalModel) -> Simulation {
-    let drive = Drive::new(mtn, physical);
-    let (first, _) = drive.commanded(0.0);
-    let (position, attitude) = start_pose(physical, &first);
-    let attitude = DQuat::from_xyzw(attitude[1], attitude[2], attitude[3], attitude[0]);
-    let mut world = world::World::new(physical, DVec3::from_array(position), attitude, &first);
-    let mut targets = Targets::new(physical, first);
-    let servos: Vec<SimServo> = physical
-        .servos()
-        .map(|(i, s)| SimServo {
-            joint: s.joint,
-            name: s.name,
-            label: physical.links[i].name.clone(),
-        })
-        .collect();
-    let duration = drive.duration_s();
-    let mut tally = verdict::Tally::new(
-        name.to_string(),
-        physical.model,
-        duration,
-        servos.iter().map(|s| (s.name, s.label.clone())).collect(),
-    );
-    let paws = paw_links(physical);
-    let link_names: Vec<String> = physical.links.iter().map(|l| l.name.clone()).collect();
-    let (settle, play, hold) = step_counts(duration);
-    let frame_steps = ((f64::from(mtn.frame_ms()) / 1000.0 / STEP_S).round() as usize).max(1);
-    let mut frames = Vec::new();
-    for k in 0..settle + play + hold {
-        let t = (k + 1) as f64 * STEP_S - SETTLE_S;
-        let (commanded, _) = drive.commanded(t);
-        targets.step(&commanded);
-        world.step(&targets.angles);
-        let links = world.link_frames();
-        let reached = world.angles(&links);
-        let (body_o, body_q) = links[0];
-        let paw_states: Vec<(DVec3, DQuat, DVec3)> = paws
-            .iter()
-            .map(|&(i, centre)| (links[i].0, links[i].1, centre))
-            .collect();
-        let lowest: Vec<Option<f64>> = physical
-            .links
-            .iter()
-            .zip(&links)
-            .map(|(l, &(o, q))| {
-                l.colliders
-                    .iter()
-                    .filter(|c| c.part != Part::Paw)
-                    .map(|c| c.geom.lowest_z(o, q))
-                    .reduce(f64::min)
-            })
-            .collect();
-        let trunk_lowest_z = physical
-            .links
-            .iter()
-            .zip(&links)
-            .flat_map(|(l, &(o, q))| {
-                l.colliders
-                    .iter()
-                    .filter(|c| matches!(c.part, Part::Body | Part::Head))
-                    .map(move |c| c.geom.lowest_z(o, q))
-            })
-            .fold(f64::INFINITY, f64::min);
-        tally.add(
-            &verdict::StepState {
-                t,
-                dt: STEP_S,
-                body_position: body_o,
-                body_attitude: body_q,
-                paws: &paw_states,
-                link_lowest_z: &lowest,
-                trunk_lowest_z,
-                expected_clearance_m: drive.clearance(t),
-                commanded: &commanded,
-                reached: &reached,
-            },
-            &link_names,
-        );
-        if k + 1 >= settle && (k + 1 - settle) % frame_steps == 0 {
-            frames.push(SimFrame {
-                t,
-                position: body_o.to_array(),
-                attitude: body_q.to_array(),
-                tilt_deg: tilt_deg(body_q),
-                reached_deg: reached.iter().map(|a| a.to_degrees()).collect(),
-                commanded_deg: commanded.iter().map(|a| a.to_degrees()).collect(),
-            });
-        }
-    }
-    Simulation {
-        verdict: tally.finish(),
-        servos,
-        frames,
-    }
+    Ok(stepper::run(mtn, name, physical_model(model)))
 }
 
 #[cfg(test)]

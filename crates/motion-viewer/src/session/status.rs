@@ -40,6 +40,10 @@ pub struct Status {
     pub curves: CurvesStatus,
     /// The AIBO motion being edited, if any (see [`super::edit`]).
     pub edit: Option<EditStatus>,
+    /// The simulated dog (feature `physics`; filled by the window, `None`
+    /// while off and for [`Status::of`]).
+    #[cfg(feature = "physics")]
+    pub sim: Option<super::sim::SimStatus>,
 }
 
 /// What the curves panel shows, for scripts and tests.
@@ -111,6 +115,8 @@ impl Status {
             frame_ms,
             curves: CurvesStatus::default(),
             edit: state.edit_status(),
+            #[cfg(feature = "physics")]
+            sim: None,
         }
     }
 

@@ -1,7 +1,8 @@
 //! The egui overlay: the timeline along the bottom (controls, a lane per
 //! track with its keyframes and `check`'s findings, markers, the loop
 //! range), the side panel (tracks, archive entry lists, what is under the
-//! cursor, AIBO joint values, editing the AIBO motion, frame time), a hint while nothing is open, and
+//! cursor, AIBO joint values, editing the AIBO motion, the simulated dog
+//! ([`sim`]), frame time), a hint while nothing is open, and
 //! the key help.
 //!
 //! The curves panel (C) stands above the timeline ([`curves`]).
@@ -17,6 +18,7 @@ pub mod curves;
 pub mod edit;
 mod help;
 mod panel;
+pub mod sim;
 mod timeline;
 
 pub use actions::CurveAction;
@@ -46,6 +48,8 @@ pub struct UiState {
     pub curves: CurvesPanel,
     /// The edit section's state and questions.
     pub edit: edit::EditUi,
+    /// The simulated dog's verdicts and marks ([`sim`]).
+    pub sim: sim::SimView,
 }
 
 /// What the overlay asks of the window.
@@ -96,11 +100,11 @@ impl Overlay<'_> {
         egui::Panel::bottom("timeline").show(ui, |ui| {
             ui.add_space(4.0);
             timeline::controls(ui, self.state);
-            timeline::bar(ui, self.state, &mut self.ui.drag_from);
+            timeline::bar(ui, self.state, &mut self.ui.drag_from, &self.ui.sim.bands);
             ui.add_space(4.0);
         });
         if self.ui.curves.open {
-            let actions = self.ui.curves.show(ui, self.state);
+            let actions = self.ui.curves.show(ui, self.state, &self.ui.sim);
             // The curves' keyframe clicks and drags go to the motion editor
             // (a whole drag is one edit to undo); kept for the window too.
             for action in &actions {
@@ -170,6 +174,9 @@ impl Overlay<'_> {
             if save {
                 self.commands.push(Command::SaveMotion { overwrite: false });
             }
+            section(ui, "Simulation", true, |ui| {
+                sim::section(ui, self.state, &mut self.ui.sim);
+            });
         }
         section(ui, "Frame", true, |ui| {
             panel::frame(ui, self.state, self.adapter, self.times, self.samples);

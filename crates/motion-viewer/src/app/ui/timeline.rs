@@ -1,7 +1,9 @@
 //! The timeline along the bottom: the play controls, then the bar — a scrub
 //! lane with the play head, the loop range and the markers, and under it one
 //! lane per track with that track's keyframe ticks and, for an AIBO motion,
-//! `check`'s findings (red errors, orange warnings; hover for the message).
+//! `check`'s findings (red errors, orange warnings; hover for the message)
+//! and the simulated dog's (a red line where it falls, orange stretches
+//! where a joint could not follow).
 //!
 //! Click or drag on the bar to seek; Shift+drag sets the loop range;
 //! double-click clears it. A click on a keyframe's tick selects that
@@ -84,7 +86,14 @@ pub fn controls(ui: &mut egui::Ui, state: &mut ViewerState) {
 
 /// The bar: the scrub lane, then a lane per track. The lanes' names stand
 /// in a column at the left, so no tick covers them; time runs over the rest.
-pub fn bar(ui: &mut egui::Ui, state: &mut ViewerState, drag_from: &mut Option<f64>) {
+/// `bands`: the simulation's marks ([`super::sim`]), drawn in their
+/// track's lane like `check`'s findings.
+pub fn bar(
+    ui: &mut egui::Ui,
+    state: &mut ViewerState,
+    drag_from: &mut Option<f64>,
+    bands: &[super::sim::Band],
+) {
     let width = ui.available_width();
     let lanes = state.tracks().len();
     let height = SCRUB_HEIGHT + LANE_HEIGHT * lanes as f32;
@@ -196,6 +205,26 @@ pub fn bar(ui: &mut egui::Ui, state: &mut ViewerState, drag_from: &mut Option<f6
                 .is_some_and(|p| lane.y_range().contains(p.y) && (x - p.x).abs() <= 3.0)
             {
                 hovered.push(f.text.as_str());
+            }
+        }
+        for b in bands.iter().filter(|b| b.track == i) {
+            let (x0, x1) = (x_of(b.t0), x_of(b.t1).max(x_of(b.t0) + 2.0));
+            let colour = if b.fall {
+                FINDING_ERROR
+            } else {
+                FINDING_WARNING
+            };
+            if b.fall {
+                painter.vline(x0, lane.y_range(), Stroke::new(3.0, fade(colour)));
+            } else {
+                let band = Rect::from_x_y_ranges(x0..=x1, split..=lane.bottom());
+                painter.rect_filled(band, 0.0, fade(colour).gamma_multiply(0.6));
+            }
+            if response
+                .hover_pos()
+                .is_some_and(|p| lane.y_range().contains(p.y) && p.x >= x0 - 3.0 && p.x <= x1 + 3.0)
+            {
+                hovered.push(b.text.as_str());
             }
         }
         let label = Rect::from_x_y_ranges(rect.left()..=times.left(), lane.y_range());

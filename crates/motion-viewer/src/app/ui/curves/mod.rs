@@ -4,7 +4,9 @@
 //! bounded number of points whatever their length ([`draw`]), sampled once
 //! and kept until the tracks change or are edited ([`cache`]). B overlays, for each
 //! channel, the same-named channel of the next track (dashed) and the
-//! difference A − B.
+//! difference A − B. With the simulated dog on (X), each AIBO joint's
+//! reached angle is drawn dashed beside its commanded one, and the fall
+//! and the stretches a joint could not follow are shaded.
 //!
 //! `--curves PATTERN` (the page: `?curves=PATTERN`) opens the panel on the
 //! channels matching it ([`pattern`]); opened with nothing chosen, the panel
@@ -19,6 +21,7 @@ mod raster;
 mod tree;
 
 use super::actions::CurveAction;
+use super::sim::SimView;
 use crate::session::state::ViewerState;
 use crate::session::status::{CurveChannel, CurvesStatus};
 use cache::{ChannelKey, SeriesCache};
@@ -50,6 +53,8 @@ pub struct CurvesPanel {
     version: u64,
     cache: SeriesCache,
     plot: plot::PlotState,
+    /// The [`SimView::version`] drawn.
+    sim_version: u64,
 }
 
 impl CurvesPanel {
@@ -99,9 +104,20 @@ impl CurvesPanel {
 
     /// Shows the panel along the bottom of `ui` (call after the timeline's
     /// panel, so that it stands above it). Returns what was done to keyframes.
-    pub fn show(&mut self, ui: &mut egui::Ui, state: &mut ViewerState) -> Vec<CurveAction> {
+    /// `sim`: the simulated dog's reached angles (drawn dotted beside each
+    /// commanded joint) and marks (shaded like `check`'s findings).
+    pub fn show(
+        &mut self,
+        ui: &mut egui::Ui,
+        state: &mut ViewerState,
+        sim: &SimView,
+    ) -> Vec<CurveAction> {
         self.follow(state);
-        let shown = self.shown(state);
+        if sim.version != self.sim_version {
+            self.sim_version = sim.version;
+            self.version += 1;
+        }
+        let shown = self.shown(state, sim);
         let mut actions = Vec::new();
         // No fill: the panel stands on the 3D view's background, which the
         // frame's clear has already painted. A software rasteriser pays for
@@ -130,6 +146,8 @@ impl CurvesPanel {
                 }
                 let frame = plot::Frame {
                     shown: &shown,
+                    bands: &sim.bands,
+                    sim_version: sim.version,
                     version: self.version,
                     unit_label: unit_label(&shown),
                 };
@@ -182,7 +200,7 @@ impl CurvesPanel {
 
     /// The curves to draw: each channel chosen and, comparing, the next
     /// track's same-named channel and the difference.
-    fn shown(&mut self, state: &ViewerState) -> Vec<Shown> {
+    fn shown(&mut self, state: &ViewerState, sim: &SimView) -> Vec<Shown> {
         let series = self.cache.series(state, &self.selected);
         let several = state.tracks().len() > 1;
         let mut shown = Vec::new();
@@ -251,7 +269,18 @@ impl CurvesPanel {
                 }
                 _ => None,
             };
+            // The simulated dog's reached angle against the commanded one.
+            let reached = sim.reached(key.track, &key.name).map(|series| Shown {
+                label: format!("reached {}", a.label),
+                color: color.gamma_multiply(0.7),
+                dashed: true,
+                series,
+                limits: None,
+                keyframes: None,
+                ..a.clone()
+            });
             shown.push(a);
+            shown.extend(reached);
             if let Some((b, d)) = pair {
                 shown.extend([b, d]);
             }

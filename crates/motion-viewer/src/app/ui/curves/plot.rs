@@ -9,6 +9,7 @@
 //! right/middle drag pans it; double-click shows the loop range (or all).
 
 use super::super::actions::CurveAction;
+use super::super::sim::Band;
 use super::draw::{Drawn, Shown, draw};
 use super::layer::Layer;
 use super::raster::{self, BarCurve, Raster};
@@ -83,6 +84,10 @@ pub struct PlotState {
 pub struct Frame<'s> {
     /// The curves, in legend order.
     pub shown: &'s [Shown],
+    /// The simulated dog's marks, shaded with the findings.
+    pub bands: &'s [Band],
+    /// Bumped whenever `bands` change.
+    pub sim_version: u64,
     /// Bumped whenever `shown` changes.
     pub version: u64,
     /// The y axis' label (the units).
@@ -98,7 +103,7 @@ impl PlotState {
         frame: &Frame<'_>,
     ) -> Vec<CurveAction> {
         let mut actions = Vec::new();
-        let findings = self.shades(state, frame.shown);
+        let findings = self.shades(state, frame);
         let mut plot = Plot::new("curves plot")
             .allow_drag(false)
             .allow_zoom(false)
@@ -253,15 +258,15 @@ impl PlotState {
 
     /// The findings of the tracks shown, merged, formed once per revision
     /// (they follow edits).
-    fn shades(&mut self, state: &ViewerState, shown: &[Shown]) -> Arc<Vec<raster::Shade>> {
-        let mut tracks: Vec<usize> = shown.iter().map(|s| s.key.track).collect();
+    fn shades(&mut self, state: &ViewerState, frame: &Frame<'_>) -> Arc<Vec<raster::Shade>> {
+        let mut tracks: Vec<usize> = frame.shown.iter().map(|s| s.key.track).collect();
         tracks.sort_unstable();
         tracks.dedup();
-        let key = (state.revision(), tracks);
+        let key = (state.revision(), frame.sim_version, tracks);
         match &self.shades {
             Some((k, shades)) if *k == key => Arc::clone(shades),
             _ => {
-                let shades = Arc::new(findings(state, &key.1));
+                let shades = Arc::new(findings(state, &key.2, frame.bands));
                 self.shades = Some((key, Arc::clone(&shades)));
                 shades
             }
@@ -287,7 +292,7 @@ impl PlotState {
 }
 
 /// What the shading was formed for: a revision and the tracks shown.
-type ShadeKey = (u64, Vec<usize>);
+type ShadeKey = (u64, u64, Vec<usize>);
 
 impl PlotState {
     /// Adds this frame's layers: shading and bands, the curves, their
@@ -539,13 +544,26 @@ fn bands(shown: &[Shown]) -> Vec<raster::Band> {
 
 /// The findings of `tracks`, each shaded over the segment it concerns
 /// (from the keyframe before to its own), overlapping ones of a kind merged.
-fn findings(state: &ViewerState, tracks: &[usize]) -> Vec<raster::Shade> {
+fn findings(state: &ViewerState, tracks: &[usize], bands: &[Band]) -> Vec<raster::Shade> {
     let period = state.timeline.frame_period_s();
     let mut shades: Vec<raster::Shade> = Vec::new();
     for entry in tracks.iter().filter_map(|&i| state.tracks().get(i)) {
         for mark in &entry.findings {
             shades.push(segment(mark, &entry.keyframes, period));
         }
+    }
+    // The simulated dog's: a frame either side of a fall, a joint's stretch as it is.
+    for b in bands.iter().filter(|b| tracks.contains(&b.track)) {
+        let (t0, t1) = match b.fall {
+            true => (b.t0 - period, b.t0 + period),
+            false => (b.t0, b.t1.max(b.t0 + period)),
+        };
+        let color = if b.fall {
+            FINDING_ERROR
+        } else {
+            FINDING_WARNING
+        };
+        shades.push(raster::Shade { t0, t1, color });
     }
     shades.sort_by(|a, b| a.t0.total_cmp(&b.t0));
     let mut merged: Vec<raster::Shade> = Vec::with_capacity(shades.len());

@@ -1,0 +1,241 @@
+//! A simulation run a slice at a time: [`Stepper`] holds the world between
+//! calls, so a window can play a few hundred steps a frame and stay
+//! responsive (the page has no threads) while [`super::simulate`] runs the
+//! same steps in one go. The result does not depend on the slicing.
+
+use std::sync::Arc;
+
+use glam::{DQuat, DVec3};
+
+use super::verdict::{self, Tally};
+use super::world::World;
+use super::{SimFrame, SimServo, Simulation, check_simulable, step_counts};
+use crate::anim::aibo::drive::{Drive, SETTLE_S, Targets};
+use crate::anim::aibo::physical::{
+    Geom, Part, PhysicalModel, STEP_S, physical_model, start_pose, tilt_deg,
+};
+use crate::error::Result;
+use crate::formats::mtn::Mtn;
+
+/// A simulation under way; see the module docs.
+pub struct Stepper {
+    /// Shared so that a slice's [`Drive`] may borrow it while the world steps.
+    motion: Arc<Mtn>,
+    physical: PhysicalModel,
+    world: World,
+    targets: Targets,
+    servos: Vec<SimServo>,
+    tally: Tally,
+    paws: Vec<(usize, DVec3)>,
+    link_names: Vec<String>,
+    frame_steps: usize,
+    settle: usize,
+    total: usize,
+    done: usize,
+    frames: Vec<SimFrame>,
+}
+
+impl std::fmt::Debug for Stepper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stepper")
+            .field("model", &self.physical.model)
+            .field("done", &self.done)
+            .field("total", &self.total)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Stepper {
+    /// The dog of `mtn`'s model settled in its first keyframe's posture,
+    /// no step taken yet; refuses what [`check_simulable`] refuses.
+    pub fn new(mtn: &Mtn, name: &str) -> Result<Stepper> {
+        let model = check_simulable(mtn, name)?;
+        Ok(Stepper::with_model(mtn, name, physical_model(model)))
+    }
+
+    fn with_model(mtn: &Mtn, name: &str, physical: PhysicalModel) -> Stepper {
+        let drive = Drive::new(mtn, &physical);
+        let (first, _) = drive.commanded(0.0);
+        let (position, attitude) = start_pose(&physical, &first);
+        let attitude = DQuat::from_xyzw(attitude[1], attitude[2], attitude[3], attitude[0]);
+        let world = World::new(&physical, DVec3::from_array(position), attitude, &first);
+        let targets = Targets::new(&physical, first);
+        let servos: Vec<SimServo> = physical
+            .servos()
+            .map(|(i, s)| SimServo {
+                joint: s.joint,
+                name: s.name,
+                label: physical.links[i].name.clone(),
+            })
+            .collect();
+        let duration = drive.duration_s();
+        let tally = Tally::new(
+            name.to_string(),
+            physical.model,
+            duration,
+            servos.iter().map(|s| (s.name, s.label.clone())).collect(),
+        );
+        let (settle, play, hold) = step_counts(duration);
+        Stepper {
+            paws: paw_links(&physical),
+            link_names: physical.links.iter().map(|l| l.name.clone()).collect(),
+            frame_steps: ((f64::from(mtn.frame_ms()) / 1000.0 / STEP_S).round() as usize).max(1),
+            motion: Arc::new(mtn.clone()),
+            physical,
+            world,
+            targets,
+            servos,
+            tally,
+            settle,
+            total: settle + play + hold,
+            done: 0,
+            frames: Vec::new(),
+        }
+    }
+
+    /// Steps taken and steps in all (settling, the motion, the hold).
+    pub fn progress(&self) -> (usize, usize) {
+        (self.done, self.total)
+    }
+
+    /// True once every step is taken.
+    pub fn is_done(&self) -> bool {
+        self.done >= self.total
+    }
+
+    /// Takes up to `steps` more steps; returns true once every step is taken.
+    pub fn advance(&mut self, steps: usize) -> bool {
+        let motion = Arc::clone(&self.motion);
+        let drive = Drive::new(&motion, &self.physical);
+        let end = self.done.saturating_add(steps).min(self.total);
+        for k in self.done..end {
+            self.step(&drive, k);
+        }
+        self.done = end;
+        self.is_done()
+    }
+
+    /// The simulation, once done (`None` before).
+    pub fn finish(self) -> Option<Simulation> {
+        self.is_done().then(|| Simulation {
+            verdict: self.tally.finish(),
+            servos: self.servos,
+            frames: self.frames,
+        })
+    }
+
+    /// Step `k` (0-based over settling, the motion and the hold).
+    fn step(&mut self, drive: &Drive, k: usize) {
+        let physical = &self.physical;
+        let t = (k + 1) as f64 * STEP_S - SETTLE_S;
+        let (commanded, _) = drive.commanded(t);
+        self.targets.step(&commanded);
+        self.world.step(&self.targets.angles);
+        let links = self.world.link_frames();
+        let reached = self.world.angles(&links);
+        let (body_o, body_q) = links[0];
+        let paw_states: Vec<(DVec3, DQuat, DVec3)> = self
+            .paws
+            .iter()
+            .map(|&(i, centre)| (links[i].0, links[i].1, centre))
+            .collect();
+        let lowest: Vec<Option<f64>> = physical
+            .links
+            .iter()
+            .zip(&links)
+            .map(|(l, &(o, q))| {
+                l.colliders
+                    .iter()
+                    .filter(|c| c.part != Part::Paw)
+                    .map(|c| c.geom.lowest_z(o, q))
+                    .reduce(f64::min)
+            })
+            .collect();
+        let trunk_lowest_z = physical
+            .links
+            .iter()
+            .zip(&links)
+            .flat_map(|(l, &(o, q))| {
+                l.colliders
+                    .iter()
+                    .filter(|c| matches!(c.part, Part::Body | Part::Head))
+                    .map(move |c| c.geom.lowest_z(o, q))
+            })
+            .fold(f64::INFINITY, f64::min);
+        self.tally.add(
+            &verdict::StepState {
+                t,
+                dt: STEP_S,
+                body_position: body_o,
+                body_attitude: body_q,
+                paws: &paw_states,
+                link_lowest_z: &lowest,
+                trunk_lowest_z,
+                expected_clearance_m: drive.clearance(t),
+                commanded: &commanded,
+                reached: &reached,
+            },
+            &self.link_names,
+        );
+        if k + 1 >= self.settle && (k + 1 - self.settle).is_multiple_of(self.frame_steps) {
+            self.frames.push(SimFrame {
+                t,
+                position: body_o.to_array(),
+                attitude: body_q.to_array(),
+                tilt_deg: tilt_deg(body_q),
+                reached_deg: reached.iter().map(|a| a.to_degrees()).collect(),
+                commanded_deg: commanded.iter().map(|a| a.to_degrees()).collect(),
+            });
+        }
+    }
+}
+
+/// Runs `mtn` on `physical` to the end in one go.
+pub(super) fn run(mtn: &Mtn, name: &str, physical: PhysicalModel) -> Simulation {
+    let mut stepper = Stepper::with_model(mtn, name, physical);
+    stepper.advance(usize::MAX);
+    stepper
+        .finish()
+        .expect("a stepper advanced past its last step is done")
+}
+
+/// The paws' lower-leg links and ball centres, in [`verdict::PAW_NAMES`] order.
+fn paw_links(physical: &PhysicalModel) -> Vec<(usize, DVec3)> {
+    verdict::PAW_NAMES
+        .iter()
+        .filter_map(|paw| {
+            physical.links.iter().enumerate().find_map(|(i, l)| {
+                if !l.name.starts_with(paw) {
+                    return None;
+                }
+                l.colliders.iter().find_map(|c| match (c.part, c.geom) {
+                    (Part::Paw, Geom::Sphere { centre, .. }) => {
+                        Some((i, DVec3::from_array(centre)))
+                    }
+                    _ => None,
+                })
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_of_any_size_give_the_simulation_in_one_go() {
+        let mtn =
+            crate::formats::mtn::decode(include_bytes!("../../../../data/sony_stand_sit.mtn"))
+                .unwrap();
+        let whole = super::super::simulate(&mtn, "seed").unwrap();
+        let mut stepper = Stepper::new(&mtn, "seed").unwrap();
+        let mut slices = 0;
+        while !stepper.advance(997) {
+            slices += 1;
+        }
+        assert_eq!(stepper.progress(), (3190, 3190));
+        assert!(slices > 1);
+        assert_eq!(stepper.finish().unwrap(), whole);
+    }
+}
