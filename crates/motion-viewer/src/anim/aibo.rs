@@ -22,7 +22,7 @@
 //! docs/formats.md §1 offsets put the four paws of Sony's ERS-7 stand and sit postures on
 //! one horizontal plane within about 2 mm.
 
-pub mod drive;
+pub(crate) mod drive;
 mod links;
 mod models;
 pub mod physical;

@@ -36,16 +36,16 @@
 /// How close to a whole frame (in frames) a time must come to count as on
 /// it: times computed as `k · period` and read back as `t / period` land on
 /// `k` again whatever the rounding.
-pub const SLACK: f64 = 1e-9;
+pub(crate) const SLACK: f64 = 1e-9;
 
 /// `x` frames, made whole when it is within [`SLACK`] of a whole number.
-pub fn snap(x: f64) -> f64 {
+pub(crate) fn snap(x: f64) -> f64 {
     let whole = x.round();
     if (x - whole).abs() <= SLACK { whole } else { x }
 }
 
 /// The time `t_s` counted in frames of `period_s` seconds ([`snap`]ped).
-pub fn frames(t_s: f64, period_s: f64) -> f64 {
+pub(crate) fn frames(t_s: f64, period_s: f64) -> f64 {
     snap(t_s / period_s)
 }
 

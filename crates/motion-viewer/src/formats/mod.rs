@@ -13,16 +13,18 @@
 //! ```
 
 pub mod aibo;
-pub mod bytes;
+pub(crate) mod bytes;
 #[cfg(not(target_arch = "wasm32"))]
-pub mod file;
+pub(crate) mod file;
 pub mod input_animation;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod mapping;
 pub mod memg;
-pub mod mtl;
+pub(crate) mod mtl;
 pub mod mtn;
 pub mod obj;
+
+pub use bytes::ByteOrder;
 
 /// The kinds of file the viewer reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

@@ -14,7 +14,7 @@
 //! Every number is in `docs/physics.md`.
 
 mod output;
-pub mod verdict;
+mod verdict;
 mod world;
 
 use glam::{DQuat, DVec3};

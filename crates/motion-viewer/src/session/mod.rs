@@ -1,22 +1,26 @@
 //! What the viewer shows, as plain data, with no window: the tracks with
-//! their visibility, solo and focus ([`state`]), the clock and the loop range
-//! ([`playback`]), the entry list of an ODA archive opened whole ([`archive`]),
-//! the focused AIBO motion's joint values and `check`'s findings ([`mtn`]),
-//! the AIBO motions being edited ([`edit`]),
-//! what is under the cursor ([`pick`]) and the status that scripts and tests
-//! read ([`status`]).
+//! their visibility, solo and focus, the clock and the loop range
+//! ([`LoopRange`]), the entry list of an ODA archive opened whole
+//! ([`ArchiveList`]), the focused AIBO motion's joint values and `check`'s
+//! findings, the AIBO motions being edited ([`EditStatus`]), what is under
+//! the cursor and the status that scripts and tests read ([`Status`]), all
+//! held by one [`ViewerState`].
 //!
 //! The window (`app`, feature `window`) and the web page drive a
 //! [`ViewerState`]; everything here builds and is tested without them.
 
-pub mod archive;
-pub mod edit;
-mod entry;
-pub mod mtn;
-pub mod pick;
-pub mod playback;
-pub mod state;
-pub mod status;
+pub(crate) mod archive;
+pub(crate) mod edit;
+pub(crate) mod entry;
+pub(crate) mod mtn;
+pub(crate) mod pick;
+pub(crate) mod playback;
+pub(crate) mod state;
+pub(crate) mod status;
 
-pub use state::ViewerState;
-pub use status::Status;
+pub use archive::ArchiveList;
+pub use edit::{EditStatus, SaveRequest, suggested_path};
+pub use entry::TrackEntry;
+pub use playback::LoopRange;
+pub use state::{Reload, ViewerState};
+pub use status::{CurveChannel, CurvesStatus, PlotArea, Status};

@@ -4,27 +4,33 @@
 //! that [`crate::formats::mtn::encode`] writes as a byte-valid file, with the
 //! warnings a user should see beside it:
 //!
-//! - [`edit`]: mirror left ↔ right, reverse, retime, concatenate, rename;
-//! - [`convert`](mod@convert): carry a motion to another robot model;
-//! - [`csv`]: keyframes from a CSV or JSON table (what `viewer export` writes);
-//! - [`check`](mod@check): a motion against the robot's joint limits, servo speeds,
-//!   naming rules and standard postures, as a typed report.
+//! - [`mirror`], [`reverse`], [`retime`], [`concat`], [`with_name`]: mirror
+//!   left ↔ right, reverse, retime, concatenate, rename;
+//! - [`convert()`]: carry a motion to another robot model;
+//! - [`from_csv`], [`from_json`]: keyframes from a CSV or JSON table (what
+//!   `viewer export` writes);
+//! - [`check()`]: a motion against the robot's joint limits, servo speeds,
+//!   naming rules and standard postures, as a typed [`Report`];
+//! - [`Editor`]: one motion's keyframes edited in place, with undo.
 
-pub mod check;
-pub mod convert;
-pub mod csv;
-pub mod edit;
-pub mod editor;
+pub(crate) mod check;
+mod convert;
+mod csv;
+mod edit;
+mod editor;
 mod table;
 
 use crate::formats::aibo::{Joint, Model};
 use crate::formats::mtn::{self, MotionName, Mtn};
 
-pub use self::csv::{CsvError, FromTable, from_csv, from_json, from_table_reader};
+pub use self::csv::{
+    CsvError, FromTable, MAX_FIELD_BYTES, MAX_LINE_BYTES, MAX_ROWS, MAX_TABLE_BYTES, from_csv,
+    from_json, from_table_reader,
+};
 pub use check::{Finding, FindingKind, Report, Severity, check};
 pub use convert::convert;
 pub use edit::{MirrorMap, Retime, concat, mirror, retime, reverse, with_name};
-pub use editor::{Applied, Editor, edited_path};
+pub use editor::{Applied, Editor, UNDO_BUDGET_VALUES, edited_path};
 
 /// A new motion and what the user should know about how it was made.
 #[derive(Debug, Clone, PartialEq)]
