@@ -107,7 +107,7 @@ impl Input {
     /// Reads (or, for a large file, maps) `path`; `ARCHIVE.ODA:NAME` reads
     /// the archive with the entry named. Only regular files are read (a pipe
     /// or device would block or never end), checked on the file as opened,
-    /// without blocking ([`crate::formats::file::open_regular`]).
+    /// without blocking (`formats::file::open_regular`).
     #[cfg(not(target_arch = "wasm32"))]
     pub fn read(path: &Path) -> Result<Input> {
         if let Some((archive, entry)) = archive::split_entry(path) {
