@@ -30,7 +30,7 @@ pub const MAX_FRAME_FRAGMENTS: f64 = 1e9;
 /// scene of `BENCHMARKS.md` takes 2.5 GB.
 pub const MAX_SYNTHETIC_BYTES: u64 = 8 << 30;
 
-/// The fewest bytes an export may write before [`check_output_bytes`]
+/// The fewest bytes an export may write before the output check
 /// compares it with its input.
 pub const MIN_OUTPUT_BYTES: u64 = 4 << 30;
 
@@ -252,7 +252,7 @@ pub(crate) fn check_synthetic(vertices: u64, basis: u64, frames: u64) -> crate::
 }
 
 /// The most bytes a MEMG fit (`viewer memg fit`) may hold: a 100 000-vertex,
-/// 1 000-frame cache takes at most about 6.1 GB (see [`fit_bytes`]), most
+/// 1 000-frame cache takes at most about 6.1 GB (see `fit_bytes`), most
 /// of it the basis at the largest rank a bound could ask for.
 pub const MAX_FIT_BYTES: u64 = 8 << 30;
 
@@ -292,7 +292,7 @@ pub(crate) fn fit_bytes(vertices: u64, frames: u64, groups: &[u64], rank: Option
 }
 
 /// Refuses a fit of `input` that would hold more than [`MAX_FIT_BYTES`]
-/// (by [`fit_bytes`]), in one line naming the input.
+/// (by `fit_bytes`), in one line naming the input.
 pub fn check_fit(
     input: &Path,
     vertices: u64,

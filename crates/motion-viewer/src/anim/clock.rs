@@ -9,8 +9,8 @@
 //! - **which times**: a [`Grid`], frame `k` at `k · period` seconds, every
 //!   frame of a motion from 0 to its duration (the last one included), or
 //!   those inside a [`Window`];
-//! - **which frame a time falls on**: [`frames`], the time in frames with a
-//!   hair of [`SLACK`], so that 1/3 s at 30 fps is frame 10 and not
+//! - **which frame a time falls on**: `frames`, the time in frames with a
+//!   hair of `SLACK` (10⁻⁹), so that 1/3 s at 30 fps is frame 10 and not
 //!   9.999 999 999 999 998.
 //!
 //! What a format makes of a time between its frames is its own rule, written

@@ -141,8 +141,8 @@ pub struct Report {
 /// - `.glb` / `.gltf`: every track as one animated glTF scene ([`gltf`]);
 /// - `.pc2`: the MEMG scene's vertices per timestep ([`pc2`]);
 /// - `.urdf`: the robot description of each AIBO track's model;
-/// - `.mcap`: every track as ROS 2 messages in one bag ([`mcap`]);
-/// - `.usda`: every track as one animated USD stage ([`usd`]).
+/// - `.mcap`: every track as ROS 2 messages in one bag (`export/mcap`);
+/// - `.usda`: every track as one animated USD stage (`export/usd`).
 ///
 /// Every sample is taken on the track's clock ([`crate::anim::clock`]).
 pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report> {

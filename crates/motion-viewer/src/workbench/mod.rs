@@ -4,7 +4,7 @@
 //! that [`crate::formats::mtn::encode`] writes as a byte-valid file, with the
 //! warnings a user should see beside it:
 //!
-//! - [`mirror`], [`reverse`], [`retime`], [`concat`], [`with_name`]: mirror
+//! - [`mirror`], [`reverse`], [`retime`], [`concat()`], [`with_name`]: mirror
 //!   left ↔ right, reverse, retime, concatenate, rename;
 //! - [`convert()`]: carry a motion to another robot model;
 //! - [`from_csv`], [`from_json`]: keyframes from a CSV or JSON table (what
