@@ -224,6 +224,7 @@ fn shown(bytes: u64) -> String {
 /// is generated: positions, mean, mapping and two triangles per vertex,
 /// the basis (3 × vertices × basis `f32`), the coefficients (basis ×
 /// frames `f32`) and a 3×4 `f64` transform per frame. Saturates.
+#[cfg_attr(not(feature = "synthetic"), allow(dead_code))]
 pub(crate) fn synthetic_bytes(vertices: u64, basis: u64, frames: u64) -> u64 {
     let grid = vertices.saturating_mul(12 + 12 + 4 + 24);
     let u = vertices.saturating_mul(12).saturating_mul(basis);
@@ -236,6 +237,7 @@ pub(crate) fn synthetic_bytes(vertices: u64, basis: u64, frames: u64) -> u64 {
 
 /// Why a synthetic scene of `vertices` × `basis` × `frames` is refused, if
 /// it would take more than [`MAX_SYNTHETIC_BYTES`] to generate.
+#[cfg_attr(not(feature = "synthetic"), allow(dead_code))]
 pub(crate) fn check_synthetic(vertices: u64, basis: u64, frames: u64) -> crate::Result<()> {
     let bytes = synthetic_bytes(vertices, basis, frames);
     if bytes <= MAX_SYNTHETIC_BYTES {

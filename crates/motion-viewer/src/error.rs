@@ -437,16 +437,19 @@ impl Error {
     }
 
     /// A [`GpuError::Limit`].
+    #[cfg(feature = "gpu")]
     pub(crate) fn gpu_limit(message: impl Into<String>) -> Self {
         Error::Gpu(GpuError::Limit(message.into()))
     }
 
     /// A [`GpuError::Misuse`].
+    #[cfg(feature = "gpu")]
     pub(crate) fn gpu_misuse(message: impl Into<String>) -> Self {
         Error::Gpu(GpuError::Misuse(message.into()))
     }
 
     /// A [`GpuError::Unavailable`], with wgpu's error if there is one.
+    #[cfg(feature = "gpu")]
     pub(crate) fn gpu_unavailable(message: impl Into<String>, source: Option<GpuCause>) -> Self {
         Error::Gpu(GpuError::Unavailable {
             message: message.into(),
@@ -455,6 +458,7 @@ impl Error {
     }
 
     /// A [`GpuError::Device`], with wgpu's error if there is one.
+    #[cfg(feature = "gpu")]
     pub(crate) fn gpu_device(message: impl Into<String>, source: Option<GpuCause>) -> Self {
         Error::Gpu(GpuError::Device {
             message: message.into(),

@@ -154,6 +154,7 @@ pub fn write(
 
 /// [`write()`] into memory: the `.glb` of `tracks` placed by `plan` (a web
 /// page offers it as a download), and what it holds (`files` empty).
+#[cfg(feature = "window")]
 pub(crate) fn glb_bytes(
     tracks: &[Track],
     plan: &Plan,
