@@ -287,9 +287,10 @@ pub enum Error {
     Edit {
         /// The motion's file, when the edit was asked of one.
         path: Option<PathBuf>,
-        /// What the edit refused.
+        /// What the edit refused: a [`crate::workbench::EditError`]
+        /// (`source()` downcasts to it).
         #[source]
-        source: crate::workbench::EditError,
+        source: Box<dyn std::error::Error + Send + Sync + 'static>,
     },
     /// No adapter, a lost device, work over the device's limits, or a
     /// failed GPU operation; wgpu's own error, where there is one, is the
@@ -360,13 +361,6 @@ fn prefix(path: Option<&Path>) -> String {
     path.map(|p| format!("{}: ", shown(p))).unwrap_or_default()
 }
 
-impl From<crate::workbench::EditError> for Error {
-    /// An edit's error without a file; [`Error::edit`] names the file.
-    fn from(source: crate::workbench::EditError) -> Self {
-        Error::Edit { path: None, source }
-    }
-}
-
 /// Seconds as a message shows them: to the microsecond, without trailing
 /// zeros (`0.033333`, `1.5`, `2`).
 fn seconds(t: f64) -> String {
@@ -417,14 +411,6 @@ impl Error {
         Error::Unsupported {
             path: path.as_ref().to_path_buf(),
             reason: reason.into(),
-        }
-    }
-
-    /// An [`Error::Edit`] for the motion read from `path`.
-    pub fn edit(path: impl AsRef<Path>, source: crate::workbench::EditError) -> Self {
-        Error::Edit {
-            path: Some(path.as_ref().to_path_buf()),
-            source,
         }
     }
 

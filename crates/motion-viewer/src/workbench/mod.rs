@@ -32,6 +32,28 @@ pub use convert::convert;
 pub use edit::{MirrorMap, Retime, concat, mirror, retime, reverse, with_name};
 pub use editor::{Applied, Editor, UNDO_BUDGET_VALUES, edited_path};
 
+// The workbench's errors into the crate's (here, not in `error`, which
+// the formats this module reads import: no cycle).
+impl From<EditError> for crate::Error {
+    /// An edit's error without a file; [`crate::Error::edit`] names the file.
+    fn from(source: EditError) -> Self {
+        crate::Error::Edit {
+            path: None,
+            source: Box::new(source),
+        }
+    }
+}
+
+impl crate::Error {
+    /// An [`Error::Edit`](crate::Error::Edit) for the motion read from `path`.
+    pub fn edit(path: impl AsRef<std::path::Path>, source: EditError) -> Self {
+        crate::Error::Edit {
+            path: Some(path.as_ref().to_path_buf()),
+            source: Box::new(source),
+        }
+    }
+}
+
 /// A new motion and what the user should know about how it was made.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Edit {
