@@ -8,7 +8,7 @@
 //! `decode_into_reused` decodes into the arrays of a motion decoded before.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::memg::{self, MemgGroup, MemgMotion};
 use std::hint::black_box;
 

@@ -2,7 +2,7 @@
 //! watcher thread for `--watch`, screenshots written beside the first input,
 //! status lines on stdout.
 
-use motion_viewer::app::host::{Host, HostEvent};
+use motion_viewer::app::{Host, HostEvent};
 use motion_viewer::error::Result;
 use motion_viewer::scene::archive::{disk_file, split_entry};
 use motion_viewer::scene::{DiskMaterials, Input, Materials};
@@ -37,8 +37,8 @@ impl DesktopHost {
 }
 
 impl Host for DesktopHost {
-    fn read_dropped(&mut self, path: &Path) -> std::result::Result<Input, String> {
-        read_owned(path).map_err(|e| e.to_string())
+    fn read_dropped(&mut self, path: &Path) -> Result<Input> {
+        read_owned(path)
     }
 
     fn materials(&self) -> &dyn Materials {
@@ -57,23 +57,18 @@ impl Host for DesktopHost {
         &mut self,
         picture: &image::RgbaImage,
         first_input: Option<&Path>,
-    ) -> std::result::Result<String, String> {
+    ) -> Result<String> {
         let path = next_free_path(first_input.unwrap_or(Path::new("viewer")), "png");
-        motion_viewer::export::png::write(&path, picture).map_err(|e| e.to_string())?;
+        motion_viewer::export::png::write(&path, picture)?;
         // Whoever pressed F12 wants to know where it went, status lines or not.
         println!("screenshot {}", path.display());
         let _ = std::io::stdout().flush();
         Ok(path.display().to_string())
     }
 
-    fn save_scene(
-        &mut self,
-        glb: &[u8],
-        first_input: Option<&Path>,
-    ) -> std::result::Result<String, String> {
+    fn save_scene(&mut self, glb: &[u8], first_input: Option<&Path>) -> Result<String> {
         let path = next_free_path(first_input.unwrap_or(Path::new("viewer")), "glb");
-        motion_viewer::output::write_atomic(&path, |w| w.write_all(glb))
-            .map_err(|e| e.to_string())?;
+        motion_viewer::output::write_atomic(&path, |w| w.write_all(glb))?;
         // Whoever pressed E wants to know where it went, status lines or not.
         println!("exported {}", path.display());
         let _ = std::io::stdout().flush();
@@ -86,8 +81,8 @@ impl Host for DesktopHost {
         original: &Path,
         bytes: &[u8],
         overwrite: bool,
-    ) -> std::result::Result<String, String> {
-        save_motion(path, original, bytes, overwrite).map_err(|e| e.to_string())?;
+    ) -> Result<String> {
+        save_motion(path, original, bytes, overwrite)?;
         // Whoever saved wants to know where it went, status lines or not.
         println!("saved {}", path.display());
         let _ = std::io::stdout().flush();
@@ -105,7 +100,7 @@ impl Host for DesktopHost {
         eprintln!("viewer: {line}");
     }
 
-    fn run(&mut self, task: motion_viewer::app::host::Task) -> Option<HostEvent> {
+    fn run(&mut self, task: motion_viewer::app::Task) -> Option<HostEvent> {
         Some(pollster::block_on(task))
     }
 }

@@ -14,7 +14,7 @@
 //! and is stored in world space (parent -1). `--shuffle` stores each group's
 //! vertices in a scrambled order, so the mapping is not the `.obj`'s order.
 
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::memg::{self, MemgGroup, MemgMotion};
 use std::f64::consts::TAU;
 use std::fmt::Write as _;

@@ -15,7 +15,7 @@ use motion_viewer::anim::input_animation::state_at;
 use motion_viewer::anim::memg::{Binding, Deformer, deform_reference_f64};
 use motion_viewer::anim::timeline::MAX_DURATION_S;
 use motion_viewer::export::table;
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::input_animation::{self, InputAnimation};
 use motion_viewer::formats::{self, Kind, memg, mtn, obj};
 use motion_viewer::scene::shapes::Primitives;
@@ -210,7 +210,7 @@ const ASK: OpenOptions = OpenOptions {
 };
 
 impl Materials for Fixed<'_> {
-    fn read(&self, _: &Path, _: &str) -> Result<Vec<u8>, String> {
+    fn read(&self, _: &Path, _: &str) -> std::io::Result<Vec<u8>> {
         Ok(self.0.to_vec())
     }
 }

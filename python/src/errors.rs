@@ -1,7 +1,6 @@
 //! The library's errors as the Python exceptions of `motion_viewer._errors`.
 
 use motion_viewer::Error;
-use motion_viewer::workbench::EditError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -71,19 +70,9 @@ pub fn to_py(py: Python<'_>, e: Error) -> PyErr {
         Error::Unsupported { .. } => raise(py, "UnsupportedError", message, path, &[]),
         Error::TooLarge { .. } => raise(py, "TooLargeError", message, path, &[]),
         Error::NonFinite { .. } => raise(py, "NonFiniteError", message, path, &[]),
+        Error::Edit { .. } => raise(py, "EditError", message, path, &[]),
         _ => raise(py, "MotionViewerError", message, path, &[]),
     }
-}
-
-/// A workbench edit that could not be made, naming the motion's file.
-pub fn edit_to_py(py: Python<'_>, path: &str, e: EditError) -> PyErr {
-    raise(
-        py,
-        "EditError",
-        format!("{}: {e}", motion_viewer::text::escape(path)),
-        Some(path.to_owned()),
-        &[],
-    )
 }
 
 /// A `TooLargeError` (a request over one of the package's caps, refused

@@ -7,7 +7,7 @@ use crate::memg::Stored;
 use crate::track::Track;
 use motion_viewer::error::Error;
 use motion_viewer::fit::{self, Animation, Bound as FitBound, FitError, FitOptions, FrameMode};
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::memg;
 use motion_viewer::output::{check_not_input, write_atomic};
 use numpy::{PyReadonlyArray3, PyUntypedArrayMethods};
@@ -54,10 +54,9 @@ fn fit_array<'py>(
     };
     let options = FitOptions { bound, frames, fps };
     let (obj, mut warnings) = py
-        .detach(|| motion_viewer::scene::load::load_obj(&scene))
+        .detach(|| motion_viewer::scene::load_obj(&scene))
         .or_raise(py)?;
-    let (groups, group_warnings) =
-        fit::groups_of(&obj).map_err(|e| to_py(py, Error::mismatch(&scene, e)))?;
+    let (groups, group_warnings) = fit::groups_of(&obj, &scene).map_err(|e| to_py(py, e))?;
     warnings.extend(group_warnings);
     let shape = positions.shape().to_vec();
     let vertices = obj.positions.len();

@@ -21,7 +21,7 @@
 //! the Python `bytes` object and view it the same way.
 
 use motion_viewer::error::Error;
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::mapping::Mapping;
 use motion_viewer::formats::memg::{self, ArrayOffsets, MemgMotion};
 use numpy::npyffi::{self, PY_ARRAY_API, npy_intp};

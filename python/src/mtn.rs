@@ -1,7 +1,7 @@
 //! The AIBO workbench (`motion_viewer.mtn`): mirror, reverse, retime,
 //! concatenate, convert and check `.mtn` motions; save one as a `.mtn`.
 
-use crate::errors::{OrRaise, edit_to_py};
+use crate::errors::{OrRaise, to_py};
 use crate::track::Track;
 use motion_viewer::formats::mtn::Mtn;
 use motion_viewer::workbench::{self, Edit, EditError, Retime};
@@ -13,7 +13,7 @@ use std::path::PathBuf;
 /// edit's warnings first.
 fn made(py: Python<'_>, source: &Track, edit: Result<Edit, EditError>) -> PyResult<Track> {
     let path = source.inner.path().to_path_buf();
-    let edit = edit.map_err(|e| edit_to_py(py, &path.to_string_lossy(), e))?;
+    let edit = edit.map_err(|e| to_py(py, motion_viewer::Error::edit(&path, e)))?;
     let entry = match &source.inner {
         motion_viewer::Track::Mtn { entry, .. } => entry.clone(),
         _ => None,
@@ -99,7 +99,9 @@ fn concat(py: Python<'_>, tracks: Vec<PyRef<'_, Track>>) -> PyResult<Track> {
 #[pyfunction]
 #[pyo3(name = "mtn_convert")]
 fn convert(py: Python<'_>, track: PyRef<'_, Track>, model: &str) -> PyResult<Track> {
-    let target = model.parse().map_err(PyValueError::new_err)?;
+    let target: motion_viewer::formats::aibo::Model = model
+        .parse()
+        .map_err(|e: motion_viewer::ParseValueError| PyValueError::new_err(e.to_string()))?;
     edit(py, &track, "convert", |m| workbench::convert(m, target))
 }
 

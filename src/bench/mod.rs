@@ -31,9 +31,9 @@ pub use results::{CurveRow, DecodeFrom, Detail, MemgRow, Row};
 pub use timer::{Progress, Timer};
 
 use motion_viewer::error::{Error, Result};
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::scene::Track;
-use motion_viewer::scene::load::read_bytes;
+use motion_viewer::scene::read_bytes;
 use motion_viewer::synthetic::{self, Spec};
 use std::hint::black_box;
 

@@ -16,7 +16,7 @@ pub fn run(args: &ExportArgs) -> Result<()> {
     };
     let frames = args.frames.map(values::FrameRange::pair);
     let bar = progress_bar();
-    let deform: Option<export::obj::Deform> = args.gpu.then_some(&motion_viewer::gpu::deform_at);
+    let deform: Option<export::Deform> = args.gpu.then_some(&motion_viewer::gpu::deform_at);
     let options = Options {
         at: args.at.at(),
         fps: args.fps,
@@ -27,7 +27,7 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         baked: args.baked,
         progress: Some(&|fraction| bar.set_position((fraction * STEPS as f32) as u64)),
         start_time_ns: args.start_time,
-        layout: args.layout.map(Into::into),
+        layout: args.layout,
     };
     let started = Instant::now();
     let report = match args.model {

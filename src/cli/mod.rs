@@ -141,8 +141,8 @@ pub struct ExportArgs {
     /// scaled to a common size; `true-scale`: at their own sizes). Without
     /// it each keeps its file's own coordinates: a MEMG mesh where its .obj
     /// puts it, an AIBO body frame at the origin, MRTK in its recording's world.
-    #[arg(long, value_enum)]
-    pub layout: Option<values::LayoutArg>,
+    #[arg(long, value_name = "fit|true-scale")]
+    pub layout: Option<motion_viewer::scene::Layout>,
 }
 
 /// A moment in the timeline: `--time S` or `--frame N`.

@@ -1,6 +1,9 @@
 //! `viewer [FILE...]`: play in a window (no files: an empty window to drop them on).
-use super::values::{BasisArg, LayoutArg, LoopArg, Size};
+use super::values::Size;
+use motion_viewer::anim::timeline::LoopMode;
 use motion_viewer::app;
+use motion_viewer::gpu::BasisFormat;
+use motion_viewer::scene::Layout;
 use std::path::PathBuf;
 
 /// Options for playing in a window.
@@ -16,18 +19,22 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 0.0)]
     pub start: f64,
     /// What happens at the ends of the timeline.
-    #[arg(long = "loop", value_enum, default_value_t = LoopArg::Loop)]
-    pub loop_mode: LoopArg,
+    #[arg(
+        long = "loop",
+        value_name = "once|loop|pingpong",
+        default_value = "loop"
+    )]
+    pub loop_mode: LoopMode,
     /// Window size, `WxH`.
     #[arg(long, value_name = "WxH", default_value = "1280x720")]
     pub size: Size,
     /// How the GPU stores MEMG bases (`f16`: half the bytes per frame).
-    #[arg(long, value_enum, default_value_t = BasisArg::F32)]
-    pub basis: BasisArg,
+    #[arg(long, value_name = "f32|f16", default_value = "f32")]
+    pub basis: BasisFormat,
     /// How tracks stand beside each other (default: `fit` when formats are
     /// mixed, else `true-scale`).
-    #[arg(long, value_enum)]
-    pub layout: Option<LayoutArg>,
+    #[arg(long, value_name = "fit|true-scale")]
+    pub layout: Option<Layout>,
     /// Reload a track when one of its files changes on disk (the time is
     /// kept; a file that no longer decodes leaves the last good version).
     #[arg(long)]
@@ -45,10 +52,10 @@ pub fn run(files: &[PathBuf], args: &PlayArgs) -> anyhow::Result<()> {
         paused: args.paused,
         speed: args.speed,
         start_s: args.start,
-        loop_mode: args.loop_mode.into(),
+        loop_mode: args.loop_mode,
         size: (args.size.width, args.size.height),
-        basis: args.basis.into(),
-        layout: args.layout.map(Into::into),
+        basis: args.basis,
+        layout: args.layout,
         watch: args.watch,
         curves: args.curves.clone(),
     };

@@ -1,14 +1,11 @@
 //! The command line's values, parsed by clap: sizes and frame ranges by
-//! their `FromStr`, choices as [`ValueEnum`]s that clap lists in `--help` and
-//! in its error for a value it does not know. Each choice maps onto the
-//! library's own type, which knows nothing of clap.
+//! their `FromStr`; the library's choices (layout, deform, basis, loop) by
+//! the library's own `FromStr`; `--view` as a [`ValueEnum`] that clap lists
+//! in `--help`, mapped onto the library's camera preset (which has no
+//! `FromStr` and knows nothing of clap).
 
 use clap::ValueEnum;
-use motion_viewer::anim::timeline::LoopMode;
-use motion_viewer::gpu::BasisFormat;
-use motion_viewer::scene::Layout;
 use motion_viewer::scene::camera::Preset;
-use motion_viewer::stage::DeformOn;
 use std::str::FromStr;
 
 /// The largest side of a picture or window.
@@ -153,90 +150,17 @@ impl From<View> for Preset {
     }
 }
 
-/// `--layout`: how tracks stand beside each other.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum LayoutArg {
-    /// Every track scaled to a common size (the default when formats are mixed).
-    Fit,
-    /// Every track at its own size in metres.
-    TrueScale,
-}
-
-impl From<LayoutArg> for Layout {
-    fn from(layout: LayoutArg) -> Layout {
-        match layout {
-            LayoutArg::Fit => Layout::Fit,
-            LayoutArg::TrueScale => Layout::TrueScale,
-        }
-    }
-}
-
-/// `--deform`: where MEMG meshes are deformed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum DeformArg {
-    /// The GPU, but the CPU on a software adapter or where the GPU cannot hold the motion.
-    #[default]
-    Auto,
-    /// The GPU's compute shader.
-    Gpu,
-    /// The CPU.
-    Cpu,
-}
-
-impl From<DeformArg> for DeformOn {
-    fn from(deform: DeformArg) -> DeformOn {
-        match deform {
-            DeformArg::Auto => DeformOn::Auto,
-            DeformArg::Gpu => DeformOn::Gpu,
-            DeformArg::Cpu => DeformOn::Cpu,
-        }
-    }
-}
-
-/// `--basis`: how the GPU stores MEMG bases.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum BasisArg {
-    /// 32-bit floats, as decoded.
-    #[default]
-    F32,
-    /// 16-bit floats: half the bytes read per frame.
-    F16,
-}
-
-impl From<BasisArg> for BasisFormat {
-    fn from(basis: BasisArg) -> BasisFormat {
-        match basis {
-            BasisArg::F32 => BasisFormat::F32,
-            BasisArg::F16 => BasisFormat::F16,
-        }
-    }
-}
-
-/// `--loop`: what happens at the ends of the timeline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum LoopArg {
-    /// Stop at the end.
-    Once,
-    /// Start over.
-    #[default]
-    Loop,
-    /// Play back and forth.
-    Pingpong,
-}
-
-impl From<LoopArg> for LoopMode {
-    fn from(mode: LoopArg) -> LoopMode {
-        match mode {
-            LoopArg::Once => LoopMode::Once,
-            LoopArg::Loop => LoopMode::Loop,
-            LoopArg::Pingpong => LoopMode::PingPong,
-        }
-    }
-}
+// `--layout`, `--deform`, `--basis` and `--loop` are the library's own
+// types (`Layout`, `DeformOn`, `BasisFormat`, `LoopMode`), parsed by their
+// `FromStr`: one list of spellings, and the library's error for a wrong one.
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use motion_viewer::anim::timeline::LoopMode;
+    use motion_viewer::gpu::BasisFormat;
+    use motion_viewer::scene::Layout;
+    use motion_viewer::stage::DeformOn;
 
     #[test]
     fn sizes() {
@@ -281,18 +205,10 @@ mod tests {
             .filter_map(ValueEnum::to_possible_value)
             .collect();
         assert_eq!(names(&views), ["three-quarter", "front", "side", "top"]);
-        assert_eq!(
-            Layout::from(LayoutArg::from_str("true-scale", false).unwrap()),
-            Layout::TrueScale
-        );
-        assert_eq!(
-            LoopMode::from(LoopArg::from_str("pingpong", false).unwrap()),
-            LoopMode::PingPong
-        );
-        assert_eq!(
-            BasisFormat::from(BasisArg::from_str("f16", false).unwrap()),
-            BasisFormat::F16
-        );
+        assert_eq!(Layout::from_str("true-scale"), Ok(Layout::TrueScale));
+        assert_eq!("pingpong".parse::<LoopMode>().unwrap(), LoopMode::PingPong);
+        assert_eq!("f16".parse::<BasisFormat>(), Ok(BasisFormat::F16));
+        assert_eq!("cpu".parse::<DeformOn>(), Ok(DeformOn::Cpu));
     }
 }
 

@@ -3,6 +3,7 @@
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Subcommand};
+use motion_viewer::Error;
 use motion_viewer::formats::aibo::Model;
 use motion_viewer::formats::mtn::{self, Mtn};
 use motion_viewer::output::{check_not_input, write_atomic};
@@ -181,7 +182,7 @@ pub fn run(args: &MtnArgs) -> Result<()> {
                 (None, None) => bail!("retime needs --speed or --frame-ms"),
             };
             let m = read_motion(&a.input)?;
-            let edit = workbench::retime(&m, how).with_context(|| a.input.display().to_string())?;
+            let edit = workbench::retime(&m, how).map_err(|e| Error::edit(&a.input, e))?;
             write(&[&a.input], &a.output, edit)
         }
         Verb::Concat(a) => {
@@ -199,8 +200,7 @@ pub fn run(args: &MtnArgs) -> Result<()> {
         }
         Verb::Convert(a) => {
             let m = read_motion(&a.input)?;
-            let edit =
-                workbench::convert(&m, a.model).with_context(|| a.input.display().to_string())?;
+            let edit = workbench::convert(&m, a.model).map_err(|e| Error::edit(&a.input, e))?;
             write(&[&a.input], &a.output, edit)
         }
         Verb::Check(a) => check(a),
@@ -217,7 +217,7 @@ fn read_motion(path: &Path) -> Result<Mtn> {
 
 fn one(a: &OneIn, edit: fn(&Mtn) -> Result<Edit, workbench::EditError>) -> Result<()> {
     let m = read_motion(&a.input)?;
-    let made = edit(&m).with_context(|| a.input.display().to_string())?;
+    let made = edit(&m).map_err(|e| Error::edit(&a.input, e))?;
     write(&[&a.input], &a.output, made)
 }
 

@@ -13,7 +13,7 @@
 //! 2-core test machine a render needs about 600 MiB of address space; below
 //! 512 MiB lavapipe refuses a device, below 256 MiB it crashes itself).
 
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::input_animation::{
     self as ia, Curve, Hands, InputAnimation, JOINT_COUNT, Key, PoseCurves,
 };

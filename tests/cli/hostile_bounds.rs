@@ -20,7 +20,7 @@
 use super::hostile::{
     GIB, Outcome, TRIANGLE, camera_only, complaints, mkfifo, pose, run, sony_stand_sit, write,
 };
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::input_animation::{self as ia, Hands, InputAnimation, JOINT_COUNT};
 use motion_viewer::formats::memg::{self, MemgMotion};
 use motion_viewer::formats::mtn;

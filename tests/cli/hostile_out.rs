@@ -8,7 +8,7 @@
 use super::hostile::{
     GIB, Outcome, TRIANGLE, camera_only, complaints, mkfifo, run, sony_stand_sit, still_memg, write,
 };
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::input_animation::{self as ia, Marker};
 use motion_viewer::formats::memg::{self, MemgGroup, MemgMotion};
 use motion_viewer::formats::mtn;

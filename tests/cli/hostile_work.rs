@@ -7,7 +7,7 @@
 //! peak memory of each case.
 
 use super::hostile::limit_memory;
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::memg::{self, MemgMotion};
 use motion_viewer::formats::mtn;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -233,7 +233,7 @@ fn a_synthetic_scene_of_terabytes_is_refused_before_allocating() {
         let o = run(dir.path(), args, GIB);
         let line = one_line_refusal(&o);
         assert!(
-            line.contains("1000x1000x2147483647 would take 8796.1 GB to generate"),
+            line.contains("1000x1000x2147483647\": 8796.1 GB to generate is more than"),
             "{line}"
         );
         assert!(line.contains("lower VERTICES, BASIS or FRAMES"), "{line}");

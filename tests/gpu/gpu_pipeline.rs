@@ -10,7 +10,7 @@ use common::data;
 
 use glam::Vec3;
 use motion_viewer::anim::memg::{Binding, bounding_box_over_time, deform_reference_f64};
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::memg::{self, ArraySource, MemgGroup, MemgMotion};
 use motion_viewer::formats::obj::{ObjGroup, ObjScene};
 use motion_viewer::gpu::{
@@ -32,7 +32,7 @@ const P99_ERROR_TOLERANCE: u8 = 4;
 
 /// The committed sample: `data/flags.obj` and `data/flags.bin`.
 fn sample() -> (ObjScene, MemgMotion) {
-    let scene = motion_viewer::scene::load::load_obj(&data("flags.obj"))
+    let scene = motion_viewer::scene::load_obj(&data("flags.obj"))
         .expect("data/flags.obj")
         .0;
     let motion = memg::load(&data("flags.bin")).expect("data/flags.bin");

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use gltf_common::{out_dir, validate};
 use motion_viewer::export::gltf::{GltfOptions, write};
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::memg;
 use motion_viewer::scene::Plan;
 

@@ -181,14 +181,14 @@ fn built_to_fall() -> Mtn {
         }
         rows.push(row.join(","));
     }
-    let options = motion_viewer::workbench::csv::FromTable {
+    let options = motion_viewer::workbench::FromTable {
         model: Model::Ers7,
         name: "a_stand#stand_fall".into(),
         creator: "test".into(),
         frame_ms: 16,
         every_row: false,
     };
-    motion_viewer::workbench::csv::from_csv((rows.join("\n") + "\n").as_bytes(), &options)
+    motion_viewer::workbench::from_csv((rows.join("\n") + "\n").as_bytes(), &options)
         .unwrap()
         .motion
 }

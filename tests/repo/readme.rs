@@ -2,7 +2,7 @@
 //! and every command and option `viewer --help` lists is in its CLI block.
 use crate::common;
 use common::repo;
-use motion_viewer::app::keys::help_rows;
+use motion_viewer::app::help_rows;
 
 fn readme() -> String {
     std::fs::read_to_string(repo("README.md")).unwrap()

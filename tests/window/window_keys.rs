@@ -1,6 +1,6 @@
 //! The binding table: every action reachable, no key doing two things.
 
-use motion_viewer::app::keys::{Action, BINDINGS, help_rows};
+use motion_viewer::app::{Action, BINDINGS, help_rows};
 use std::collections::HashSet;
 
 #[test]

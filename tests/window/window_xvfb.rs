@@ -214,7 +214,7 @@ fn samples(dir: &Path) -> Vec<PathBuf> {
 
 /// Two 20×12-vertex flags waving over 240 frames at 30 fps.
 fn write_flags(obj_path: &Path, motion_path: &Path) {
-    use motion_viewer::formats::bytes::ByteOrder;
+    use motion_viewer::formats::ByteOrder;
     use motion_viewer::formats::memg::{MemgGroup, MemgMotion, encode};
     const NX: usize = 20;
     const NY: usize = 12;

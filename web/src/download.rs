@@ -40,6 +40,6 @@ pub fn offer(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
 #[wasm_bindgen::prelude::wasm_bindgen(js_name = downloadGltf)]
 pub fn download_gltf() -> Result<(), wasm_bindgen::JsValue> {
     crate::page::send(motion_viewer::app::HostEvent::Action(
-        motion_viewer::app::keys::Action::ExportGltf,
+        motion_viewer::app::Action::ExportGltf,
     ))
 }

@@ -5,8 +5,9 @@
 
 use crate::dom::{CANVAS_ID, STATUS_ID};
 use crate::download;
-use motion_viewer::app::{Host, HostEvent, Status, Task};
-use motion_viewer::scene::{DiskMaterials, Input, Materials};
+use motion_viewer::app::{Host, HostEvent, Task};
+use motion_viewer::scene::{Input, Materials};
+use motion_viewer::session::Status;
 use std::path::{Path, PathBuf};
 use web_sys::{HtmlCanvasElement, HtmlElement};
 use winit::event_loop::EventLoopProxy;
@@ -43,14 +44,17 @@ impl WebHost {
 }
 
 impl Host for WebHost {
-    fn read_dropped(&mut self, path: &Path) -> Result<Input, String> {
+    fn read_dropped(&mut self, path: &Path) -> motion_viewer::Result<Input> {
         // winit reports no dropped paths in a page; drops come as bytes.
-        Err(format!("{}: no file system here", path.display()))
+        Err(motion_viewer::Error::unsupported(
+            path,
+            "no file system here",
+        ))
     }
 
     fn materials(&self) -> &dyn Materials {
-        // Says to add the .mtl to the files given.
-        &DiskMaterials
+        // No file system: a library not among the files given is missing.
+        &NoFileSystem
     }
 
     fn watch(&mut self, _sets: Vec<Vec<PathBuf>>) {}
@@ -59,23 +63,28 @@ impl Host for WebHost {
         &mut self,
         picture: &image::RgbaImage,
         first_input: Option<&Path>,
-    ) -> Result<String, String> {
+    ) -> motion_viewer::Result<String> {
         let mut png = Vec::new();
-        motion_viewer::export::png::encode(picture, &mut png).map_err(|e| e.to_string())?;
+        motion_viewer::export::png::encode(picture, &mut png)
+            .map_err(|e| motion_viewer::Error::io("screenshot.png", e))?;
         let stem = first_input
             .and_then(Path::file_stem)
             .map_or_else(|| "viewer".into(), |s| s.to_string_lossy());
         let name = format!("{stem}_screenshot.png");
-        download::offer(&name, &png, "image/png")?;
+        offered(&name, download::offer(&name, &png, "image/png"))?;
         Ok(name)
     }
 
-    fn save_scene(&mut self, glb: &[u8], first_input: Option<&Path>) -> Result<String, String> {
+    fn save_scene(
+        &mut self,
+        glb: &[u8],
+        first_input: Option<&Path>,
+    ) -> motion_viewer::Result<String> {
         let stem = first_input
             .and_then(Path::file_stem)
             .map_or_else(|| "motion".into(), |s| s.to_string_lossy());
         let name = format!("{stem}.glb");
-        download::offer(&name, glb, "model/gltf-binary")?;
+        offered(&name, download::offer(&name, glb, "model/gltf-binary"))?;
         Ok(name)
     }
 
@@ -85,12 +94,15 @@ impl Host for WebHost {
         _original: &Path,
         bytes: &[u8],
         _overwrite: bool,
-    ) -> Result<String, String> {
+    ) -> motion_viewer::Result<String> {
         // A download never replaces a file: nothing to confirm here.
         let name = path
             .file_name()
             .map_or_else(|| "motion-edited.mtn".into(), |n| n.to_string_lossy());
-        download::offer(&name, bytes, "application/octet-stream")?;
+        offered(
+            &name,
+            download::offer(&name, bytes, "application/octet-stream"),
+        )?;
         Ok(name.into_owned())
     }
 
@@ -159,5 +171,22 @@ impl Host for WebHost {
             self.document.set_title(&title);
             self.last_title = title;
         }
+    }
+}
+
+/// A download the page could not offer, as the library's error for `name`.
+fn offered(name: &str, done: Result<(), String>) -> motion_viewer::Result<()> {
+    done.map_err(|why| motion_viewer::Error::io(name, std::io::Error::other(why)))
+}
+
+/// Where a page looks for `.mtl` libraries the files given lack: nowhere.
+struct NoFileSystem;
+
+impl Materials for NoFileSystem {
+    fn read(&self, _: &Path, lib: &str) -> std::io::Result<Vec<u8>> {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::Unsupported,
+            format!("no file system here; add {lib} to the files"),
+        ))
     }
 }

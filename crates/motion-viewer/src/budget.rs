@@ -30,7 +30,7 @@ pub const MAX_FRAME_FRAGMENTS: f64 = 1e9;
 /// scene of `BENCHMARKS.md` takes 2.5 GB.
 pub const MAX_SYNTHETIC_BYTES: u64 = 8 << 30;
 
-/// The fewest bytes an export may write before [`check_output_bytes`]
+/// The fewest bytes an export may write before the output check
 /// compares it with its input.
 pub const MIN_OUTPUT_BYTES: u64 = 4 << 30;
 
@@ -173,7 +173,7 @@ pub fn check_frame_cost(
 /// `input_bytes` warrants (the larger of [`MIN_OUTPUT_BYTES`] and
 /// [`OUTPUT_BYTES_PER_INPUT_BYTE`] per input byte); `what` says what the
 /// bytes are made of, `hint` how to narrow them.
-pub fn check_output_bytes(
+pub(crate) fn check_output_bytes(
     out: &Path,
     what: &str,
     bytes: u64,
@@ -200,7 +200,7 @@ pub fn check_output_bytes(
 /// Refuses an export to `out` that would hold more than [`MAX_HELD_BYTES`]
 /// in memory while it writes (`held` bytes); `what` says what holds them,
 /// `hint` how to do without.
-pub fn check_held(out: &Path, what: &str, held: u64, hint: &str) -> Result<()> {
+pub(crate) fn check_held(out: &Path, what: &str, held: u64, hint: &str) -> Result<()> {
     if held <= MAX_HELD_BYTES {
         return Ok(());
     }
@@ -224,7 +224,8 @@ fn shown(bytes: u64) -> String {
 /// is generated: positions, mean, mapping and two triangles per vertex,
 /// the basis (3 × vertices × basis `f32`), the coefficients (basis ×
 /// frames `f32`) and a 3×4 `f64` transform per frame. Saturates.
-pub fn synthetic_bytes(vertices: u64, basis: u64, frames: u64) -> u64 {
+#[cfg_attr(not(feature = "synthetic"), allow(dead_code))]
+pub(crate) fn synthetic_bytes(vertices: u64, basis: u64, frames: u64) -> u64 {
     let grid = vertices.saturating_mul(12 + 12 + 4 + 24);
     let u = vertices.saturating_mul(12).saturating_mul(basis);
     let q = basis.saturating_mul(frames).saturating_mul(4);
@@ -236,22 +237,24 @@ pub fn synthetic_bytes(vertices: u64, basis: u64, frames: u64) -> u64 {
 
 /// Why a synthetic scene of `vertices` × `basis` × `frames` is refused, if
 /// it would take more than [`MAX_SYNTHETIC_BYTES`] to generate.
-pub fn check_synthetic(vertices: u64, basis: u64, frames: u64) -> std::result::Result<(), String> {
+#[cfg_attr(not(feature = "synthetic"), allow(dead_code))]
+pub(crate) fn check_synthetic(vertices: u64, basis: u64, frames: u64) -> crate::Result<()> {
     let bytes = synthetic_bytes(vertices, basis, frames);
     if bytes <= MAX_SYNTHETIC_BYTES {
         return Ok(());
     }
-    Err(format!(
-        "{vertices}x{basis}x{frames} would take {:.1} GB to generate, more than the {:.1} GB \
-         allowed; lower VERTICES, BASIS or FRAMES (U is 12 × VERTICES × BASIS bytes, \
-         Q 4 × BASIS × FRAMES)",
-        bytes as f64 / 1e9,
-        MAX_SYNTHETIC_BYTES as f64 / 1e9
-    ))
+    Err(crate::Error::TooLarge {
+        path: format!("--synthetic \"{vertices}x{basis}x{frames}\"").into(),
+        what: format!("{:.1} GB to generate", bytes as f64 / 1e9),
+        limit: format!("{:.1} GB", MAX_SYNTHETIC_BYTES as f64 / 1e9),
+        hint: "lower VERTICES, BASIS or FRAMES (U is 12 × VERTICES × BASIS bytes, \
+               Q 4 × BASIS × FRAMES)"
+            .into(),
+    })
 }
 
 /// The most bytes a MEMG fit (`viewer memg fit`) may hold: a 100 000-vertex,
-/// 1 000-frame cache takes at most about 6.1 GB (see [`fit_bytes`]), most
+/// 1 000-frame cache takes at most about 6.1 GB (see `fit_bytes`), most
 /// of it the basis at the largest rank a bound could ask for.
 pub const MAX_FIT_BYTES: u64 = 8 << 30;
 
@@ -263,7 +266,7 @@ pub const MAX_FIT_BYTES: u64 = 8 << 30;
 /// times more), and per group its basis and coefficients three times over
 /// (`f32` as fitted, `f64` as encoded, `f32` as decoded for the check),
 /// plus the deformed frames of the check (32 MiB). Saturates.
-pub fn fit_bytes(vertices: u64, frames: u64, groups: &[u64], rank: Option<u64>) -> u64 {
+pub(crate) fn fit_bytes(vertices: u64, frames: u64, groups: &[u64], rank: Option<u64>) -> u64 {
     let threads = rayon::current_num_threads() as u64;
     let input = vertices.saturating_mul(frames).saturating_mul(12);
     let mut total = input.saturating_add(32 << 20);
@@ -291,7 +294,7 @@ pub fn fit_bytes(vertices: u64, frames: u64, groups: &[u64], rank: Option<u64>) 
 }
 
 /// Refuses a fit of `input` that would hold more than [`MAX_FIT_BYTES`]
-/// (by [`fit_bytes`]), in one line naming the input.
+/// (by `fit_bytes`), in one line naming the input.
 pub fn check_fit(
     input: &Path,
     vertices: u64,
@@ -464,7 +467,9 @@ mod tests {
         );
         check_synthetic(10_000_000, 16, 60).unwrap();
         // 2^31 timesteps of 2^31 coefficients: far past any memory.
-        let e = check_synthetic(1000, 1 << 31, 1 << 31).unwrap_err();
+        let e = check_synthetic(1000, 1 << 31, 1 << 31)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("lower VERTICES, BASIS or FRAMES"), "{e}");
         assert_eq!(synthetic_bytes(u64::MAX, 2, 2), u64::MAX);
     }

@@ -58,6 +58,31 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
+/// A name this crate does not know for one of its values (a layout, an AIBO
+/// model, a basis format…): what was given and what is accepted. The
+/// `FromStr` of each such value fails with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("\"{}\" is not {what}: expected {expected}", quoted(given))]
+pub struct ParseValueError {
+    /// What was being read, with its article (`an AIBO model`).
+    pub what: &'static str,
+    /// The text given.
+    pub given: String,
+    /// The names accepted.
+    pub expected: &'static str,
+}
+
+impl ParseValueError {
+    /// `given` is not `what`; `expected` lists the names accepted.
+    pub(crate) fn new(what: &'static str, given: &str, expected: &'static str) -> Self {
+        ParseValueError {
+            what,
+            given: given.to_string(),
+            expected,
+        }
+    }
+}
+
 /// What is wrong with an ODA archive's entry as asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -256,9 +281,66 @@ pub enum Error {
         /// The output that was being written.
         path: PathBuf,
     },
-    /// No adapter, a lost device, or a failed GPU operation.
+    /// A workbench edit (mirror, retime, join, convert, an editor's
+    /// operation) that could not make a motion; the motion's file if known.
+    #[error("{}{source}", prefix(path.as_deref()))]
+    Edit {
+        /// The motion's file, when the edit was asked of one.
+        path: Option<PathBuf>,
+        /// What the edit refused: a [`crate::workbench::EditError`]
+        /// (`source()` downcasts to it).
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync + 'static>,
+    },
+    /// No adapter, a lost device, work over the device's limits, or a
+    /// failed GPU operation; wgpu's own error, where there is one, is the
+    /// [`GpuError`]'s `source()`.
     #[error("GPU: {0}")]
-    Gpu(String),
+    Gpu(#[source] GpuError),
+}
+
+/// wgpu's error behind a [`GpuError`].
+pub type GpuCause = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// What went wrong on the GPU, by kind. The message is one line that holds
+/// the cause's text too; the cause itself (wgpu's error) is `source()`.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum GpuError {
+    /// No adapter, device or window surface could be had.
+    #[error("{message}")]
+    Unavailable {
+        /// What was tried, and what to install or set.
+        message: String,
+        /// wgpu's error, where it gave one.
+        #[source]
+        source: Option<GpuCause>,
+    },
+    /// The work is over what this device (or a 32-bit index) holds; refused
+    /// before it starts.
+    #[error("{0}")]
+    Limit(String),
+    /// The device reported an error (out of memory, validation, lost) or a
+    /// read-back failed.
+    #[error("{message}")]
+    Device {
+        /// What failed, with wgpu's text.
+        message: String,
+        /// wgpu's error, where it gave one (the device's own reports come as
+        /// text only: wgpu hands them to a callback).
+        #[source]
+        source: Option<GpuCause>,
+    },
+    /// Parts that do not go together (a binding made for another motion, a
+    /// renderer for another texture format).
+    #[error("{0}")]
+    Misuse(String),
+}
+
+impl From<GpuError> for Error {
+    fn from(e: GpuError) -> Self {
+        Error::Gpu(e)
+    }
 }
 
 /// An entry problem as a message; an archive given whole is named in the
@@ -272,6 +354,11 @@ fn entry_message(path: &Path, problem: &EntryProblem) -> String {
         ),
         other => other.to_string(),
     }
+}
+
+/// `path: ` before a message, or nothing without a path.
+fn prefix(path: Option<&Path>) -> String {
+    path.map(|p| format!("{}: ", shown(p))).unwrap_or_default()
 }
 
 /// Seconds as a message shows them: to the microsecond, without trailing
@@ -335,6 +422,36 @@ impl Error {
         }
     }
 
+    /// A [`GpuError::Limit`].
+    #[cfg(feature = "gpu")]
+    pub(crate) fn gpu_limit(message: impl Into<String>) -> Self {
+        Error::Gpu(GpuError::Limit(message.into()))
+    }
+
+    /// A [`GpuError::Misuse`].
+    #[cfg(feature = "gpu")]
+    pub(crate) fn gpu_misuse(message: impl Into<String>) -> Self {
+        Error::Gpu(GpuError::Misuse(message.into()))
+    }
+
+    /// A [`GpuError::Unavailable`], with wgpu's error if there is one.
+    #[cfg(feature = "gpu")]
+    pub(crate) fn gpu_unavailable(message: impl Into<String>, source: Option<GpuCause>) -> Self {
+        Error::Gpu(GpuError::Unavailable {
+            message: message.into(),
+            source,
+        })
+    }
+
+    /// A [`GpuError::Device`], with wgpu's error if there is one.
+    #[cfg(feature = "gpu")]
+    pub(crate) fn gpu_device(message: impl Into<String>, source: Option<GpuCause>) -> Self {
+        Error::Gpu(GpuError::Device {
+            message: message.into(),
+            source,
+        })
+    }
+
     /// The file the error is about, if it names one.
     pub fn path(&self) -> Option<&Path> {
         match self {
@@ -350,6 +467,7 @@ impl Error {
             | Error::TooLarge { path, .. }
             | Error::NonFinite { path, .. }
             | Error::Interrupted { path } => Some(path),
+            Error::Edit { path, .. } => path.as_deref(),
             Error::Gpu(_) => None,
         }
     }

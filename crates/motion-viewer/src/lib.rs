@@ -6,7 +6,7 @@
 //!
 //! ```
 //! # std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).unwrap();
-//! use motion_viewer::state::{At, State};
+//! use motion_viewer::{At, State};
 //!
 //! // Open a file through the front door: the format is told by its content.
 //! let loaded = motion_viewer::open("data/sony_stand_sit.mtn")?;
@@ -15,7 +15,7 @@
 //! assert_eq!(sit.duration_s(), 4.88);
 //!
 //! // The pose at 1 s: body attitude, joint angles and the rig's points.
-//! let State::Mtn(pose) = motion_viewer::state::state_at(sit, At::Time(1.0))? else {
+//! let State::Mtn(pose) = motion_viewer::state_at(sit, At::Time(1.0))? else {
 //!     unreachable!("an AIBO motion");
 //! };
 //! let first = &pose.joints[0];
@@ -24,7 +24,7 @@
 //! // Into Blender or three.js: an animated glTF scene.
 //! let dir = tempfile::tempdir()?;
 //! let out = dir.path().join("sit.glb");
-//! motion_viewer::export::export(&loaded.tracks, &out, &Default::default())?;
+//! motion_viewer::export(&loaded.tracks, &out, &motion_viewer::ExportOptions::default())?;
 //! assert!(std::fs::metadata(&out)?.len() > 0);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -38,17 +38,22 @@
 //! - [`scene`]: the files given, loaded and paired into [`Track`]s; where each
 //!   stands, and the plain shapes that draw them (CPU);
 //! - [`open`], [`open_all`], [`open_bytes`]…: the front door over [`scene`];
-//! - [`summary`], [`state`]: what `viewer info` prints and `export --time` writes;
-//! - [`export`]: tracks → JSON, CSV, OBJ, glTF and PC2 files, through
+//! - [`summary`], [`state`]: what `viewer info` prints and `export --time`
+//!   writes ([`state_at`], [`At`], [`State`] at the root);
+//! - [`mod@export`]: tracks → JSON, CSV, OBJ, glTF, PC2, URDF, MJCF, MCAP and
+//!   USD files ([`export()`] with [`ExportOptions`] at the root), through
 //!   [`output`], the one safe way this crate writes a file;
 //! - [`workbench`]: AIBO `.mtn` motions made from tables, mirrored, reversed,
 //!   retimed, joined, converted between models and checked;
 //! - [`session`]: what the viewer shows, as plain data, without a window;
 //! - [`budget`]: the cost of a render, an export or a synthetic scene, sized
 //!   before it starts, and the caps above which it is refused;
-//! - `gpu` (feature `gpu`): buffers, compute deformation, rendering, offscreen capture;
-//! - `stage` (feature `gpu`): every track posed at one time, laid out side by side;
-//! - `app` (feature `window`): the interactive window, desktop and web;
+//! - `gpu` (feature `gpu`): buffers, compute deformation, rendering,
+//!   offscreen capture (`GpuContext` at the root);
+//! - `stage` (feature `gpu`): every track posed at one time, laid out side
+//!   by side (`Stage`, `StageOptions` at the root);
+//! - `app` (feature `window`): the interactive window, desktop and web
+//!   (`App`, `Host`, `WindowOptions` at the root);
 //! - `synthetic` (feature `synthetic`): MEMG scenes of any size for benchmarks;
 //! - `fit` (feature `fit`): MEMG motions fitted to point caches (`.pc2`,
 //!   `.obj` sequences) within an error bound, with faer's decompositions.
@@ -68,6 +73,7 @@ pub mod curves;
 pub mod error;
 pub mod export;
 #[cfg(feature = "fit")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fit")))]
 pub mod fit;
 pub mod formats;
 mod loaded;
@@ -77,11 +83,13 @@ pub mod session;
 pub mod state;
 pub mod summary;
 #[cfg(feature = "synthetic")]
+#[cfg_attr(docsrs, doc(cfg(feature = "synthetic")))]
 pub mod synthetic;
 pub mod text;
 pub mod workbench;
 
 #[cfg(feature = "gpu")]
+#[cfg_attr(docsrs, doc(cfg(feature = "gpu")))]
 pub mod gpu;
 
 #[cfg(feature = "physics")]
@@ -89,17 +97,30 @@ pub mod gpu;
 pub mod physics;
 
 #[cfg(feature = "gpu")]
+#[cfg_attr(docsrs, doc(cfg(feature = "gpu")))]
 pub mod stage;
 
 #[cfg(feature = "window")]
+#[cfg_attr(docsrs, doc(cfg(feature = "window")))]
 pub mod app;
 
-pub use error::{DecodeError, Error, Result};
+pub use error::{DecodeError, Error, GpuError, ParseValueError, Result};
+pub use export::{Options as ExportOptions, Report as ExportReport, export};
 pub use loaded::{
-    Archives, Input, Loaded, OpenOptions, Source, open_bytes, open_bytes_all, open_bytes_entry,
+    Archives, Loaded, OpenOptions, Source, open_bytes, open_bytes_all, open_bytes_entry,
     open_inputs, open_with,
 };
 #[cfg(not(target_arch = "wasm32"))]
 pub use loaded::{open, open_all, open_entry};
 pub use scene::Track;
-pub use scene::{DiskMaterials, InputMaterials, Materials};
+pub use state::{At, State, state_at};
+
+#[cfg(feature = "window")]
+#[cfg_attr(docsrs, doc(cfg(feature = "window")))]
+pub use app::{App, Host, Options as WindowOptions};
+#[cfg(feature = "gpu")]
+#[cfg_attr(docsrs, doc(cfg(feature = "gpu")))]
+pub use gpu::GpuContext;
+#[cfg(feature = "gpu")]
+#[cfg_attr(docsrs, doc(cfg(feature = "gpu")))]
+pub use stage::{Stage, StageOptions};

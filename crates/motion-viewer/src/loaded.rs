@@ -22,10 +22,12 @@
 
 use crate::error::{Error, Result};
 use crate::formats::{self, Kind};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::scene::DiskMaterials;
 pub use crate::scene::Input;
 pub use crate::scene::archive::Archives;
 use crate::scene::load::load_inputs_as;
-use crate::scene::{DiskMaterials, InputMaterials, Materials, Track};
+use crate::scene::{InputMaterials, Materials, Track};
 use std::path::{Path, PathBuf};
 
 /// What [`open_with`] and its shorthands give back: the tracks, in the order
@@ -192,8 +194,13 @@ pub fn open_with(
         .iter()
         .map(|&d| d && options.map_memg && cfg!(not(target_arch = "wasm32")))
         .collect();
+    // A page has no file system: its libraries are among the files given.
+    #[cfg(not(target_arch = "wasm32"))]
+    let materials: &dyn Materials = &DiskMaterials;
+    #[cfg(target_arch = "wasm32")]
+    let materials: &dyn Materials = &NoMaterials;
     #[cfg_attr(target_arch = "wasm32", allow(unused_mut))]
-    let mut loaded = load(&inputs, options, &DiskMaterials, &index)?;
+    let mut loaded = load(&inputs, options, materials, &index)?;
     #[cfg(not(target_arch = "wasm32"))]
     if options.map_memg {
         map_motions(&mut loaded, &inputs, &index)?;
@@ -271,7 +278,7 @@ fn load(
 ) -> Result<Loaded> {
     struct Chain<'a>(InputMaterials<'a>, &'a dyn Materials);
     impl Materials for Chain<'_> {
-        fn read(&self, obj: &Path, lib: &str) -> std::result::Result<Vec<u8>, String> {
+        fn read(&self, obj: &Path, lib: &str) -> std::io::Result<Vec<u8>> {
             self.0.read(obj, lib).or_else(|_| self.1.read(obj, lib))
         }
     }
@@ -385,12 +392,16 @@ pub fn open_bytes_all<N: Into<PathBuf>>(
     open_inputs(&inputs, &OpenOptions::default(), &NoMaterials)
 }
 
-/// Material libraries come from the inputs alone.
+/// Material libraries come from the inputs alone (and on the web, which has
+/// no file system, from nowhere else).
 pub(crate) struct NoMaterials;
 
 impl Materials for NoMaterials {
-    fn read(&self, _: &Path, lib: &str) -> std::result::Result<Vec<u8>, String> {
-        Err(format!("{lib} is not among the files given"))
+    fn read(&self, _: &Path, lib: &str) -> std::io::Result<Vec<u8>> {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("{lib} is not among the files given; add it to them"),
+        ))
     }
 }
 

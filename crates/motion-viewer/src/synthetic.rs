@@ -27,19 +27,20 @@ pub struct Spec {
 impl Spec {
     /// Parses `VERTICESxBASISxFRAMES`, e.g. `1000000x32x300`; each part a
     /// positive integer, and the sizes within what a MEMG file can store.
-    pub fn parse(text: &str) -> Result<Spec, String> {
+    pub fn parse(text: &str) -> crate::Result<Spec> {
         let usage =
             "expected VERTICESxBASISxFRAMES with three positive integers, e.g. 1000000x32x300";
+        let bad = |why: String| crate::Error::unsupported(format!("--synthetic {text:?}"), why);
         let parts: Vec<&str> = text.split(['x', 'X']).collect();
         let [v, r, n] = parts.as_slice() else {
-            return Err(format!("bad --synthetic {text:?}: {usage}"));
+            return Err(bad(usage.into()));
         };
-        let number = |what: &str, s: &str| -> Result<usize, String> {
+        let number = |what: &str, s: &str| -> crate::Result<usize> {
             match s.trim().parse::<usize>() {
                 Ok(x) if x > 0 => Ok(x),
-                _ => Err(format!(
-                    "bad --synthetic {text:?}: {what} {s:?} is not a positive integer; {usage}"
-                )),
+                _ => Err(bad(format!(
+                    "{what} {s:?} is not a positive integer; {usage}"
+                ))),
             }
         };
         let spec = Spec {
@@ -53,19 +54,22 @@ impl Spec {
         let basis_values = rows.and_then(|x| x.checked_mul(spec.basis));
         let fits_i32 = |x: Option<usize>| x.is_some_and(|x| x <= i32::MAX as usize);
         if !fits_i32(rows) || !fits_i32(Some(spec.frames)) || !fits_i32(Some(spec.basis)) {
-            return Err(format!(
-                "bad --synthetic {text:?}: 3 × VERTICES, BASIS and FRAMES must each fit an int32"
+            return Err(bad(
+                "3 × VERTICES, BASIS and FRAMES must each fit an int32".into()
             ));
         }
         if basis_values.is_none_or(|x| x > u32::MAX as usize) {
-            return Err(format!(
-                "bad --synthetic {text:?}: 3 × VERTICES × BASIS must stay below 2^32 values"
+            return Err(bad(
+                "3 × VERTICES × BASIS must stay below 2^32 values".into()
             ));
         }
         // Sized before anything is allocated: past the cap, generating would
         // abort on an allocation (or swap for hours) instead of saying so.
-        crate::budget::check_synthetic(spec.vertices as u64, spec.basis as u64, spec.frames as u64)
-            .map_err(|why| format!("bad --synthetic {text:?}: {why}"))?;
+        crate::budget::check_synthetic(
+            spec.vertices as u64,
+            spec.basis as u64,
+            spec.frames as u64,
+        )?;
         Ok(spec)
     }
 

@@ -29,13 +29,13 @@ pub struct BenchArgs {
     #[arg(long, value_name = "DIR", requires = "synthetic")]
     pub write_scene: Option<PathBuf>,
     /// How the GPU stores the basis (`f16`: half the bytes per frame).
-    #[arg(long, value_enum, default_value_t = crate::cli::values::BasisArg::F32)]
-    pub basis: crate::cli::values::BasisArg,
+    #[arg(long, value_name = "f32|f16", default_value = "f32")]
+    pub basis: motion_viewer::gpu::BasisFormat,
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
     if let (Some(spec), Some(dir)) = (&args.synthetic, &args.write_scene) {
-        let spec = synthetic::Spec::parse(spec).map_err(anyhow::Error::msg)?;
+        let spec = synthetic::Spec::parse(spec)?;
         // A large scene takes a while: a spinner on a terminal, nothing when piped.
         let spinner = ProgressBar::new_spinner();
         spinner.set_message(format!("writing {} to {}", spec.name(), dir.display()));
@@ -48,10 +48,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
     let bar = Bar::new();
     let mut bench = Bench::new(args.runs, &bar);
-    bench.set_gpu_basis(args.basis.into());
+    bench.set_gpu_basis(args.basis);
     let rows = match &args.synthetic {
         Some(spec) => {
-            let spec = synthetic::Spec::parse(spec).map_err(anyhow::Error::msg)?;
+            let spec = synthetic::Spec::parse(spec)?;
             vec![bench.synthetic(spec)?]
         }
         None => {

@@ -5,14 +5,16 @@
 mod movie;
 
 use super::AtArgs;
-use super::values::{BasisArg, DeformArg, FrameRange, LayoutArg, Size, View};
+use super::values::{FrameRange, Size, View};
 use anyhow::{Context, Result, bail};
 use motion_viewer::budget;
 use motion_viewer::export::png;
+use motion_viewer::gpu::BasisFormat;
 use motion_viewer::gpu::{Capture, DeformOptions, GpuContext, OrbitCamera, Renderer};
 use motion_viewer::output::{OutputSet, check_not_input};
 use motion_viewer::scene;
 use motion_viewer::scene::camera::Preset;
+use motion_viewer::stage::DeformOn;
 use motion_viewer::stage::{Stage, StageOptions};
 use motion_viewer::state::At;
 use std::path::{Path, PathBuf};
@@ -48,18 +50,18 @@ pub struct RenderArgs {
     pub view: View,
     /// How tracks stand beside each other (default: `fit` when formats are
     /// mixed, else `true-scale`).
-    #[arg(long, value_enum)]
-    pub layout: Option<LayoutArg>,
+    #[arg(long, value_name = "fit|true-scale")]
+    pub layout: Option<scene::Layout>,
     /// Draw mesh edges over the shading.
     #[arg(long)]
     pub wireframe: bool,
     /// Where MEMG meshes are deformed (`auto`: the GPU, but the CPU on a
     /// software adapter or where the GPU cannot hold the motion).
-    #[arg(long, value_enum, default_value_t = DeformArg::Auto)]
-    pub deform: DeformArg,
+    #[arg(long, value_name = "auto|gpu|cpu", default_value = "auto")]
+    pub deform: DeformOn,
     /// How the GPU stores MEMG bases (`f16`: half the bytes per frame).
-    #[arg(long, value_enum, default_value_t = BasisArg::F32)]
-    pub basis: BasisArg,
+    #[arg(long, value_name = "f32|f16", default_value = "f32")]
+    pub basis: BasisFormat,
 }
 
 /// What `--out` asks for.
@@ -78,7 +80,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     {
         bail!("--fps {fps}: expected a rate above 0 and at most 1000");
     }
-    let layout: Option<scene::Layout> = args.layout.map(Into::into);
+    let layout: Option<scene::Layout> = args.layout;
     let is_gif = args
         .out
         .extension()
@@ -156,9 +158,9 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let ctx = GpuContext::new()?;
     let options = StageOptions {
         layout,
-        deform_on: args.deform.into(),
+        deform_on: args.deform,
         deform: DeformOptions {
-            basis: args.basis.into(),
+            basis: args.basis,
             edges: args.wireframe,
             ..DeformOptions::default()
         },

@@ -22,7 +22,10 @@
 //! docs/formats.md §1 offsets put the four paws of Sony's ERS-7 stand and sit postures on
 //! one horizontal plane within about 2 mm.
 
-pub mod drive;
+// The servo targets serve the simulator (feature `physics`); the MJCF
+// export reads the timing alone.
+#[cfg_attr(not(feature = "physics"), allow(dead_code))]
+pub(crate) mod drive;
 mod links;
 mod models;
 pub mod physical;

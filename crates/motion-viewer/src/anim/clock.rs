@@ -9,8 +9,8 @@
 //! - **which times**: a [`Grid`], frame `k` at `k · period` seconds, every
 //!   frame of a motion from 0 to its duration (the last one included), or
 //!   those inside a [`Window`];
-//! - **which frame a time falls on**: [`frames`], the time in frames with a
-//!   hair of [`SLACK`], so that 1/3 s at 30 fps is frame 10 and not
+//! - **which frame a time falls on**: `frames`, the time in frames with a
+//!   hair of `SLACK` (10⁻⁹), so that 1/3 s at 30 fps is frame 10 and not
 //!   9.999 999 999 999 998.
 //!
 //! What a format makes of a time between its frames is its own rule, written
@@ -36,16 +36,16 @@
 /// How close to a whole frame (in frames) a time must come to count as on
 /// it: times computed as `k · period` and read back as `t / period` land on
 /// `k` again whatever the rounding.
-pub const SLACK: f64 = 1e-9;
+pub(crate) const SLACK: f64 = 1e-9;
 
 /// `x` frames, made whole when it is within [`SLACK`] of a whole number.
-pub fn snap(x: f64) -> f64 {
+pub(crate) fn snap(x: f64) -> f64 {
     let whole = x.round();
     if (x - whole).abs() <= SLACK { whole } else { x }
 }
 
 /// The time `t_s` counted in frames of `period_s` seconds ([`snap`]ped).
-pub fn frames(t_s: f64, period_s: f64) -> f64 {
+pub(crate) fn frames(t_s: f64, period_s: f64) -> f64 {
     snap(t_s / period_s)
 }
 

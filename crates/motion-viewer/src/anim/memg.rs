@@ -35,10 +35,23 @@ pub struct Binding {
     pub warnings: Vec<String>,
 }
 
+/// Why a MEMG motion does not fit its `.obj` scene: a group that maps past
+/// the scene's vertices, arrays of the wrong size. One line naming the group;
+/// [`crate::Error::mismatch`] takes it with the file's path.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BindError(String);
+
+impl From<BindError> for String {
+    fn from(e: BindError) -> String {
+        e.0
+    }
+}
+
 impl Binding {
     /// Matches motion groups to scene groups by name and checks every mapping
     /// index against the scene's vertex count. The error names the group.
-    pub fn new(scene: &ObjScene, motion: &MemgMotion) -> Result<Binding, String> {
+    pub fn new(scene: &ObjScene, motion: &MemgMotion) -> Result<Binding, BindError> {
         Binding::bind(scene, motion, true)
     }
 
@@ -47,12 +60,12 @@ impl Binding {
     /// them (empty here; the decoder checked their sizes): every check of
     /// `new` but those two sizes, and the same binding as `new` makes for
     /// the decoded motion.
-    pub fn for_index(scene: &ObjScene, motion: &MemgMotion) -> Result<Binding, String> {
+    pub fn for_index(scene: &ObjScene, motion: &MemgMotion) -> Result<Binding, BindError> {
         Binding::bind(scene, motion, false)
     }
 
     /// The binding; `arrays`: check the mean poses' and bases' sizes too.
-    fn bind(scene: &ObjScene, motion: &MemgMotion, arrays: bool) -> Result<Binding, String> {
+    fn bind(scene: &ObjScene, motion: &MemgMotion, arrays: bool) -> Result<Binding, BindError> {
         let count = scene.positions.len();
         let mut groups = Vec::with_capacity(motion.groups.len());
         let mut world_space = Vec::new();
@@ -61,12 +74,12 @@ impl Binding {
         let mut missing: Vec<&str> = Vec::new();
         let mut moved_by: Vec<Option<u32>> = vec![None; count];
         if motion.frames.len() != motion.local_frames * motion.timesteps {
-            return Err(format!(
+            return Err(BindError(format!(
                 "the motion has {} frame transforms for {} local frames × {} timesteps",
                 motion.frames.len(),
                 motion.local_frames,
                 motion.timesteps
-            ));
+            )));
         }
         for (gi, g) in motion.groups.iter().enumerate() {
             let (v, r) = (g.vertex_count(), g.basis_len);
@@ -78,10 +91,10 @@ impl Binding {
             let checked = if arrays { &sizes[..] } else { &sizes[2..] };
             for &(what, found, expected) in checked {
                 if found != expected {
-                    return Err(format!(
+                    return Err(BindError(format!(
                         "group '{}' {what} has {found} values; {v} vertices, basis {r} and {} timesteps need {expected}",
                         g.name, motion.timesteps
-                    ));
+                    )));
                 }
             }
             if let Some((i, &m)) = g
@@ -90,10 +103,10 @@ impl Binding {
                 .enumerate()
                 .find(|&(_, &m)| m == 0 || m as usize > count)
             {
-                return Err(format!(
+                return Err(BindError(format!(
                     "group '{}' maps its vertex {i} to .obj vertex {m}, but the scene has vertices 1..={count}",
                     g.name
-                ));
+                )));
             }
             let bound = scene.group_index(&g.name);
             if bound.is_none() {

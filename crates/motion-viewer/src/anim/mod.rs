@@ -6,5 +6,5 @@ pub mod curve;
 pub mod input_animation;
 pub mod memg;
 pub mod mtn;
-pub mod rigid;
+pub(crate) mod rigid;
 pub mod timeline;

@@ -59,24 +59,8 @@ impl fmt::Display for LoopMode {
     }
 }
 
-/// A string that names no [`LoopMode`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseLoopModeError(pub String);
-
-impl fmt::Display for ParseLoopModeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown loop mode {:?} (expected once, loop or pingpong)",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for ParseLoopModeError {}
-
 impl FromStr for LoopMode {
-    type Err = ParseLoopModeError;
+    type Err = crate::error::ParseValueError;
 
     /// Accepts `once`, `loop`, `pingpong` (also `ping-pong`, `ping_pong`), any case.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -84,7 +68,11 @@ impl FromStr for LoopMode {
             "once" => Ok(LoopMode::Once),
             "loop" => Ok(LoopMode::Loop),
             "pingpong" | "ping-pong" | "ping_pong" => Ok(LoopMode::PingPong),
-            _ => Err(ParseLoopModeError(s.to_string())),
+            _ => Err(crate::error::ParseValueError::new(
+                "a loop mode",
+                s,
+                "once, loop or pingpong",
+            )),
         }
     }
 }

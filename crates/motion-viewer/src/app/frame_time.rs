@@ -43,7 +43,7 @@ impl Split {
     }
 
     /// `deform 1.2 normals 0.3 …` with one decimal, for a status line.
-    pub fn to_line(&self) -> String {
+    pub fn to_line(self) -> String {
         let mut line = String::new();
         for (name, ms) in self.phases() {
             let _ = write!(

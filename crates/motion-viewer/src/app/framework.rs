@@ -41,18 +41,24 @@ pub async fn open(display: OwnedDisplayHandle, window: Arc<Window>) -> Result<Op
     let instance = instance(display).await;
     let surface = instance.create_surface(Arc::clone(&window)).map_err(|e| {
         // No enabled backend could make a surface: as good as no adapter.
-        Error::Gpu(format!(
-            "no GPU adapter can draw into the window ({e}); set WGPU_BACKEND=vulkan or gl, \
+        Error::gpu_unavailable(
+            format!(
+                "no GPU adapter can draw into the window ({e}); set WGPU_BACKEND=vulkan or gl, \
                  or install a Vulkan driver (apt-get install mesa-vulkan-drivers)"
-        ))
+            ),
+            Some(Box::new(e)),
+        )
     })?;
     let gpu = GpuContext::with_instance(instance, Some(&surface)).await?;
     let caps = surface.get_capabilities(&gpu.adapter);
     let first = caps.formats.first().copied().ok_or_else(|| {
-        Error::Gpu(format!(
-            "adapter '{}' cannot present to this window",
-            gpu.adapter_name()
-        ))
+        Error::gpu_unavailable(
+            format!(
+                "adapter '{}' cannot present to this window",
+                gpu.adapter_name()
+            ),
+            None,
+        )
     })?;
     let (format, view_format) = formats(&caps.formats, first, gpu.adapter.get_info().backend);
     let size = window.inner_size();

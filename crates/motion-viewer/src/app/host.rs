@@ -38,7 +38,7 @@ impl std::fmt::Debug for GpuOpened {
 pub enum HostEvent {
     /// Files to add as tracks (dropped, picked in a dialog, given at start).
     Open(Vec<Input>),
-    /// The new content of every file of one track ([`crate::session::state::TrackEntry::sources`]).
+    /// The new content of every file of one track ([`crate::session::TrackEntry::sources`]).
     Changed(Vec<Input>),
     /// The GPU the window asked for is ready (or failed).
     Gpu(Box<GpuOpened>),
@@ -54,7 +54,7 @@ pub enum HostEvent {
 #[derive(Debug)]
 pub struct Picture {
     /// The picture, or why it could not be taken.
-    pub picture: Result<image::RgbaImage, String>,
+    pub picture: crate::Result<image::RgbaImage>,
     /// The first track's file, if any.
     pub first: Option<PathBuf>,
 }
@@ -63,7 +63,7 @@ pub struct Picture {
 pub trait Host {
     /// The bytes of a file the windowing system says was dropped on the
     /// window (winit reports paths on the desktop), or why it can't be read.
-    fn read_dropped(&mut self, path: &Path) -> Result<Input, String>;
+    fn read_dropped(&mut self, path: &Path) -> crate::Result<Input>;
 
     /// Where `.obj` material libraries not among the inputs come from.
     fn materials(&self) -> &dyn Materials;
@@ -78,7 +78,7 @@ pub trait Host {
         &mut self,
         picture: &image::RgbaImage,
         first_input: Option<&Path>,
-    ) -> Result<String, String>;
+    ) -> crate::Result<String>;
 
     /// Saves an edited AIBO motion's `.mtn` bytes as `path` and says where
     /// they went. The desktop writes `path` all or nothing, and never over
@@ -90,13 +90,13 @@ pub trait Host {
         original: &Path,
         bytes: &[u8],
         overwrite: bool,
-    ) -> Result<String, String>;
+    ) -> crate::Result<String>;
 
     /// Keeps the tracks as one glTF scene (`.glb` bytes; `first_input`
     /// names the first track's file, for a name beside it) and says where it
     /// went: the desktop writes it beside that file, a page offers it as a
     /// download.
-    fn save_scene(&mut self, glb: &[u8], first_input: Option<&Path>) -> Result<String, String>;
+    fn save_scene(&mut self, glb: &[u8], first_input: Option<&Path>) -> crate::Result<String>;
 
     /// A status line for scripts and tests (printed only when asked for on
     /// the desktop; kept in the page on the web).

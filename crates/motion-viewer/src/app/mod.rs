@@ -4,27 +4,27 @@
 //! - [`crate::session`]: what is shown, as plain data (tracks with
 //!   visibility, solo and focus; the loop range; keyframes; layout; reload;
 //!   the status for scripts and tests), built and tested without a window;
-//! - [`host`]: what the window needs from its platform — files, screenshots,
+//! - [`Host`]: what the window needs from its platform — files, screenshots,
 //!   status — so that it never touches a file or a thread itself;
 //!   the `viewer` application has the desktop's, the `web/` crate a page's;
 //! - `window`: events in, one frame out per redraw; `view`: the GPU side;
 //! - `framework`: surface and egui plumbing (resize, surface loss, present);
-//! - [`keys`]: the one binding table; `input`: mouse → camera; `ui`: the
-//!   overlay; [`frame_time`]: where a frame goes.
+//! - `keys`: the one binding table ([`BINDINGS`]); `input`: mouse → camera;
+//!   `ui`: the overlay; `frame_time`: where a frame goes.
 //!
 //! Set `MOTION_VIEWER_STATUS=1` to have the window print status lines on
 //! stdout: `adapter NAME` once, `frame 3/241 time 0.100000 tracks 3 shown 2 focus 1 curves -`
 //! whenever one of those changes (the curves panel's channels and plot
-//! mapping at the end, see [`Status::line`]), `error MESSAGE` for a load that failed,
+//! mapping at the end, see [`crate::session::Status::line`]), `error MESSAGE` for a load that failed,
 //! `screenshot PATH` for each F12 (printed regardless), and on exit
 //! `frame_time_ms 16.70` (smoothed) and `frame_split_ms deform … present …`.
 //! Scripts and tests read these instead of guessing from pixels.
 
-pub mod frame_time;
+pub(crate) mod frame_time;
 mod framework;
-pub mod host;
+pub(crate) mod host;
 mod input;
-pub mod keys;
+pub(crate) mod keys;
 mod ui;
 mod view;
 mod window;
@@ -32,9 +32,9 @@ mod window;
 use crate::anim::timeline::{LoopMode, Timeline};
 use crate::error::Error;
 use crate::scene::Layout;
-pub use crate::session::Status;
-pub use crate::session::ViewerState;
-pub use host::{Host, HostEvent, Task};
+use crate::session::ViewerState;
+pub use host::{GpuOpened, Host, HostEvent, Picture, Task};
+pub use keys::{Action, BINDINGS, Binding, KeyName, help_rows};
 pub use window::App;
 
 /// The environment variable that turns on status lines on stdout.

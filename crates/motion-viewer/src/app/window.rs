@@ -404,11 +404,11 @@ impl<H: Host> App<H> {
                 .map(|e| e.track.path().to_path_buf());
             let task: Task = match view.picture(time_s, overlay.then_some(&egui_frame)) {
                 Ok(capture) => Box::pin(async move {
-                    let picture = capture.read_async().await.map_err(|e| e.to_string());
+                    let picture = capture.read_async().await;
                     HostEvent::Picture(Box::new(Picture { picture, first }))
                 }),
                 Err(e) => {
-                    let picture = Err(e.to_string());
+                    let picture = Err(e);
                     Box::pin(
                         async move { HostEvent::Picture(Box::new(Picture { picture, first })) },
                     )
@@ -552,7 +552,6 @@ impl<H: Host> App<H> {
             self.state.plan(),
             &crate::export::gltf::GltfOptions::default(),
         )
-        .map_err(|e| e.to_string())
         .and_then(|(glb, _)| self.host.save_scene(&glb, Some(&first)));
         if let Err(e) = saved {
             self.host.log(&format!("glTF: {e}"));
@@ -679,7 +678,7 @@ impl<H: Host> ApplicationHandler<HostEvent> for App<H> {
             WindowEvent::DroppedFile(path) => match self.host.read_dropped(path) {
                 Ok(input) => self.dropped.push(input),
                 Err(e) => {
-                    self.host.log(&e);
+                    self.host.log(&e.to_string());
                 }
             },
             WindowEvent::ModifiersChanged(m) => view.modifiers = m.state(),

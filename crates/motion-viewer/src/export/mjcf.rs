@@ -34,7 +34,7 @@ use crate::output::write_atomic;
 
 /// The MJCF document of `model`, with `motion`'s commanded trajectory as
 /// keyframes when one is given.
-pub fn document(model: Model, motion: Option<&Mtn>) -> String {
+pub(crate) fn document(model: Model, motion: Option<&Mtn>) -> String {
     let p = physical_model(model);
     let mut x = String::new();
     let name = format!(

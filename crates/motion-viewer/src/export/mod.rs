@@ -6,21 +6,24 @@
 //! Every writer goes through [`crate::output`]: an export that fails
 //! leaves no partial file behind.
 
-pub mod animated;
-pub mod finite;
+mod animated;
+mod dispatch;
+mod finite;
 pub mod gltf;
-pub mod json;
-pub mod mcap;
+mod json;
+mod mcap;
 pub mod mjcf;
-pub mod obj;
+mod obj;
 pub mod pc2;
 #[cfg(feature = "gpu")]
+#[cfg_attr(docsrs, doc(cfg(feature = "gpu")))]
 pub mod png;
-pub mod robot;
-pub mod robots;
+mod robot;
 pub mod table;
-pub mod urdf;
-pub mod usd;
+mod urdf;
+mod usd;
+
+pub use obj::Deform;
 
 use crate::error::{Error, Result};
 use crate::scene::Track;
@@ -138,8 +141,8 @@ pub struct Report {
 /// - `.glb` / `.gltf`: every track as one animated glTF scene ([`gltf`]);
 /// - `.pc2`: the MEMG scene's vertices per timestep ([`pc2`]);
 /// - `.urdf`: the robot description of each AIBO track's model;
-/// - `.mcap`: every track as ROS 2 messages in one bag ([`mcap`]);
-/// - `.usda`: every track as one animated USD stage ([`usd`]).
+/// - `.mcap`: every track as ROS 2 messages in one bag (`export/mcap`);
+/// - `.usda`: every track as one animated USD stage (`export/usd`).
 ///
 /// Every sample is taken on the track's clock ([`crate::anim::clock`]).
 pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report> {
@@ -236,26 +239,26 @@ pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report>
                 "a URDF describes the robot, not a moment; leave out --time/--frame".into(),
             ));
         }
-        (Format::Urdf, None) => robots::urdf(tracks, out, &mut report)?,
+        (Format::Urdf, None) => dispatch::urdf(tracks, out, &mut report)?,
         (Format::Mjcf, Some(_)) => {
             return Err(fail(
                 "an MJCF describes the robot and the whole motion; leave out --time/--frame".into(),
             ));
         }
-        (Format::Mjcf, None) => robots::mjcf(tracks, out, &mut report)?,
+        (Format::Mjcf, None) => dispatch::mjcf(tracks, out, &mut report)?,
         (Format::Mcap, Some(_)) => {
             return Err(fail(
                 "a bag holds the whole motion; leave out --time/--frame (--frames A..B takes a part)"
                     .into(),
             ));
         }
-        (Format::Mcap, None) => robots::mcap(tracks, out, options, &mut report)?,
+        (Format::Mcap, None) => dispatch::mcap(tracks, out, options, &mut report)?,
         (Format::Usda, Some(_)) => {
             return Err(fail(
                 "a USD stage holds the whole motion; leave out --time/--frame".into(),
             ));
         }
-        (Format::Usda, None) => robots::usd(tracks, out, options, &mut report)?,
+        (Format::Usda, None) => dispatch::usd(tracks, out, options, &mut report)?,
     }
     Ok(report)
 }
@@ -278,9 +281,9 @@ pub fn export_model(
     crate::output::check_not_input(out, options.inputs, options.force)?;
     let mut report = Report::default();
     if format == Some(Format::Mjcf) {
-        robots::mjcf_of(model, None, out, &mut report)?;
+        dispatch::mjcf_of(model, None, out, &mut report)?;
     } else {
-        robots::urdf_of_model(model, out, &mut report)?;
+        dispatch::urdf_of_model(model, out, &mut report)?;
     }
     Ok(report)
 }
@@ -384,7 +387,7 @@ impl std::io::Write for Counted<'_> {
 }
 
 /// `out.csv` for one track; `out-1.csv`, `out-2.csv`, … for several.
-pub fn numbered(out: &Path, i: usize, count: usize) -> PathBuf {
+pub(crate) fn numbered(out: &Path, i: usize, count: usize) -> PathBuf {
     if count == 1 {
         return out.to_path_buf();
     }

@@ -28,9 +28,8 @@ pub fn write(
     elsewhere: Option<Deform<'_>>,
     warnings: &mut Vec<String>,
 ) -> Result<()> {
-    let invalid = |reason: String| Error::mismatch(motion_file, reason);
-    let t = place(m, at).map_err(invalid)?.steps();
-    let binding = Binding::new(s, m).map_err(invalid)?;
+    let t = place(m, at, motion_file)?.steps();
+    let binding = Binding::new(s, m).map_err(|e| Error::mismatch(motion_file, e))?;
     let mut positions = None;
     if let Some(deform) = elsewhere {
         match deform(s, m, &binding, t) {

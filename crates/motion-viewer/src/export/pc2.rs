@@ -22,7 +22,7 @@ use crate::scene::Track;
 use crate::scene::plan::{Placement, bind};
 
 /// The file's first 12 bytes.
-pub const MAGIC: &[u8; 12] = b"POINTCACHE2\0";
+pub(crate) const MAGIC: &[u8; 12] = b"POINTCACHE2\0";
 
 /// The most frames a cache is written with (a timestep count the motion's
 /// data does not back, as a file without groups or frames can claim, stops here).

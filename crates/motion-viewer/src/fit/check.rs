@@ -76,7 +76,10 @@ pub struct Measured {
 /// Deforms `motion` (decoded from a file) at every timestep and measures it
 /// against `anim`. Fails when the motion does not bind to a scene of
 /// `anim`'s vertices and its groups' names.
-pub fn measure(anim: &Animation<'_>, motion: &MemgMotion) -> Result<Measured, String> {
+pub fn measure(
+    anim: &Animation<'_>,
+    motion: &MemgMotion,
+) -> Result<Measured, crate::anim::memg::BindError> {
     let v = anim.vertices;
     let scene = ObjScene {
         positions: (0..v).map(|i| anim.point(0, i).map(|x| x as f32)).collect(),

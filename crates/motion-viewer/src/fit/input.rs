@@ -183,8 +183,9 @@ pub fn is_pc2(bytes: &[u8]) -> bool {
 /// The groups a fit gives the scene: one per `.obj` group that has faces,
 /// in the file's order, moving every vertex its faces use (so a vertex on a
 /// seam between two groups is in both). Vertices no face uses join the
-/// first group; a warning says how many. Fails for a scene without faces.
-pub fn groups_of(scene: &ObjScene) -> std::result::Result<(Vec<FitGroup>, Vec<String>), String> {
+/// first group; a warning says how many. Fails for a scene without faces,
+/// with an [`Error::Mismatch`] naming `scene_path`.
+pub fn groups_of(scene: &ObjScene, scene_path: &Path) -> Result<(Vec<FitGroup>, Vec<String>)> {
     let v = scene.positions.len();
     let mut used = vec![false; v];
     let mut groups: Vec<FitGroup> = Vec::new();
@@ -208,9 +209,10 @@ pub fn groups_of(scene: &ObjScene) -> std::result::Result<(Vec<FitGroup>, Vec<St
         });
     }
     let Some(first) = groups.first_mut() else {
-        return Err(
-            "has no faces, so no groups to fit: a fit needs the .obj's faces (its g groups)".into(),
-        );
+        return Err(Error::mismatch(
+            scene_path,
+            "has no faces, so no groups to fit: a fit needs the .obj's faces (its g groups)",
+        ));
     };
     let loose: Vec<u32> = (0..v as u32).filter(|&i| !used[i as usize]).collect();
     let mut warnings = Vec::new();
@@ -536,7 +538,7 @@ mod tests {
             b"v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 5 5 5\ng a\nf 1 2 3\ng b\nf 2 4 3\n",
         )
         .unwrap();
-        let (groups, warnings) = groups_of(&scene).unwrap();
+        let (groups, warnings) = groups_of(&scene, Path::new("a.obj")).unwrap();
         assert_eq!(
             groups[0],
             FitGroup {
@@ -555,6 +557,6 @@ mod tests {
             warnings[0].starts_with("1 vertices no face uses (the first: 5)"),
             "{warnings:?}"
         );
-        assert!(groups_of(&obj::decode(b"v 0 0 0\n").unwrap()).is_err());
+        assert!(groups_of(&obj::decode(b"v 0 0 0\n").unwrap(), Path::new("a.obj")).is_err());
     }
 }

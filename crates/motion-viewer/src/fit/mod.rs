@@ -313,7 +313,7 @@ pub fn fit_checked(
         );
         let motion = memg::decode(&bytes)
             .map_err(|e| FitError::Groups(format!("the fitted motion does not decode: {e}")))?;
-        let measured = check::measure(anim, &motion).map_err(FitError::Groups)?;
+        let measured = check::measure(anim, &motion).map_err(|e| FitError::Groups(e.into()))?;
         check_s += checking.elapsed().as_secs_f64();
         let over: Vec<usize> = match bound {
             Rank::Bound(limit, _) => (0..groups.len())

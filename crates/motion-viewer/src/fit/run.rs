@@ -37,7 +37,7 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
     let scene_path = &request.scene;
     let scene =
         obj::decode(&Input::read(scene_path)?.data).map_err(|e| Error::decode(scene_path, e))?;
-    let (groups, mut warnings) = groups_of(&scene).map_err(|e| Error::mismatch(scene_path, e))?;
+    let (groups, mut warnings) = groups_of(&scene, scene_path)?;
     let inputs: Vec<PathBuf> = [vec![scene_path.clone()], request.animation.files()].concat();
     check_not_input(&request.out, &inputs, request.force)?;
     let vertices = scene.positions.len();

@@ -55,11 +55,11 @@ impl Model {
 }
 
 impl std::str::FromStr for Model {
-    type Err = String;
+    type Err = crate::error::ParseValueError;
 
     /// Reads `ERS-7`, `ers7`, `ERS-210`, `220`…, and the variants Sony sold
     /// under other numbers (ERS-111, ERS-311/312, ERS-7M2/M3).
-    fn from_str(text: &str) -> Result<Model, String> {
+    fn from_str(text: &str) -> Result<Model, Self::Err> {
         let t = text.trim().to_ascii_uppercase().replace(['-', ' '], "");
         let number = t.strip_prefix("ERS").unwrap_or(&t);
         match number {
@@ -68,8 +68,10 @@ impl std::str::FromStr for Model {
             "220" | "220A" => Ok(Model::Ers220),
             "310" | "311" | "312" => Ok(Model::Ers310),
             "7" | "7M2" | "7M3" => Ok(Model::Ers7),
-            _ => Err(format!(
-                "{text:?} is not an AIBO model: expected ERS-110, ERS-210, ERS-220, ERS-310 or ERS-7"
+            _ => Err(crate::error::ParseValueError::new(
+                "an AIBO model",
+                text,
+                "ERS-110, ERS-210, ERS-220, ERS-310 or ERS-7",
             )),
         }
     }

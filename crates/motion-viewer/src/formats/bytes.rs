@@ -37,6 +37,9 @@ macro_rules! read_num {
     };
 }
 
+// Every width in both directions, as a cursor has them: not every format
+// reads or writes each one.
+#[allow(dead_code)]
 impl<'a> Reader<'a> {
     /// A little-endian cursor at offset 0.
     pub fn new(data: &'a [u8]) -> Self {
@@ -65,11 +68,6 @@ impl<'a> Reader<'a> {
     /// Bytes left after the cursor.
     pub fn remaining(&self) -> usize {
         self.data.len() - self.pos
-    }
-
-    /// The whole underlying slice.
-    pub fn data(&self) -> &'a [u8] {
-        self.data
     }
 
     /// Moves the cursor to `pos` (at most the end of the data).
@@ -186,6 +184,7 @@ macro_rules! write_num {
     };
 }
 
+#[allow(dead_code)]
 impl Writer {
     /// An empty writer in the given byte order.
     pub fn new(order: ByteOrder) -> Self {
@@ -198,11 +197,6 @@ impl Writer {
     /// Bytes written so far.
     pub fn len(&self) -> usize {
         self.buf.len()
-    }
-
-    /// True when nothing has been written.
-    pub fn is_empty(&self) -> bool {
-        self.buf.is_empty()
     }
 
     /// Appends raw bytes.

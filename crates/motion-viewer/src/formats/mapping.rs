@@ -97,7 +97,7 @@ impl Mapping {
         })
     }
 
-    /// Opens and maps the regular file `path` ([`super::file::open_regular`]);
+    /// Opens and maps the regular file `path` (under the rules for files from strangers: never a pipe or device);
     /// `None` for an empty file (nothing to map).
     pub fn open(path: &Path) -> Result<Option<Mapping>> {
         let (file, len) = super::file::open_regular(path)?;

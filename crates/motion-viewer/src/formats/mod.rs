@@ -13,9 +13,9 @@
 //! ```
 
 pub mod aibo;
-pub mod bytes;
+pub(crate) mod bytes;
 #[cfg(not(target_arch = "wasm32"))]
-pub mod file;
+pub(crate) mod file;
 pub mod input_animation;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod mapping;
@@ -23,6 +23,8 @@ pub mod memg;
 pub mod mtl;
 pub mod mtn;
 pub mod obj;
+
+pub use bytes::ByteOrder;
 
 /// The kinds of file the viewer reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -123,14 +125,14 @@ fn looks_like_obj(bytes: &[u8]) -> bool {
 }
 
 /// Reads a whole regular file, naming it in the error (a pipe, device or
-/// folder is refused at once: [`file::read_regular`]).
+/// folder is refused at once: `file::read_regular`).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn read_file(path: &std::path::Path) -> crate::Result<Vec<u8>> {
     file::read_regular(path)
 }
 
 /// Reads the start of a regular file and tells its kind, or fails naming
-/// the file (a pipe, device or folder at once: [`file::open_regular`]).
+/// the file (a pipe, device or folder at once: `file::open_regular`).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn probe_file(path: &std::path::Path) -> crate::Result<Kind> {
     use crate::error::Error;

@@ -70,7 +70,7 @@ struct PendingGroup {
 /// Reads the bytes of the material library an `.obj`'s `mtllib` names, or
 /// says why it can't. The caller decides where libraries may come from (the
 /// `.obj`'s folder on disk, the files dropped into a web page…).
-pub type MaterialReader<'a> = &'a dyn Fn(&str) -> Result<Vec<u8>, String>;
+pub type MaterialReader<'a> = &'a dyn Fn(&str) -> std::io::Result<Vec<u8>>;
 
 /// How [`decode_with`] reads an `.obj`.
 #[derive(Clone, Copy, Default)]
@@ -415,8 +415,9 @@ fn read_materials(
         ));
     }
     for lib in distinct.into_iter().take(MAX_MATERIAL_LIBRARIES) {
-        let decoded =
-            reader(lib).and_then(|bytes| super::mtl::decode(&bytes).map_err(|e| e.to_string()));
+        let decoded = reader(lib)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| super::mtl::decode(&bytes).map_err(|e| e.to_string()));
         match decoded {
             Ok(mats) => {
                 for m in mats {

@@ -25,14 +25,18 @@ pub enum BasisFormat {
 }
 
 impl std::str::FromStr for BasisFormat {
-    type Err = String;
+    type Err = crate::error::ParseValueError;
 
     /// `f32` or `f16`.
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "f32" => Ok(BasisFormat::F32),
             "f16" => Ok(BasisFormat::F16),
-            _ => Err(format!("basis format {s:?}: expected f32 or f16")),
+            _ => Err(crate::error::ParseValueError::new(
+                "a basis format",
+                s,
+                "f32 or f16",
+            )),
         }
     }
 }

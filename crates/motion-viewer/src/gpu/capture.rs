@@ -111,7 +111,7 @@ impl Capture {
         overlay: impl FnOnce(&mut wgpu::RenderPass<'static>),
     ) -> Result<()> {
         if renderer.format() != self.format {
-            return Err(Error::Gpu(format!(
+            return Err(Error::gpu_misuse(format!(
                 "the renderer draws {:?}, the capture texture is {:?}",
                 renderer.format(),
                 self.format
@@ -172,6 +172,6 @@ impl Capture {
             }
         }
         image::RgbaImage::from_raw(width, height, pixels)
-            .ok_or_else(|| Error::Gpu("captured image has the wrong size".into()))
+            .ok_or_else(|| Error::gpu_device("captured image has the wrong size", None))
     }
 }

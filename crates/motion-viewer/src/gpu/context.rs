@@ -65,10 +65,13 @@ impl GpuContext {
             })
             .await
             .map_err(|e| {
-                Error::Gpu(format!(
-                    "adapter '{}' refused a device: {e}",
-                    adapter.get_info().name
-                ))
+                Error::gpu_unavailable(
+                    format!(
+                        "adapter '{}' refused a device: {e}",
+                        adapter.get_info().name
+                    ),
+                    Some(Box::new(e)),
+                )
             })?;
         let error = Arc::new(Mutex::new(None::<String>));
         let sink = Arc::clone(&error);
@@ -121,7 +124,7 @@ impl GpuContext {
     pub fn check(&self) -> Result<()> {
         let slot = self.error.lock().unwrap_or_else(|p| p.into_inner());
         match slot.as_ref() {
-            Some(message) => Err(Error::Gpu(message.clone())),
+            Some(message) => Err(Error::gpu_device(message.clone(), None)),
             None => Ok(()),
         }
     }
@@ -134,9 +137,9 @@ impl GpuContext {
             true => wgpu::PollType::Poll,
             false => wgpu::PollType::wait_indefinitely(),
         };
-        self.device
-            .poll(poll)
-            .map_err(|e| Error::Gpu(format!("waiting for the GPU: {e}")))?;
+        self.device.poll(poll).map_err(|e| {
+            Error::gpu_device(format!("waiting for the GPU: {e}"), Some(Box::new(e)))
+        })?;
         self.check()
     }
 
@@ -173,12 +176,17 @@ impl GpuContext {
         // Natively nothing is mapped until the device is polled; in a
         // browser polling does nothing and the mapping finishes later.
         self.wait()?;
-        mapped
-            .await
-            .map_err(|e| Error::Gpu(format!("mapping a read-back buffer: {e}")))?;
+        mapped.await.map_err(|e| {
+            Error::gpu_device(
+                format!("mapping a read-back buffer: {e}"),
+                Some(Box::new(e)),
+            )
+        })?;
         let bytes = staging
             .get_mapped_range(..)
-            .map_err(|e| Error::Gpu(format!("reading a mapped buffer: {e}")))?
+            .map_err(|e| {
+                Error::gpu_device(format!("reading a mapped buffer: {e}"), Some(Box::new(e)))
+            })?
             .to_vec();
         staging.unmap();
         Ok(bytes)
@@ -240,14 +248,17 @@ async fn pick_adapter(
             .into_iter()
             .find(|a| usable(a) && a.get_info().name.to_lowercase().contains(&wanted))
             .ok_or_else(|| {
-                Error::Gpu(format!(
-                    "no GPU adapter matches WGPU_ADAPTER_NAME={wanted:?} (found: {})",
-                    if names.is_empty() {
-                        "none".to_string()
-                    } else {
-                        names.join(", ")
-                    }
-                ))
+                Error::gpu_unavailable(
+                    format!(
+                        "no GPU adapter matches WGPU_ADAPTER_NAME={wanted:?} (found: {})",
+                        if names.is_empty() {
+                            "none".to_string()
+                        } else {
+                            names.join(", ")
+                        }
+                    ),
+                    None,
+                )
             });
     }
     let power_preference = wgpu::PowerPreference::from_env().unwrap_or_default();
@@ -262,10 +273,13 @@ async fn pick_adapter(
             return Ok(adapter);
         }
     }
-    Err(Error::Gpu(format!(
-        "no GPU adapter found (tried backends {backends:?}); set WGPU_BACKEND=gl, \
+    Err(Error::gpu_unavailable(
+        format!(
+            "no GPU adapter found (tried backends {backends:?}); set WGPU_BACKEND=gl, \
          or install a Vulkan driver (apt-get install mesa-vulkan-drivers) or GL/EGL (libegl1-mesa)"
-    )))
+        ),
+        None,
+    ))
 }
 
 /// WebGPU-downlevel limits with the storage-buffer count, buffer sizes,

@@ -101,7 +101,7 @@ impl GpuDeformer {
     ) -> Result<Self> {
         let motion = source.motion();
         if binding.groups.len() != motion.groups.len() {
-            return Err(Error::Gpu(format!(
+            return Err(Error::gpu_misuse(format!(
                 "the binding has {} groups, the motion {}",
                 binding.groups.len(),
                 motion.groups.len()
@@ -120,7 +120,7 @@ impl GpuDeformer {
         let windows = mesh
             .position_windows()
             .ok_or_else(|| {
-                Error::Gpu(format!(
+                Error::gpu_limit(format!(
                     "adapter '{}' runs no compute shaders; deform on the CPU",
                     ctx.adapter_name()
                 ))
@@ -128,7 +128,7 @@ impl GpuDeformer {
             .clone();
         let storage_needed = 4 + windows.count();
         if storage_needed > limits.max_storage_buffers_per_shader_stage {
-            return Err(Error::Gpu(format!(
+            return Err(Error::gpu_limit(format!(
                 "the scene's positions need {} storage bindings; adapter '{}' binds {} per pass",
                 windows.count(),
                 ctx.adapter_name(),
@@ -355,7 +355,7 @@ fn owners(scene_vertices: usize, motion: &MemgMotion, bound: &[usize]) -> Result
     for &gi in bound {
         let g = &motion.groups[gi];
         if g.vertex_count() > u32::MAX as usize {
-            return Err(Error::Gpu(format!(
+            return Err(Error::gpu_limit(format!(
                 "group '{}' has more than 2^32 vertices",
                 g.name
             )));
@@ -365,7 +365,7 @@ fn owners(scene_vertices: usize, motion: &MemgMotion, bound: &[usize]) -> Result
                 .checked_sub(1)
                 .and_then(|m| owners.get_mut(m))
                 .ok_or_else(|| {
-                    Error::Gpu(format!(
+                    Error::gpu_misuse(format!(
                         "group '{}' maps vertex {i} to .obj vertex {m}, outside the scene",
                         g.name
                     ))
@@ -396,7 +396,7 @@ fn plan_chunks(
         let r = g.basis_len as u64;
         let most = (limit / 12).min(basis.max_vertices(r, limit));
         if most == 0 {
-            return Err(Error::Gpu(format!(
+            return Err(Error::gpu_limit(format!(
                 "group '{}': one vertex's {r} basis vectors need {} bytes as {basis}, more than a storage binding holds ({limit})",
                 g.name,
                 basis.chunk_bytes(1, r)

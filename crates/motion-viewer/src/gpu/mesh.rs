@@ -100,7 +100,7 @@ impl GpuMesh {
     /// cannot allocate, is an error naming the sizes.
     pub fn new(ctx: &GpuContext, scene: &ObjScene, options: &MeshOptions) -> Result<Self> {
         let vertex_count = u32::try_from(scene.positions.len())
-            .map_err(|_| Error::Gpu("the scene has more than 2^32 vertices".into()))?;
+            .map_err(|_| Error::gpu_limit("the scene has more than 2^32 vertices"))?;
         let compute = ctx.has_compute();
         let (position_windows, triangle_windows) = match compute {
             true => plan_windows(ctx, scene, options)?,
@@ -296,7 +296,7 @@ fn plan_windows(
     let triangle_windows = Windows::plan("triangles", scene.triangles.len() as u64, limit, align)?;
     let storage_needed = 3 + position_windows.count() + triangle_windows.count();
     if storage_needed > limits.max_storage_buffers_per_shader_stage {
-        return Err(Error::Gpu(format!(
+        return Err(Error::gpu_limit(format!(
             "the scene's positions ({}) and triangles ({}) need {storage_needed} storage bindings of at most {limit} bytes in one pass; adapter '{}' binds {}",
             megabytes(position_windows.buffer_bytes()),
             megabytes(triangle_windows.buffer_bytes()),
@@ -309,7 +309,7 @@ fn plan_windows(
         ("triangles", triangle_windows.buffer_bytes()),
     ] {
         if bytes > limits.max_buffer_size {
-            return Err(Error::Gpu(format!(
+            return Err(Error::gpu_limit(format!(
                 "the scene's {what} need {} in one GPU buffer; adapter '{}' allows {}",
                 megabytes(bytes),
                 ctx.adapter_name(),
@@ -472,7 +472,7 @@ fn normal_spans(offsets: &[u32], limit: u64, align: u64) -> Result<Vec<Span>> {
             b = next;
         }
         if b == a {
-            return Err(Error::Gpu(format!(
+            return Err(Error::gpu_limit(format!(
                 "vertices {a}..{}: their normals' inputs do not fit a storage binding of {limit} bytes",
                 (a + step).min(vertices)
             )));

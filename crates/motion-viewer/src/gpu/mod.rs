@@ -5,11 +5,10 @@
 //! Typical headless use:
 //! ```no_run
 //! # fn demo(scene: &motion_viewer::formats::obj::ObjScene,
-//! #         motion: &motion_viewer::formats::memg::MemgMotion) -> motion_viewer::Result<()> {
+//! #         motion: &motion_viewer::formats::memg::MemgMotion) -> Result<(), Box<dyn std::error::Error>> {
 //! use motion_viewer::gpu::*;
 //! let ctx = GpuContext::new()?;
-//! let binding = motion_viewer::anim::memg::Binding::new(scene, motion)
-//!     .map_err(motion_viewer::Error::Gpu)?;
+//! let binding = motion_viewer::anim::memg::Binding::new(scene, motion)?;
 //! let mut deformer = GpuDeformer::new(&ctx, scene, motion, &binding, DeformOptions::default())?;
 //! deformer.update(12.5);
 //! let mut capture = Capture::new(&ctx, [320, 240]);
@@ -18,18 +17,18 @@
 //! camera.frame_bounds([-1.0; 3].into(), [1.0; 3].into());
 //! let frame = FrameScene { meshes: vec![deformer.mesh()], ..FrameScene::default() };
 //! let image = capture.render(&mut renderer, &camera, &frame)?;
-//! image.save("frame.png").map_err(|e| motion_viewer::Error::Gpu(e.to_string()))?;
+//! image.save("frame.png")?;
 //! # Ok(()) }
 //! ```
 
 mod basis;
-pub mod capture;
-pub mod context;
-pub mod deform;
-pub mod mesh;
+pub(crate) mod capture;
+pub(crate) mod context;
+pub(crate) mod deform;
+pub(crate) mod mesh;
 #[cfg(not(target_arch = "wasm32"))]
-pub mod readback;
-pub mod render;
+mod readback;
+pub(crate) mod render;
 mod upload;
 mod util;
 mod windows;
@@ -39,7 +38,7 @@ pub use basis::BasisFormat;
 pub use capture::Capture;
 pub use context::GpuContext;
 pub use deform::{DeformOptions, GpuDeformer};
-pub use mesh::{GpuMesh, MeshOptions};
+pub use mesh::{GpuMesh, MeshDraw, MeshOptions};
 #[cfg(not(target_arch = "wasm32"))]
 pub use readback::deform_at;
 pub use render::{FrameScene, Renderer};

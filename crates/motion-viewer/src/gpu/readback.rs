@@ -8,7 +8,7 @@ use crate::formats::obj::ObjScene;
 
 /// The scene deformed at `timesteps` (between two by the one MEMG rule) by the compute shader on a fresh
 /// adapter, read back: what `export --gpu` writes. Matches
-/// [`crate::export::obj::Deform`].
+/// [`crate::export::Deform`].
 pub fn deform_at(
     scene: &ObjScene,
     motion: &MemgMotion,

@@ -110,13 +110,16 @@ impl<'a> Upload<'a> {
                 .iter()
                 .map(|(label, size)| format!("{label} {}", megabytes(*size)))
                 .collect();
-            return Err(Error::Gpu(format!(
-                "{} needs {} of GPU memory ({}); adapter '{}' could not allocate it: {e}",
-                self.what,
-                megabytes(total),
-                parts.join(", "),
-                self.ctx.adapter_name()
-            )));
+            return Err(Error::gpu_device(
+                format!(
+                    "{} needs {} of GPU memory ({}); adapter '{}' could not allocate it: {e}",
+                    self.what,
+                    megabytes(total),
+                    parts.join(", "),
+                    self.ctx.adapter_name()
+                ),
+                None,
+            ));
         }
         self.ctx.wait()
     }

@@ -45,12 +45,12 @@ impl Windows {
         let step = align.max(1) / gcd(item_bytes, align.max(1));
         let per_window = fits / step * step;
         if per_window == 0 {
-            return Err(Error::Gpu(format!(
+            return Err(Error::gpu_limit(format!(
                 "{what}: a storage binding of {limit} bytes at {align}-byte offsets cannot hold a window of {item_bytes}-byte items"
             )));
         }
         let count = u32::try_from(items.div_ceil(per_window)).map_err(|_| {
-            Error::Gpu(format!(
+            Error::gpu_limit(format!(
                 "{what}: {items} items need more than 2^32 bindings"
             ))
         })?;

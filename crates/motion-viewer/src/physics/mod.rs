@@ -3,7 +3,7 @@
 //! [`simulate`] puts the motion's model ([`physical_model`]) on the ground
 //! in the first keyframe's posture, lets it settle, plays the motion's
 //! commanded angles (the library's one AIBO sampler, through
-//! [`Drive`]) through rate-limited position servos at a fixed step, holds
+//! `Drive`) through rate-limited position servos at a fixed step, holds
 //! the last keyframe, and returns the [`Verdict`] with the simulated motion
 //! (body pose and reached angles per frame).
 //!
@@ -15,7 +15,7 @@
 
 mod output;
 mod stepper;
-pub mod verdict;
+mod verdict;
 mod world;
 
 use serde::Serialize;

@@ -59,14 +59,18 @@ impl fmt::Display for Layout {
 }
 
 impl FromStr for Layout {
-    type Err = String;
+    type Err = crate::error::ParseValueError;
 
     /// `fit` or `true-scale` (also `true_scale`, `truescale`), any case.
-    fn from_str(s: &str) -> Result<Layout, String> {
+    fn from_str(s: &str) -> Result<Layout, Self::Err> {
         match s.trim().to_ascii_lowercase().as_str() {
             "fit" => Ok(Layout::Fit),
             "true-scale" | "true_scale" | "truescale" => Ok(Layout::TrueScale),
-            _ => Err(format!("unknown layout {s:?} (expected fit or true-scale)")),
+            _ => Err(crate::error::ParseValueError::new(
+                "a layout",
+                s,
+                "fit or true-scale",
+            )),
         }
     }
 }

@@ -108,7 +108,7 @@ impl Input {
     /// Reads (or, for a large file, maps) `path`; `ARCHIVE.ODA:NAME` reads
     /// the archive with the entry named. Only regular files are read (a pipe
     /// or device would block or never end), checked on the file as opened,
-    /// without blocking ([`crate::formats::file::open_regular`]).
+    /// without blocking (`formats::file::open_regular`).
     #[cfg(not(target_arch = "wasm32"))]
     pub fn read(path: &Path) -> Result<Input> {
         if let Some((archive, entry)) = archive::split_entry(path) {
@@ -166,76 +166,81 @@ fn read_opened(path: &Path, file: std::fs::File, len: u64) -> Result<Vec<u8>> {
 /// Where an `.obj`'s `mtllib` libraries come from.
 pub trait Materials {
     /// The bytes of library `lib` named by the `.obj` at `obj_path`, or why
-    /// it can't be had.
-    fn read(&self, obj_path: &Path, lib: &str) -> std::result::Result<Vec<u8>, String>;
+    /// it can't be had (the error's text is the warning shown).
+    fn read(&self, obj_path: &Path, lib: &str) -> std::io::Result<Vec<u8>>;
 }
 
 /// Libraries on disk, under the rules for files from strangers: only a
 /// relative path inside the `.obj`'s folder (no `..`, not absolute, and no
 /// link that leads out of it), only a regular file (never a pipe or device,
-/// which could block or never end), at most [`MAX_MATERIAL_BYTES`].
+/// which could block or never end), at most [`MAX_MATERIAL_BYTES`]. Not on
+/// the web, which has no file system: there libraries come from the files
+/// given ([`InputMaterials`]).
+#[cfg(not(target_arch = "wasm32"))]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DiskMaterials;
 
 #[cfg(not(target_arch = "wasm32"))]
 impl Materials for DiskMaterials {
-    fn read(&self, obj_path: &Path, lib: &str) -> std::result::Result<Vec<u8>, String> {
-        use std::io::Read;
+    fn read(&self, obj_path: &Path, lib: &str) -> std::io::Result<Vec<u8>> {
+        use std::io::{Error as IoError, ErrorKind, Read};
         use std::path::Component;
         let relative = Path::new(lib);
         if !relative
             .components()
             .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
         {
-            return Err(
-                "not read: only a path relative to the .obj's folder, without '..', is followed"
-                    .into(),
-            );
+            return Err(IoError::new(
+                ErrorKind::PermissionDenied,
+                "not read: only a path relative to the .obj's folder, without '..', is followed",
+            ));
         }
         let folder = match obj_path.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
         };
         let path = folder.join(relative);
-        let shown = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+        let shown = |kind: ErrorKind, e: &dyn std::fmt::Display| {
+            IoError::new(kind, format!("{}: {e}", path.display()))
+        };
+        let io = |e: IoError| shown(e.kind(), &e);
         // A link inside the folder may point anywhere; follow it only to a
         // file that is inside the folder too.
-        let real = std::fs::canonicalize(&path).map_err(|e| shown(&e))?;
-        let real_folder = std::fs::canonicalize(folder).map_err(|e| shown(&e))?;
+        let real = std::fs::canonicalize(&path).map_err(io)?;
+        let real_folder = std::fs::canonicalize(folder).map_err(io)?;
         if !real.starts_with(&real_folder) {
             return Err(shown(
+                ErrorKind::PermissionDenied,
                 &"a link that leads out of the .obj's folder; not read",
             ));
         }
         let (file, len) = crate::formats::file::open_regular(&real).map_err(|e| match e {
-            Error::Io { source, .. } => shown(&source),
-            Error::NotRegularFile { what, .. } => {
-                shown(&format_args!("{what}, not a regular file; not read"))
-            }
-            other => other.to_string(),
+            Error::Io { source, .. } => io(source),
+            Error::NotRegularFile { what, .. } => shown(
+                ErrorKind::InvalidInput,
+                &format_args!("{what}, not a regular file; not read"),
+            ),
+            other => IoError::other(other.to_string()),
         })?;
         if len > MAX_MATERIAL_BYTES {
-            return Err(shown(&format_args!(
-                "{len} bytes, more than the {MAX_MATERIAL_BYTES} a material library may have"
-            )));
+            return Err(shown(
+                ErrorKind::FileTooLarge,
+                &format_args!(
+                    "{len} bytes, more than the {MAX_MATERIAL_BYTES} a material library may have"
+                ),
+            ));
         }
         let mut bytes = Vec::new();
         file.take(MAX_MATERIAL_BYTES + 1)
             .read_to_end(&mut bytes)
-            .map_err(|e| shown(&e))?;
+            .map_err(io)?;
         if bytes.len() as u64 > MAX_MATERIAL_BYTES {
-            return Err(shown(&format_args!(
-                "grew past {MAX_MATERIAL_BYTES} bytes while read"
-            )));
+            return Err(shown(
+                ErrorKind::FileTooLarge,
+                &format_args!("grew past {MAX_MATERIAL_BYTES} bytes while read"),
+            ));
         }
         Ok(bytes)
-    }
-}
-
-#[cfg(target_arch = "wasm32")]
-impl Materials for DiskMaterials {
-    fn read(&self, _: &Path, _: &str) -> std::result::Result<Vec<u8>, String> {
-        Err("no file system here; add the .mtl to the files".into())
     }
 }
 
@@ -245,17 +250,26 @@ impl Materials for DiskMaterials {
 pub struct InputMaterials<'a>(pub &'a [Input]);
 
 impl Materials for InputMaterials<'_> {
-    fn read(&self, _: &Path, lib: &str) -> std::result::Result<Vec<u8>, String> {
+    fn read(&self, _: &Path, lib: &str) -> std::io::Result<Vec<u8>> {
+        use std::io::{Error as IoError, ErrorKind};
         let wanted = file_name(Path::new(lib));
         let input = self
             .0
             .iter()
             .find(|i| i.file_name() == wanted)
-            .ok_or_else(|| format!("{wanted} is not among the files given"))?;
+            .ok_or_else(|| {
+                IoError::new(
+                    ErrorKind::NotFound,
+                    format!("{wanted} is not among the files given"),
+                )
+            })?;
         if input.data.len() as u64 > MAX_MATERIAL_BYTES {
-            return Err(format!(
-                "{wanted}: {} bytes, more than the {MAX_MATERIAL_BYTES} a material library may have",
-                input.data.len()
+            return Err(IoError::new(
+                ErrorKind::FileTooLarge,
+                format!(
+                    "{wanted}: {} bytes, more than the {MAX_MATERIAL_BYTES} a material library may have",
+                    input.data.len()
+                ),
             ));
         }
         Ok(input.data.to_vec())

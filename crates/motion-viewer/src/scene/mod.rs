@@ -2,26 +2,28 @@
 //! (behind the front door, [`crate::open_with`]), and what the viewer does with them before any GPU is involved:
 //! each track's box over its whole motion and where it stands ([`plan`],
 //! [`layout`]), the axes and units of each format ([`units`]), and the plain
-//! shapes that draw the tracks without a mesh ([`shapes`], [`rig`], [`hands`],
-//! [`unit_mesh`]). The GPU stage and the exporters both build on it.
+//! shapes that draw the tracks without a mesh ([`shapes`], [`rig`], [`hands`]).
+//! The GPU stage and the exporters both build on it.
 
 pub mod archive;
 pub mod camera;
 pub mod colour;
 pub mod hands;
 pub mod layout;
-pub mod load;
+pub(crate) mod load;
 pub mod plan;
 pub mod rig;
 pub mod shapes;
-pub mod unit_mesh;
+pub(crate) mod unit_mesh;
 pub mod units;
 
 pub use archive::Archives;
 pub use layout::Layout;
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) use load::load;
-pub use load::{DiskMaterials, Input, InputData, InputMaterials, Materials};
+#[cfg(not(target_arch = "wasm32"))]
+pub use load::{DiskMaterials, load_obj, read_bytes};
+pub use load::{Input, InputData, InputMaterials, MAX_MATERIAL_BYTES, Materials};
 pub use plan::{Placement, Plan, auto_layout};
 
 use crate::anim;

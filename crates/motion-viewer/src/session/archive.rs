@@ -141,6 +141,7 @@ impl ArchiveList {
 }
 
 /// `name · KIND · size`, and a motion's model and duration.
+#[cfg_attr(not(feature = "window"), allow(dead_code))]
 pub fn row_text(e: &EntrySummary) -> String {
     let size = if e.bytes >= 1024 {
         format!("{:.1} KiB", e.bytes as f64 / 1024.0)

@@ -29,7 +29,7 @@ pub struct TrackEntry {
     pub visible: bool,
     /// Why the last reload failed; the track shows its previous version meanwhile.
     pub error: Option<String>,
-    /// The motion being edited, for an AIBO track (see [`super::edit`]).
+    /// The motion being edited, for an AIBO track (see [`super::EditStatus`]).
     pub editor: Option<Box<Editor>>,
 }
 

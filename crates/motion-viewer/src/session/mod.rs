@@ -1,26 +1,37 @@
 //! What the viewer shows, as plain data, with no window: the tracks with
-//! their visibility, solo and focus ([`state`]), the clock and the loop range
-//! ([`playback`]), the entry list of an ODA archive opened whole ([`archive`]),
-//! the focused AIBO motion's joint values and `check`'s findings ([`mtn`]),
-//! the AIBO motions being edited ([`edit`]),
-//! what is under the cursor ([`pick`]) and the status that scripts and tests
-//! read ([`status`]); with feature `physics`, each AIBO track simulated
-//! on the physical dog ([`sim`]).
+//! their visibility, solo and focus, the clock and the loop range
+//! ([`LoopRange`]), the entry list of an ODA archive opened whole
+//! ([`ArchiveList`]), the focused AIBO motion's joint values and `check`'s
+//! findings, the AIBO motions being edited ([`EditStatus`]), what is under
+//! the cursor and the status that scripts and tests read ([`Status`]), all
+//! held by one [`ViewerState`]; with feature `physics`, each AIBO track
+//! simulated on the physical dog ([`Simulations`]).
 //!
 //! The window (`app`, feature `window`) and the web page drive a
 //! [`ViewerState`]; everything here builds and is tested without them.
 
-pub mod archive;
-pub mod edit;
-mod entry;
-pub mod mtn;
-pub mod pick;
-pub mod playback;
+// The window (feature `window`) is what reads most of this; without it,
+// what only the window asks for (picking, the focused motion's joints and
+// findings, an archive's rows) is built and tested but not called.
+pub(crate) mod archive;
+pub(crate) mod edit;
+pub(crate) mod entry;
+#[cfg_attr(not(feature = "window"), allow(dead_code))]
+pub(crate) mod mtn;
+#[cfg_attr(not(feature = "window"), allow(dead_code))]
+pub(crate) mod pick;
+pub(crate) mod playback;
+#[cfg(feature = "physics")]
+pub(crate) mod sim;
+pub(crate) mod state;
+pub(crate) mod status;
+
+pub use archive::ArchiveList;
+pub use edit::{EditStatus, SaveRequest, suggested_path};
+pub use entry::TrackEntry;
+pub use playback::LoopRange;
 #[cfg(feature = "physics")]
 #[cfg_attr(docsrs, doc(cfg(feature = "physics")))]
-pub mod sim;
-pub mod state;
-pub mod status;
-
-pub use state::ViewerState;
-pub use status::Status;
+pub use sim::{SimMark, SimMode, SimStatus, SimTrackStatus, Simulations};
+pub use state::{Reload, ViewerState};
+pub use status::{CurveChannel, CurvesStatus, PlotArea, Status};

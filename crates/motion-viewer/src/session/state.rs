@@ -57,7 +57,7 @@ pub struct ViewerState {
     plan: Plan,
     generation: u64,
     revision: u64,
-    /// What the last edit has to say ([`super::edit`]).
+    /// What the last edit has to say ([`super::EditStatus`]).
     pub(super) edit_message: Option<String>,
     error: Option<String>,
     warnings: Vec<String>,
@@ -116,7 +116,7 @@ impl ViewerState {
 
     /// Bumped whenever what any track holds changes: with every
     /// [`ViewerState::generation`], and with every edit of a motion
-    /// ([`super::edit`]), which keeps the stage and only swaps the motion.
+    /// ([`super::EditStatus`]), which keeps the stage and only swaps the motion.
     pub fn revision(&self) -> u64 {
         self.revision
     }
@@ -494,7 +494,7 @@ impl ViewerState {
 }
 
 impl ViewerState {
-    /// Track `i`, for its editor ([`super::edit`]).
+    /// Track `i`, for its editor ([`super::EditStatus`]).
     pub(super) fn entry_mut(&mut self, i: usize) -> Option<&mut TrackEntry> {
         self.tracks.get_mut(i)
     }

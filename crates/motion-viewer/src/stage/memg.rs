@@ -29,15 +29,19 @@ pub enum DeformOn {
 }
 
 impl std::str::FromStr for DeformOn {
-    type Err = String;
+    type Err = crate::error::ParseValueError;
 
     /// `auto`, `gpu` or `cpu`.
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
         match s {
             "auto" => Ok(DeformOn::Auto),
             "gpu" => Ok(DeformOn::Gpu),
             "cpu" => Ok(DeformOn::Cpu),
-            _ => Err(format!("deform on {s:?}: expected auto, gpu or cpu")),
+            _ => Err(crate::error::ParseValueError::new(
+                "a place to deform on",
+                s,
+                "auto, gpu or cpu",
+            )),
         }
     }
 }

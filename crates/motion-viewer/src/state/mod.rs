@@ -227,8 +227,8 @@ impl MemgGroupState {
 impl MemgState {
     /// The scene deformed at `at` (read from `file`, for errors).
     pub fn new(s: &ObjScene, m: &MemgMotion, at: At, file: &Path) -> Result<Self> {
-        let place = place(m, at).map_err(|message| invalid(file, message))?;
-        let binding = Binding::new(s, m).map_err(|message| invalid(file, message))?;
+        let place = place(m, at, file)?;
+        let binding = Binding::new(s, m).map_err(|e| Error::mismatch(file, e))?;
         let mut positions = Vec::new();
         deformer::deform(s, m, &binding, place.steps(), &mut positions);
         let (lo, hi) = deformer::bounding_box(&positions).unwrap_or_default();
@@ -255,37 +255,36 @@ fn whole_as_integer<S: Serializer>(x: &f64, s: S) -> std::result::Result<S::Ok, 
     }
 }
 
-fn invalid(file: &Path, reason: String) -> Error {
-    Error::mismatch(file, reason)
-}
-
 /// Where `at` falls in `m`: `Frame(N)` is timestep N, `Time(S)` is S × fps
 /// timesteps ([`crate::anim::memg::steps_at`]), between two timesteps when
 /// it is not whole. Fails before the start or past the last timestep,
-/// saying the motion's range.
-pub fn place(m: &MemgMotion, at: At) -> std::result::Result<Between, String> {
+/// saying the motion's range, as an [`Error::Mismatch`] for `file`.
+pub fn place(m: &MemgMotion, at: At, file: &Path) -> Result<Between> {
+    let invalid = |reason: String| Error::mismatch(file, reason);
     let steps = match at {
         At::Frame(n) => n as f64,
         At::Time(s) => {
             let x = steps_at(m, s);
             // Also refuses NaN, which compares false with everything.
             if x.is_nan() || x < 0.0 {
-                return Err(format!("time {s} s is before the start of the motion"));
+                return Err(invalid(format!(
+                    "time {s} s is before the start of the motion"
+                )));
             }
             x
         }
     };
     let last = m.timesteps.saturating_sub(1) as f64;
     if m.timesteps == 0 || steps > last {
-        return Err(format!(
+        return Err(invalid(format!(
             "timestep {steps} is past the motion's end: it has {} timesteps (0..={}, {:.3} s at {} fps)",
             m.timesteps,
             m.timesteps.saturating_sub(1),
             m.duration_s(),
             m.fps
-        ));
+        )));
     }
-    Between::at_steps(m, steps).ok_or_else(|| "the motion has no timesteps".to_string())
+    Between::at_steps(m, steps).ok_or_else(|| invalid("the motion has no timesteps".into()))
 }
 
 /// An MRTK recording at one time.

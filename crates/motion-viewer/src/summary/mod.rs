@@ -207,7 +207,7 @@ impl MemgSummary {
         let mut warnings = m.warnings.clone();
         match Binding::new(s, m) {
             Ok(b) => warnings.extend(b.warnings),
-            Err(e) => warnings.push(e),
+            Err(e) => warnings.push(e.into()),
         }
         MemgSummary {
             format: "memg",

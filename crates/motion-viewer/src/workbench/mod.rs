@@ -4,27 +4,55 @@
 //! that [`crate::formats::mtn::encode`] writes as a byte-valid file, with the
 //! warnings a user should see beside it:
 //!
-//! - [`edit`]: mirror left ↔ right, reverse, retime, concatenate, rename;
-//! - [`convert`](mod@convert): carry a motion to another robot model;
-//! - [`csv`]: keyframes from a CSV or JSON table (what `viewer export` writes);
-//! - [`check`](mod@check): a motion against the robot's joint limits, servo speeds,
-//!   naming rules and standard postures, as a typed report.
+//! - [`mirror`], [`reverse`], [`retime`], [`concat()`], [`with_name`]: mirror
+//!   left ↔ right, reverse, retime, concatenate, rename;
+//! - [`convert()`]: carry a motion to another robot model;
+//! - [`from_csv`], [`from_json`]: keyframes from a CSV or JSON table (what
+//!   `viewer export` writes);
+//! - [`check()`]: a motion against the robot's joint limits, servo speeds,
+//!   naming rules and standard postures, as a typed [`Report`];
+//! - [`Editor`]: one motion's keyframes edited in place, with undo.
 
-pub mod check;
-pub mod convert;
-pub mod csv;
-pub mod edit;
-pub mod editor;
+pub(crate) mod check;
+mod convert;
+mod csv;
+mod edit;
+mod editor;
 mod table;
 
 use crate::formats::aibo::{Joint, Model};
 use crate::formats::mtn::{self, MotionName, Mtn};
 
-pub use self::csv::{CsvError, FromTable, from_csv, from_json, from_table_reader};
+pub use self::csv::{
+    CsvError, FromTable, MAX_FIELD_BYTES, MAX_LINE_BYTES, MAX_ROWS, MAX_TABLE_BYTES, from_csv,
+    from_json, from_table_reader,
+};
 pub use check::{Finding, FindingKind, Report, Severity, check};
 pub use convert::convert;
 pub use edit::{MirrorMap, Retime, concat, mirror, retime, reverse, with_name};
-pub use editor::{Applied, Editor, edited_path};
+pub use editor::{Applied, Editor, UNDO_BUDGET_VALUES, edited_path};
+
+// The workbench's errors into the crate's (here, not in `error`, which
+// the formats this module reads import: no cycle).
+impl From<EditError> for crate::Error {
+    /// An edit's error without a file; [`crate::Error::edit`] names the file.
+    fn from(source: EditError) -> Self {
+        crate::Error::Edit {
+            path: None,
+            source: Box::new(source),
+        }
+    }
+}
+
+impl crate::Error {
+    /// An [`Error::Edit`](crate::Error::Edit) for the motion read from `path`.
+    pub fn edit(path: impl AsRef<std::path::Path>, source: EditError) -> Self {
+        crate::Error::Edit {
+            path: Some(path.as_ref().to_path_buf()),
+            source: Box::new(source),
+        }
+    }
+}
 
 /// A new motion and what the user should know about how it was made.
 #[derive(Debug, Clone, PartialEq)]

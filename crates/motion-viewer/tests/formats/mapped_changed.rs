@@ -10,7 +10,7 @@
 //! address-space limit and a timeout, so that a signal fails this test
 //! instead of ending the whole test binary.
 
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::memg::{self, MappedMemg, MemgGroup, MemgMotion};
 use motion_viewer::scene::Input;
 use motion_viewer::{OpenOptions, Source, open_with};

@@ -3,7 +3,7 @@
 use crate::common::memg as memg_common;
 
 use memg_common::{RawFile, small_motion};
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::memg::{self, MemgMotion};
 
 /// Checks a decoded motion against the test's own reading of the same file.

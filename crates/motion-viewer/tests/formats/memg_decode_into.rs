@@ -1,7 +1,7 @@
 //! `memg::decode_into`: decoding over a motion decoded before (its arrays
 //! reused) gives exactly what `decode` gives, whatever the earlier shapes.
 
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::memg::{self, MemgGroup, MemgMotion};
 
 /// A motion of `groups` groups named from `names`, `v` vertices each, basis

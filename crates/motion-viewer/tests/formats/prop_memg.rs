@@ -7,7 +7,7 @@
 use crate::common::memg as memg_common;
 
 use memg_common::{RawFile, RawGroup};
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::memg;
 use proptest::prelude::*;
 

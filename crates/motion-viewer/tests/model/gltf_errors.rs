@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use gltf_common::out_dir;
 use motion_viewer::export::gltf::{GltfOptions, write};
 use motion_viewer::export::pc2;
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::memg::{self, MemgGroup, MemgMotion};
 use motion_viewer::scene::Plan;
 

@@ -14,7 +14,7 @@ use motion_viewer::anim::aibo::pose_from_mtn;
 use motion_viewer::anim::input_animation::{JOINT_NAMES, state_at};
 use motion_viewer::anim::memg::{Binding, bounding_box_over_time, deform_reference_f64};
 use motion_viewer::export::gltf::{GltfOptions, GltfReport, write};
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::memg;
 use motion_viewer::scene::rig::ground_lift;
 use motion_viewer::scene::units::{aibo_point, unity_point};

@@ -7,7 +7,7 @@ use memg_common::{RawFile, SMALL_OBJ, Values, frame, group, small_motion, small_
 use motion_viewer::anim::memg::{Binding, bounding_box_over_time, deform, deform_reference_f64};
 use motion_viewer::formats::memg;
 use motion_viewer::formats::obj::{self, ObjScene};
-use motion_viewer::scene::load::load_obj;
+use motion_viewer::scene::load_obj;
 
 fn small_scene() -> ObjScene {
     obj::parse(SMALL_OBJ, &Default::default()).unwrap()
@@ -104,7 +104,7 @@ fn mapping_beyond_the_obj_is_an_error() {
     let mut raw = small_motion(false);
     raw.groups[2].mapping[1] = 10;
     let m = memg::decode(&raw.bytes()).unwrap();
-    let e = Binding::new(&s, &m).unwrap_err();
+    let e = Binding::new(&s, &m).unwrap_err().to_string();
     assert!(
         e.contains("'b'") && e.contains("10") && e.contains("1..=9"),
         "{e}"

@@ -3,7 +3,7 @@
 //! It must give the same positions, bit for bit, as the plain per-column sum.
 
 use motion_viewer::anim::memg::{Between, Binding, Deformer, deform, deform_reference_f64};
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::memg::{MemgGroup, MemgMotion};
 use motion_viewer::formats::obj::{ObjGroup, ObjScene};
 

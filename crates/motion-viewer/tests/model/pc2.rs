@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use glam::{DVec3, Vec3};
 use motion_viewer::anim::memg::{Binding, bounding_box_over_time, deform_reference_f64};
 use motion_viewer::export::pc2;
-use motion_viewer::formats::bytes::ByteOrder;
+use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::memg;
 use motion_viewer::scene::Track;
 

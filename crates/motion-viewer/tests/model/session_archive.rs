@@ -6,8 +6,8 @@
 use motion_viewer::anim::timeline::Timeline;
 use motion_viewer::formats::mtn::{self, Mtn, read_oda};
 use motion_viewer::scene::{DiskMaterials, Input, Track};
+use motion_viewer::session::Reload;
 use motion_viewer::session::ViewerState;
-use motion_viewer::session::state::Reload;
 use std::path::Path;
 
 const ARCHIVE: &str = "ers7_MOTION7.ODA";

@@ -6,7 +6,7 @@
 use motion_viewer::anim::timeline::Timeline;
 use motion_viewer::formats::mtn;
 use motion_viewer::scene::{DiskMaterials, Input, Track};
-use motion_viewer::session::edit::EditStatus;
+use motion_viewer::session::EditStatus;
 use motion_viewer::session::{Status, ViewerState};
 use motion_viewer::workbench::EditError;
 use std::path::Path;
@@ -163,7 +163,7 @@ fn a_save_writes_the_edited_bytes_beside_the_original() {
 
 #[test]
 fn an_archive_entry_is_saved_under_its_name() {
-    use motion_viewer::session::edit::suggested_path;
+    use motion_viewer::session::suggested_path;
     let track = Track::Mtn {
         path: "/a/ers210_MOTION.ODA:a_sit#sit_so0_greet".into(),
         motion: mtn::decode(&data("sony_stand_sit.mtn")).unwrap(),
@@ -177,7 +177,7 @@ fn an_archive_entry_is_saved_under_its_name() {
 
 #[test]
 fn a_file_changed_on_disk_does_not_replace_unsaved_edits() {
-    use motion_viewer::session::state::Reload;
+    use motion_viewer::session::Reload;
     let mut state = three();
     state.edit(1, |e| e.set_value(2, LF_J1, 12.5)).unwrap();
     let generation = state.generation();

@@ -5,7 +5,7 @@
 use motion_viewer::anim::timeline::{LoopMode, Timeline};
 use motion_viewer::scene::layout::{Footprint, Grounding, scales};
 use motion_viewer::scene::{DiskMaterials, Input, Layout};
-use motion_viewer::session::state::Reload;
+use motion_viewer::session::Reload;
 use motion_viewer::session::{Status, ViewerState};
 use motion_viewer::summary::Summary;
 use std::path::Path;

@@ -1,6 +1,6 @@
 //! A MEMG motion between its timesteps: the one rule every path samples by.
 //!
-//! At `s` timesteps (a time in seconds × fps, [`crate::anim::clock::frames`]),
+//! At `s` timesteps (a time in seconds × fps, `clock::frames`),
 //! clamped to `0..=n−1`, with `t0 = ⌊s⌋`, `t1 = min(t0 + 1, n − 1)` and
 //! `w = s − t0`:
 //!
@@ -9,7 +9,7 @@
 //!   the basis);
 //! - each local frame interpolates as glTF interpolates a node: both
 //!   frames split into translation, rotation and scale
-//!   ([`crate::anim::rigid::decompose`]), translation and scale blend
+//!   (`anim::rigid::decompose`), translation and scale blend
 //!   linearly and the rotation turns along the shorter arc (slerp). A frame
 //!   that is not a rotation times a positive scale (a shear, a mirror)
 //!   blends element by element instead.
@@ -37,7 +37,7 @@ pub struct Between {
 
 impl Between {
     /// The place of `steps` (a time counted in timesteps, snapped within
-    /// [`clock::SLACK`] of a whole one), clamped to the motion's timesteps;
+    /// `clock::SLACK` of a whole one), clamped to the motion's timesteps;
     /// `None` when it has none. NaN counts as 0.
     pub fn at_steps(motion: &MemgMotion, steps: f64) -> Option<Between> {
         let last = motion.timesteps.checked_sub(1)?;
@@ -106,7 +106,7 @@ impl Between {
 }
 
 /// A time in seconds counted in timesteps of `motion`: seconds × fps (an
-/// fps below 1 counts as 1), [`clock::snap`]ped. Every path that has a time
+/// fps below 1 counts as 1), `clock::snap`ped. Every path that has a time
 /// in seconds and deforms a MEMG scene passes this to the deformer.
 pub fn steps_at(motion: &MemgMotion, seconds: f64) -> f64 {
     clock::snap(seconds * f64::from(motion.fps.max(1)))

@@ -61,6 +61,7 @@ pub fn write_glb(
 
 /// A `.glb` in memory (a web page offers it as a download); `name` is what
 /// errors call it.
+#[cfg(feature = "window")]
 pub fn glb_bytes(name: &str, root: &json::Root, mut chunks: Vec<Chunk<'_>>) -> Result<Vec<u8>> {
     let layout = GlbLayout::new(name, root, &chunks)?;
     let mut bytes = Vec::with_capacity(layout.total as usize);

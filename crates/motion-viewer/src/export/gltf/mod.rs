@@ -59,10 +59,7 @@ mod shapes;
 
 use std::path::{Path, PathBuf};
 
-pub use crate::anim::rigid::RIGID_TOLERANCE;
-pub use aibo::MAX_KEY_STEP_DEG;
-pub use baked::MAX_BAKED_FRAMES;
-pub use container::companion_bin;
+pub(crate) use container::companion_bin;
 
 use crate::error::{Error, Result};
 use crate::export::Format;
@@ -157,7 +154,8 @@ pub fn write(
 
 /// [`write()`] into memory: the `.glb` of `tracks` placed by `plan` (a web
 /// page offers it as a download), and what it holds (`files` empty).
-pub fn glb_bytes(
+#[cfg(feature = "window")]
+pub(crate) fn glb_bytes(
     tracks: &[Track],
     plan: &Plan,
     options: &GltfOptions,

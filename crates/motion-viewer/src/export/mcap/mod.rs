@@ -490,12 +490,6 @@ fn write_track(
     }
 }
 
-/// The size [`write()`] would give the bag of `tracks` at `out`, without
-/// writing it (or its refusal).
-pub fn size(tracks: &[Track], out: &Path, options: &Options) -> Result<BagSize> {
-    plan(tracks, out, options).map(|(_, size)| size)
-}
-
 /// Writes every track of `tracks` into one ROS 2 bag at `out`, as it is
 /// made, after sizing it (see the module docs).
 pub fn write(tracks: &[Track], out: &Path, options: &Options) -> Result<McapReport> {

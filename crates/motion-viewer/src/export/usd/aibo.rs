@@ -9,7 +9,7 @@ use std::path::Path;
 use glam::{DMat3, DQuat};
 
 use super::spill::Spill;
-use super::{Num, Sized, Stage};
+use super::{Num, Sized, UsdStage};
 use crate::anim::aibo::MtnRig;
 use crate::error::Result;
 use crate::export::finite;
@@ -32,7 +32,7 @@ pub(super) fn size(motion: &Mtn) -> Sized {
 /// Writes the AIBO `motion` into `stage`, its samples through `spill`;
 /// returns the prims written.
 pub(super) fn write(
-    stage: &mut Stage,
+    stage: &mut UsdStage,
     motion: &Mtn,
     path: &Path,
     mut spill: Spill,
@@ -98,7 +98,7 @@ fn checked(q: [f64; 4], path: &Path, t: f64, field: &str) -> Result<[f64; 4]> {
 
 /// One `time: (w, x, y, z),` line per sample of series `s` (USD writes a
 /// quaternion real part first).
-fn orient_samples(stage: &mut Stage, spill: &Spill, s: usize, pad: &str) -> Result<()> {
+fn orient_samples(stage: &mut UsdStage, spill: &Spill, s: usize, pad: &str) -> Result<()> {
     stage.samples(spill, s, |w, i, q| {
         writeln!(
             w,
@@ -113,7 +113,7 @@ fn orient_samples(stage: &mut Stage, spill: &Spill, s: usize, pad: &str) -> Resu
 
 /// The links under `parent`, nested, at `depth` levels of indentation.
 fn children(
-    stage: &mut Stage,
+    stage: &mut UsdStage,
     spill: &Spill,
     robot: &Robot,
     series: &[Option<usize>],

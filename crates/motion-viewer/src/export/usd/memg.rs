@@ -2,7 +2,7 @@
 //! the motion: triangles once, `points` and `extent` per time code.
 
 use super::spill::Spill;
-use super::{Num32, Sized, Stage};
+use super::{Num32, Sized, UsdStage};
 use crate::anim::memg::{Deformer, steps_at};
 use crate::error::Result;
 use crate::export::finite;
@@ -63,7 +63,7 @@ pub(super) fn size(track: &Track) -> Result<Sized> {
 /// Writes the MEMG `track` into `stage`, its samples through `spill`;
 /// returns the prims written.
 pub(super) fn write(
-    stage: &mut Stage,
+    stage: &mut UsdStage,
     track: &Track,
     mut spill: Spill,
     warnings: &mut Vec<String>,
@@ -181,7 +181,7 @@ fn f(x: f64) -> Num32 {
 }
 
 /// `values` separated by `, `.
-fn list(stage: &mut Stage, values: impl Iterator<Item = u32>) -> Result<()> {
+fn list(stage: &mut UsdStage, values: impl Iterator<Item = u32>) -> Result<()> {
     for (k, v) in values.enumerate() {
         if k > 0 {
             stage.text(", ")?;

@@ -229,7 +229,7 @@ pub fn write(tracks: &[Track], out: &Path, options: &Options) -> Result<UsdRepor
     let (clock, sizes) = plan(tracks, out, options)?;
     let mut output = crate::output::Output::create(out)?;
     let mut counted = super::Counted::new(output.writer());
-    let mut stage = Stage {
+    let mut stage = UsdStage {
         w: &mut counted,
         clock,
         names: Vec::new(),
@@ -263,7 +263,7 @@ pub fn write(tracks: &[Track], out: &Path, options: &Options) -> Result<UsdRepor
 }
 
 /// A stage's text being written: the layer header, then `/Scene`'s children.
-pub(crate) struct Stage<'w, 'o> {
+pub(crate) struct UsdStage<'w, 'o> {
     /// Where the text goes.
     w: &'w mut dyn Write,
     /// The sampling.
@@ -274,7 +274,7 @@ pub(crate) struct Stage<'w, 'o> {
     out: &'o Path,
 }
 
-impl Stage<'_, '_> {
+impl UsdStage<'_, '_> {
     /// Writes `args` (`write!(stage, …)`), an error naming the output.
     pub fn write_fmt(&mut self, args: fmt::Arguments<'_>) -> Result<()> {
         self.w.write_fmt(args).map_err(|e| Error::io(self.out, e))
@@ -399,7 +399,7 @@ mod tests {
         assert_eq!(identifier("3d"), "_3d");
         assert_eq!(identifier(""), "_");
         let mut sink = Vec::new();
-        let mut stage = Stage {
+        let mut stage = UsdStage {
             w: &mut sink,
             clock: Clock::new(30.0, 0.0),
             names: Vec::new(),

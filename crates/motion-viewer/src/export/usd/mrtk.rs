@@ -9,7 +9,7 @@
 use std::path::Path;
 
 use super::spill::Spill;
-use super::{Num, Sized, Stage};
+use super::{Num, Sized, UsdStage};
 use crate::anim::input_animation::{JOINT_NAMES, Pose, state_at};
 use crate::error::Result;
 use crate::export::finite::Holder;
@@ -64,7 +64,7 @@ fn holder() -> Holder {
 /// Writes `recording` into `stage`, its samples through `spill`; returns
 /// the prims written.
 pub(super) fn write(
-    stage: &mut Stage,
+    stage: &mut UsdStage,
     recording: &InputAnimation,
     path: &Path,
     mut spill: Spill,
@@ -130,7 +130,7 @@ pub(super) fn write(
 
 /// One animated pose's `Xform`: series `s` (translations) and `s + 1`
 /// (orientations) of `spill`.
-fn prim(stage: &mut Stage, spill: &Spill, s: usize, name: &str, pad: &str) -> Result<()> {
+fn prim(stage: &mut UsdStage, spill: &Spill, s: usize, name: &str, pad: &str) -> Result<()> {
     write!(
         stage,
         "{pad}def Xform \"{name}\"\n{pad}{{\n{pad}    double3 xformOp:translate.timeSamples = {{\n"

@@ -16,7 +16,7 @@
 //! (see `mapped.rs`).
 //!
 //! ```
-//! use motion_viewer::formats::bytes::ByteOrder;
+//! use motion_viewer::formats::ByteOrder;
 //! use motion_viewer::formats::memg::{self, MemgGroup, MemgMotion};
 //!
 //! // One vertex moved along y by one basis vector, over two timesteps.

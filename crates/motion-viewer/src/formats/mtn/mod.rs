@@ -35,7 +35,7 @@
 mod decode;
 mod encode;
 mod joints;
-pub mod oda;
+mod oda;
 
 use crate::formats::aibo::{BodyPart, Joint, Model};
 

@@ -110,12 +110,12 @@ pub struct Renderer {
 impl Renderer {
     /// Builds the pipelines for colour targets of `format` (an sRGB format
     /// gives correct shading: the shaders output linear colour),
-    /// multisampled ×[`SAMPLES`] where the adapter allows it.
+    /// multisampled ×`SAMPLES` (4) where the adapter allows it.
     pub fn new(ctx: &GpuContext, format: wgpu::TextureFormat) -> Self {
         Self::with_samples(ctx, format, SAMPLES)
     }
 
-    /// [`Renderer::new`] with `samples` per pixel: 1, or [`SAMPLES`] where the
+    /// [`Renderer::new`] with `samples` per pixel: 1, or `SAMPLES` (4) where the
     /// adapter allows it. A CPU adapter pays for every sample in full, so an
     /// interactive window there draws with one.
     pub fn with_samples(ctx: &GpuContext, format: wgpu::TextureFormat, samples: u32) -> Self {
@@ -163,7 +163,7 @@ impl Renderer {
     /// drawn in that rectangle with its aspect ratio (a window whose side
     /// panel covers part of the surface draws beside it), then `overlay`
     /// draws into the same pass (a window's panels: pipelines of this
-    /// renderer's format, [`Renderer::samples`] and [`DEPTH_FORMAT`]).
+    /// renderer's format, [`Renderer::samples`] and `DEPTH_FORMAT`, 32-bit float).
     ///
     /// One pass rather than a second one that loads the picture: a CPU
     /// adapter's window image can be slow to read back (see BENCHMARKS.md).

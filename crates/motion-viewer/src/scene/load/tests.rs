@@ -5,10 +5,10 @@ use super::*;
 /// Materials handed over as a fixed map, for tests.
 struct Fixed;
 impl Materials for Fixed {
-    fn read(&self, _: &Path, lib: &str) -> std::result::Result<Vec<u8>, String> {
+    fn read(&self, _: &Path, lib: &str) -> std::io::Result<Vec<u8>> {
         match lib {
             "a.mtl" => Ok(b"newmtl red\nKd 1 0 0\n".to_vec()),
-            _ => Err("missing".into()),
+            _ => Err(std::io::Error::other("missing")),
         }
     }
 }
@@ -94,7 +94,7 @@ fn disk_materials_follow_only_plain_relative_files() {
     assert_eq!(DiskMaterials.read(&obj, "a.mtl").unwrap(), b"newmtl m\n");
     assert_eq!(DiskMaterials.read(&obj, "./a.mtl").unwrap(), b"newmtl m\n");
     for bad in ["/dev/zero", "../a.mtl", "sub/../../a.mtl"] {
-        let e = DiskMaterials.read(&obj, bad).unwrap_err();
+        let e = DiskMaterials.read(&obj, bad).unwrap_err().to_string();
         assert!(e.contains("relative"), "{bad}: {e}");
     }
     // A folder (like a device or a pipe) is not a regular file.
@@ -103,6 +103,7 @@ fn disk_materials_follow_only_plain_relative_files() {
         DiskMaterials
             .read(&obj, "d.mtl")
             .unwrap_err()
+            .to_string()
             .contains("not a regular file")
     );
     // Over the size cap.
@@ -112,6 +113,7 @@ fn disk_materials_follow_only_plain_relative_files() {
         DiskMaterials
             .read(&obj, "big.mtl")
             .unwrap_err()
+            .to_string()
             .contains("more than")
     );
 }
@@ -139,7 +141,7 @@ fn a_named_pipe_is_refused_at_once_not_waited_on() {
     assert_eq!(e, "/dev/zero: a device, not a regular file; not read");
     let obj = dir.path().join("s.obj");
     fifo(&dir.path().join("p.mtl"));
-    let e = DiskMaterials.read(&obj, "p.mtl").unwrap_err();
+    let e = DiskMaterials.read(&obj, "p.mtl").unwrap_err().to_string();
     assert!(
         e.ends_with("p.mtl: a named pipe, not a regular file; not read"),
         "{e}"
@@ -159,7 +161,7 @@ fn disk_materials_follow_links_only_inside_the_folder() {
     std::os::unix::fs::symlink(outside.path().join("b.mtl"), dir.path().join("out.mtl")).unwrap();
     assert_eq!(DiskMaterials.read(&obj, "in.mtl").unwrap(), b"newmtl m\n");
     for bad in ["zero.mtl", "out.mtl"] {
-        let e = DiskMaterials.read(&obj, bad).unwrap_err();
+        let e = DiskMaterials.read(&obj, bad).unwrap_err().to_string();
         assert!(e.contains("leads out of the .obj's folder"), "{bad}: {e}");
     }
     // An .obj named without a folder reads from the current one.
@@ -167,6 +169,7 @@ fn disk_materials_follow_links_only_inside_the_folder() {
         DiskMaterials
             .read(Path::new("s.obj"), "no-such-library.mtl")
             .unwrap_err()
+            .to_string()
             .contains("no-such-library.mtl")
     );
 }
@@ -176,7 +179,7 @@ fn a_library_named_many_times_is_read_once_and_few_are_read() {
     use std::cell::Cell;
     struct Counting(Cell<usize>);
     impl Materials for Counting {
-        fn read(&self, _: &Path, _: &str) -> std::result::Result<Vec<u8>, String> {
+        fn read(&self, _: &Path, _: &str) -> std::io::Result<Vec<u8>> {
             self.0.set(self.0.get() + 1);
             Ok(b"newmtl red\nKd 1 0 0\n".to_vec())
         }
@@ -218,7 +221,8 @@ fn a_material_library_over_the_cap_among_inputs_is_refused() {
     )];
     let e = InputMaterials(&inputs)
         .read(Path::new("x.obj"), "big.mtl")
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("more than the 1048576"), "{e}");
 }
 
