@@ -2,10 +2,9 @@
 //! error), `--json`'s fields, archives and folders in one call, `--out`, and
 //! bad input in one line.
 
-use crate::app::viewer;
+use crate::app::{mtn_from_csv, three_legs_up_table, viewer};
 use crate::common::{data, test_data};
 use motion_viewer::formats::mtn;
-use std::path::Path;
 use std::process::Output;
 
 fn simulate(args: &[&std::ffi::OsStr]) -> Output {
@@ -56,52 +55,10 @@ fn the_seed_stand_sit_stands_and_json_has_the_fields_the_issue_names() {
     assert_eq!(v["paws"].as_array().unwrap().len(), 4);
 }
 
-/// An ERS-7 legs table: stand, then three legs lifted out sideways and
-/// folded, leaving the left hind leg alone on the floor.
-fn three_legs_up_table() -> String {
-    let legs = ["left_front", "right_front", "left_hind", "right_hind"];
-    let mut header = vec!["time_s".to_string()];
-    for leg in legs {
-        for j in ["j1", "j2", "j3"] {
-            header.push(format!("{leg}_{j}"));
-        }
-    }
-    let stand = [-5.0, 3.0, 30.0];
-    let lifted = [60.0, 80.0, 110.0];
-    let mut rows = vec![header.join(",")];
-    for (t, up) in [(0.0, false), (0.5, false), (1.5, true), (2.0, true)] {
-        let mut row = vec![format!("{t}")];
-        for leg in legs {
-            let angles = if up && leg != "right_hind" {
-                lifted
-            } else {
-                stand
-            };
-            row.extend(angles.iter().map(|a| a.to_string()));
-        }
-        rows.push(row.join(","));
-    }
-    rows.join("\n") + "\n"
-}
-
-fn from_csv(dir: &Path, table: &str, name: &str) -> (Output, std::path::PathBuf) {
-    let csv = dir.join(format!("{name}.csv"));
-    std::fs::write(&csv, table).unwrap();
-    let out = dir.join(format!("{name}.mtn"));
-    let o = viewer()
-        .args(["mtn", "from-csv"])
-        .arg(&csv)
-        .args(["--model", "ERS-7", "--name", "a_stand#stand_fall", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    (o, out)
-}
-
 #[test]
 fn a_table_that_lifts_three_legs_falls() {
     let dir = tempfile::tempdir().unwrap();
-    let (o, motion) = from_csv(dir.path(), &three_legs_up_table(), "fall");
+    let (o, motion) = mtn_from_csv(dir.path(), &three_legs_up_table(), "fall");
     assert!(o.status.success(), "{}", stderr(&o));
     let o = simulate(&[motion.as_os_str(), "--json".as_ref()]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -229,7 +186,7 @@ fn bad_input_ends_in_one_clear_line() {
     refused(&simulate(&[path.as_os_str()]), "zero-length motion");
     // A table that asks for a joint past its limit (ERS-7 front J1 stops at 130°).
     let table = three_legs_up_table().replacen("\n0,-5,", "\n0,170,", 1);
-    let (o, motion) = from_csv(dir.path(), &table, "past");
+    let (o, motion) = mtn_from_csv(dir.path(), &table, "past");
     if o.status.success() {
         refused(&simulate(&[motion.as_os_str()]), "past its limit");
     } else {

@@ -3,7 +3,7 @@
 #![allow(dead_code)] // Each harness uses its own subset.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 use crate::common::tool_present;
 
@@ -36,11 +36,11 @@ pub fn gpu() -> Option<motion_viewer::gpu::GpuContext> {
     }
 }
 
-/// An ERS-7 legs table: stand, then three legs lifted out sideways and
-/// folded at 1.5 s, leaving the right hind leg alone on the floor (the
-/// table `tests/cli/simulate_cli.rs` makes fall in both engines), as
-/// `DIR/fall.mtn` by `viewer mtn from-csv`.
-pub fn built_to_fall(dir: &Path) -> PathBuf {
+/// An ERS-7 legs table (`time_s` and every leg joint, degrees): standing,
+/// then at 1.5 s three legs lifted out sideways and folded, leaving the
+/// right hind leg alone on the floor — a motion built to fall, in both
+/// engines.
+pub fn three_legs_up_table() -> String {
     let legs = ["left_front", "right_front", "left_hind", "right_hind"];
     let mut header = vec!["time_s".to_string()];
     for leg in legs {
@@ -60,9 +60,15 @@ pub fn built_to_fall(dir: &Path) -> PathBuf {
         }
         rows.push(row.join(","));
     }
-    let csv = dir.join("fall.csv");
-    std::fs::write(&csv, rows.join("\n") + "\n").unwrap();
-    let out = dir.join("fall.mtn");
+    rows.join("\n") + "\n"
+}
+
+/// `table` written as `DIR/NAME.csv` and made an ERS-7 motion
+/// `DIR/NAME.mtn` by `viewer mtn from-csv`: its output and the motion's path.
+pub fn mtn_from_csv(dir: &Path, table: &str, name: &str) -> (Output, PathBuf) {
+    let csv = dir.join(format!("{name}.csv"));
+    std::fs::write(&csv, table).unwrap();
+    let out = dir.join(format!("{name}.mtn"));
     let o = viewer()
         .args(["mtn", "from-csv"])
         .arg(&csv)
@@ -70,6 +76,12 @@ pub fn built_to_fall(dir: &Path) -> PathBuf {
         .arg(&out)
         .output()
         .unwrap();
+    (o, out)
+}
+
+/// [`three_legs_up_table`] as `DIR/fall.mtn`.
+pub fn built_to_fall(dir: &Path) -> PathBuf {
+    let (o, out) = mtn_from_csv(dir, &three_legs_up_table(), "fall");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     out
 }

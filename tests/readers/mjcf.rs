@@ -158,29 +158,9 @@ fn kind(label: &str, m: &Mtn) -> &'static str {
     }
 }
 
-/// The ERS-7 table of `tests/cli/simulate_cli.rs` that lifts three legs,
+/// The ERS-7 table that lifts three legs ([`crate::app::three_legs_up_table`]),
 /// as a motion.
 fn built_to_fall() -> Mtn {
-    let legs = ["left_front", "right_front", "left_hind", "right_hind"];
-    let mut header = vec!["time_s".to_string()];
-    for leg in legs {
-        for j in ["j1", "j2", "j3"] {
-            header.push(format!("{leg}_{j}"));
-        }
-    }
-    let mut rows = vec![header.join(",")];
-    for (t, up) in [(0.0, false), (0.5, false), (1.5, true), (2.0, true)] {
-        let mut row = vec![format!("{t}")];
-        for leg in legs {
-            let a = if up && leg != "right_hind" {
-                [60.0, 80.0, 110.0]
-            } else {
-                [-5.0, 3.0, 30.0]
-            };
-            row.extend(a.iter().map(|x| x.to_string()));
-        }
-        rows.push(row.join(","));
-    }
     let options = motion_viewer::workbench::FromTable {
         model: Model::Ers7,
         name: "a_stand#stand_fall".into(),
@@ -188,7 +168,7 @@ fn built_to_fall() -> Mtn {
         frame_ms: 16,
         every_row: false,
     };
-    motion_viewer::workbench::from_csv((rows.join("\n") + "\n").as_bytes(), &options)
+    motion_viewer::workbench::from_csv(crate::app::three_legs_up_table().as_bytes(), &options)
         .unwrap()
         .motion
 }
