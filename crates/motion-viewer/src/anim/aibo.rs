@@ -125,7 +125,7 @@ impl RigModel {
     }
 
     /// The neutral angle of `joint`; `None` if the model lacks the joint.
-    pub fn neutral_angle(&self, joint: Joint) -> Option<f64> {
+    pub(crate) fn neutral_angle(&self, joint: Joint) -> Option<f64> {
         self.neutral
             .iter()
             .find(|(j, _)| *j == joint)
@@ -248,7 +248,7 @@ fn find(points: &[(&'static str, [f64; 3])], name: &str) -> Option<[f64; 3]> {
 }
 
 /// A joint's short name for messages: `head_tilt`, `left_front_j1`, `tail_pan`.
-pub fn joint_label(joint: Joint) -> String {
+pub(crate) fn joint_label(joint: Joint) -> String {
     match joint {
         Joint::HeadTilt => "head_tilt".into(),
         Joint::HeadPan => "head_pan".into(),
@@ -384,7 +384,7 @@ impl<'a> MtnRig<'a> {
     }
 
     /// The model the figure is drawn as: the motion's, or an ERS-7 when unknown.
-    pub fn drawn_as(&self) -> Model {
+    pub(crate) fn drawn_as(&self) -> Model {
         self.model.unwrap_or(Model::Ers7)
     }
 

@@ -70,7 +70,7 @@ impl View {
     /// Opens a window titled `title` of `size` logical pixels (as `host`
     /// wants it placed) and returns it with the task that opens its GPU;
     /// [`View::new`] takes the result.
-    pub fn open_window(
+    pub(crate) fn open_window(
         event_loop: &ActiveEventLoop,
         host: &impl Host,
         title: &str,
@@ -145,7 +145,7 @@ impl View {
 
     /// Rebuilds the stage when the tracks or their layout changed, and
     /// applies the visibility. Returns the stage's load warnings when it was rebuilt.
-    pub fn sync_stage(&mut self, state: &ViewerState) -> Result<Option<Vec<String>>> {
+    pub(crate) fn sync_stage(&mut self, state: &ViewerState) -> Result<Option<Vec<String>>> {
         let mut warnings = None;
         if self.stage_generation != Some(state.generation()) {
             // The old stage's buffers go before the new one's are made, so a

@@ -241,7 +241,7 @@ pub fn listing(names: &[&str]) -> String {
 /// The times [`sample_frames`] samples `track` at: every frame of its own
 /// period from 0 to its duration, last frame included; every k-th frame
 /// when there are more than [`MAX_SAMPLES`].
-pub fn frame_times(track: &Track) -> Vec<f64> {
+pub(crate) fn frame_times(track: &Track) -> Vec<f64> {
     let grid = track.grid(None, Window::Whole);
     grid.every(grid.stride_for(MAX_SAMPLES as u64)).collect()
 }

@@ -116,7 +116,7 @@ fn mark(out: &mut String, m: &Mark) {
 }
 
 /// The SVG document of `plot`.
-pub fn to_svg(plot: &Plot) -> String {
+pub(crate) fn to_svg(plot: &Plot) -> String {
     let mut out = String::new();
     let (w, h) = (plot.width, plot.height);
     let _ = writeln!(

@@ -24,7 +24,7 @@ pub const MIN_CELL_BUDGET: u64 = 10_000_000;
 /// Cells allowed per byte of input beyond [`MIN_CELL_BUDGET`]: a real
 /// recording keys its channels about as often as it is sampled, so its
 /// table has fewer cells than its file has bytes.
-pub const CELLS_PER_INPUT_BYTE: u64 = 16;
+pub(crate) const CELLS_PER_INPUT_BYTE: u64 = 16;
 
 /// The most cells a table from an input of `input_bytes` may have.
 pub fn max_cells(input_bytes: u64) -> u64 {

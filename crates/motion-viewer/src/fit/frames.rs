@@ -34,7 +34,7 @@ impl Rigid {
     };
 
     /// `Rᵀ·(x − c)`: a world position in this frame.
-    pub fn to_local(&self, x: [f64; 3]) -> [f64; 3] {
+    pub(crate) fn to_local(&self, x: [f64; 3]) -> [f64; 3] {
         let d = [
             x[0] - self.translation[0],
             x[1] - self.translation[1],
@@ -55,7 +55,7 @@ impl Rigid {
 }
 
 /// The frame of the group made of `vertices` at every timestep of `anim`.
-pub fn rigid_frames(anim: &Animation<'_>, vertices: &[u32]) -> Vec<Rigid> {
+pub(crate) fn rigid_frames(anim: &Animation<'_>, vertices: &[u32]) -> Vec<Rigid> {
     let centroids: Vec<[f64; 3]> = (0..anim.frames)
         .into_par_iter()
         .map(|t| centroid(anim, t, vertices))

@@ -73,7 +73,7 @@ pub fn read_pc2_header(
 
 /// [`read_pc2_header`] from the file's first bytes, `head` (32 or all
 /// there are), and its length: sized without reading the rest.
-pub fn pc2_header(
+pub(crate) fn pc2_header(
     head: &[u8],
     file_len: u64,
     vertices: usize,
@@ -176,7 +176,7 @@ pub fn head(path: &Path, n: usize) -> Result<(Vec<u8>, u64)> {
 }
 
 /// Whether `bytes` start as a `.pc2` does.
-pub fn is_pc2(bytes: &[u8]) -> bool {
+pub(crate) fn is_pc2(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 

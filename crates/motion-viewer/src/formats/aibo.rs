@@ -112,7 +112,7 @@ impl Leg {
     }
 
     /// True for the left legs.
-    pub fn is_left(self) -> bool {
+    pub(crate) fn is_left(self) -> bool {
         matches!(self, Leg::LeftFront | Leg::LeftHind)
     }
 }
@@ -209,7 +209,7 @@ impl Joint {
 
 impl Leg {
     /// The leg on the other side: left front ↔ right front, left hind ↔ right hind.
-    pub fn opposite(self) -> Leg {
+    pub(crate) fn opposite(self) -> Leg {
         match self {
             Leg::LeftFront => Leg::RightFront,
             Leg::RightFront => Leg::LeftFront,
@@ -233,7 +233,7 @@ impl Model {
     /// True when the model's third head servo ([`Joint::HeadRoll`]) nods, turning
     /// about the left-right axis (ERS-7, ERS-310), rather than rolling about the
     /// forward axis (ERS-110, ERS-210, ERS-220).
-    pub fn head_third_nods(self) -> bool {
+    pub(crate) fn head_third_nods(self) -> bool {
         matches!(self, Model::Ers7 | Model::Ers310)
     }
 
@@ -317,7 +317,7 @@ pub fn speed_provenance(model: Model) -> Provenance {
 /// The posture words motion names use (`a_sit#stand_…`): the three every
 /// model knows (Dogsbody: "at a minimum sleep, sit and stand"), and the
 /// others Sony's own ERS-210/220 and ERS-7 motions and Skitter use.
-pub const POSTURES: [&str; 8] = [
+pub(crate) const POSTURES: [&str; 8] = [
     "sleep", "sit", "stand", "walk", "station", "sitb", "situp", "any",
 ];
 
@@ -325,7 +325,7 @@ pub const POSTURES: [&str; 8] = [
 /// lie from its named standard posture. Sony's own motions stay within 5°
 /// (the ERS-7 `a_stand#walk_sox_standard` starts 5° from the ERS-7 stand, and
 /// Skitter's sleep is 5° from Sony's).
-pub const POSE_TOLERANCE_DEG: f64 = 6.0;
+pub(crate) const POSE_TOLERANCE_DEG: f64 = 6.0;
 
 /// The leg angles of a standard posture in degrees: `[J1, J2, J3]` of the left
 /// front, left hind, right front and right hind legs ([`Leg::ALL`] order).

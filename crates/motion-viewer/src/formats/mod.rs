@@ -134,7 +134,7 @@ pub fn read_file(path: &std::path::Path) -> crate::Result<Vec<u8>> {
 /// Reads the start of a regular file and tells its kind, or fails naming
 /// the file (a pipe, device or folder at once: `file::open_regular`).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn probe_file(path: &std::path::Path) -> crate::Result<Kind> {
+pub(crate) fn probe_file(path: &std::path::Path) -> crate::Result<Kind> {
     use crate::error::Error;
     use std::io::Read;
     let mut head = Vec::with_capacity(4096);

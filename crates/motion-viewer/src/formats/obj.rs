@@ -51,7 +51,7 @@ impl ObjScene {
 }
 
 /// The group that faces before any `g` line belong to.
-pub const DEFAULT_GROUP: &str = "default";
+pub(crate) const DEFAULT_GROUP: &str = "default";
 
 /// A triangle corner written without a texture coordinate, in
 /// [`ObjScene::triangle_texcoords`].

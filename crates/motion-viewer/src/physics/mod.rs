@@ -78,7 +78,7 @@ pub struct Simulation {
 /// The number of fixed steps of each phase of a motion of `duration_s`:
 /// settling, playing, holding (docs/physics.md §3; the MuJoCo driver counts
 /// the same way).
-pub fn step_counts(duration_s: f64) -> (usize, usize, usize) {
+pub(crate) fn step_counts(duration_s: f64) -> (usize, usize, usize) {
     let steps = |s: f64| (s / STEP_S).round() as usize;
     let play = (duration_s / STEP_S - 1e-9).ceil().max(0.0) as usize;
     (steps(SETTLE_S), play, steps(HOLD_S))

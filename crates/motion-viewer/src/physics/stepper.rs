@@ -99,7 +99,7 @@ impl Stepper {
     }
 
     /// True once every step is taken.
-    pub fn is_done(&self) -> bool {
+    pub(crate) fn is_done(&self) -> bool {
         self.done >= self.total
     }
 

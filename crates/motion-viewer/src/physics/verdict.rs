@@ -17,7 +17,7 @@ pub const FALL_TILT_DEG: f64 = 60.0;
 pub const FOLLOW_MARGIN_DEG: f64 = 10.0;
 
 /// A shape this close to the ground (or into it) touches it, metres.
-pub const CONTACT_M: f64 = 0.002;
+pub(crate) const CONTACT_M: f64 = 0.002;
 
 /// The body or head on the floor is a fall where the commanded posture
 /// holds them at least this far above the paws' floor, metres (a standing

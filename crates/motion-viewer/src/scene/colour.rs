@@ -5,7 +5,7 @@
 use crate::formats::obj::ObjScene;
 
 /// Colours for groups without a material (sRGB, Tableau-like), by group index.
-pub const GROUP_PALETTE: [[f32; 3]; 8] = [
+pub(crate) const GROUP_PALETTE: [[f32; 3]; 8] = [
     [0.89, 0.35, 0.25],
     [0.27, 0.55, 0.84],
     [0.36, 0.70, 0.38],
@@ -37,7 +37,7 @@ pub fn linear_to_srgb(c: f32) -> f32 {
 
 /// Linear RGBA of group `group` of `scene`: its material's `Kd`, or the
 /// palette colour of its index.
-pub fn group_colour(scene: &ObjScene, group: usize) -> [f32; 4] {
+pub(crate) fn group_colour(scene: &ObjScene, group: usize) -> [f32; 4] {
     let srgb = scene
         .groups
         .get(group)

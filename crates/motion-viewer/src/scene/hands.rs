@@ -16,9 +16,9 @@ use crate::formats::input_animation::InputAnimation;
 /// Radius of a joint ball, metres.
 pub const JOINT_RADIUS_M: f32 = 0.006;
 /// Radius of a finger segment, metres.
-pub const SEGMENT_RADIUS_M: f32 = 0.003;
+pub(crate) const SEGMENT_RADIUS_M: f32 = 0.003;
 /// Length of the drawn gaze ray, metres.
-pub const GAZE_LENGTH_M: f32 = 1.0;
+pub(crate) const GAZE_LENGTH_M: f32 = 1.0;
 /// Depth of the camera pyramid, metres.
 pub const FRUSTUM_DEPTH_M: f32 = 0.1;
 /// Most states [`bounds_over_time`] evaluates, however long the recording
@@ -50,15 +50,15 @@ pub fn hand_colour(side: Side, pinching: bool) -> [f32; 4] {
 }
 
 /// The camera pyramid's colour, linear RGBA.
-pub const CAMERA_COLOUR: [f32; 4] = [0.95, 0.95, 0.95, 1.0];
+pub(crate) const CAMERA_COLOUR: [f32; 4] = [0.95, 0.95, 0.95, 1.0];
 /// The gaze ray's colour, linear RGBA.
-pub const GAZE_COLOUR: [f32; 4] = [1.0, 0.1, 0.6, 1.0];
+pub(crate) const GAZE_COLOUR: [f32; 4] = [1.0, 0.1, 0.6, 1.0];
 
 /// Joint index pairs to link, in [`crate::anim::input_animation::JOINT_NAMES`]
 /// order: wrist → palm, the thumb chain from the wrist, and each finger's
 /// metacarpal → knuckle → middle → distal → tip chain from the wrist. Joint 0
 /// (`None`) is never drawn.
-pub const HAND_SEGMENTS: [(usize, usize); 25] = [
+pub(crate) const HAND_SEGMENTS: [(usize, usize); 25] = [
     (1, 2),
     // Thumb: wrist → metacarpal → proximal → distal → tip.
     (1, 3),
@@ -142,7 +142,7 @@ pub fn camera_lines(camera: &Pose, offset: Vec3) -> Vec<Line> {
 
 /// The gaze ray from its recorded origin along its direction, or `None`
 /// while the direction is zero (nothing to point along).
-pub fn gaze_line(origin: [f32; 3], direction: [f32; 3], offset: Vec3) -> Option<Line> {
+pub(crate) fn gaze_line(origin: [f32; 3], direction: [f32; 3], offset: Vec3) -> Option<Line> {
     let direction = unity_point(direction);
     (direction.length_squared() > 0.0 && direction.is_finite()).then(|| {
         Line::ray(

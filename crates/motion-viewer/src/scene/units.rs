@@ -17,7 +17,7 @@
 use glam::{DMat3, DQuat, DVec3, Mat3, Quat, Vec3};
 
 /// Millimetres per metre.
-pub const MM_PER_M: f64 = 1000.0;
+pub(crate) const MM_PER_M: f64 = 1000.0;
 
 /// AIBO axes → world axes, as columns: where the AIBO x, y and z axes point.
 const AIBO_AXES: DMat3 = DMat3::from_cols(
@@ -34,7 +34,7 @@ pub fn aibo_point(p: [f64; 3]) -> Vec3 {
 /// An AIBO box (centre and half extents in millimetres, in a frame turned by
 /// `rotation` with origin `origin`, all AIBO axes) as a world linear map of
 /// the unit cube (−½..½) and its world centre, in metres.
-pub fn aibo_box(
+pub(crate) fn aibo_box(
     origin: [f64; 3],
     rotation: [[f64; 3]; 3],
     centre: [f64; 3],
@@ -62,12 +62,12 @@ pub fn unity_rotation(q: [f32; 4]) -> Quat {
 
 /// An AIBO rotation (a frame's axes as columns, in AIBO axes) as the same
 /// turn in world axes: `A · R · Aᵀ` with `A` the axes' change.
-pub fn aibo_rotation(r: [[f64; 3]; 3]) -> DQuat {
+pub(crate) fn aibo_rotation(r: [[f64; 3]; 3]) -> DQuat {
     DQuat::from_mat3(&(AIBO_AXES * DMat3::from_cols_array_2d(&r) * AIBO_AXES.transpose()))
 }
 
 /// The rotation that takes AIBO axes to world axes (a box drawn in AIBO
 /// axes inside a frame already turned into world axes needs it).
-pub fn aibo_axes() -> DQuat {
+pub(crate) fn aibo_axes() -> DQuat {
     DQuat::from_mat3(&AIBO_AXES)
 }

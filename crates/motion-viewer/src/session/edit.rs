@@ -126,7 +126,7 @@ impl ViewerState {
     }
 
     /// Selects keyframe `key` of track `i` (none out of range).
-    pub fn select_key(&mut self, i: usize, key: Option<usize>) {
+    pub(crate) fn select_key(&mut self, i: usize, key: Option<usize>) {
         if let Some(editor) = self.entry_mut(i).and_then(|e| e.editor.as_deref_mut()) {
             editor.select(key);
         }

@@ -18,7 +18,7 @@ use crate::state::{At, MtnState};
 use glam::{Vec3, Vec4};
 
 /// How close to a joint (pixels on screen) the cursor must come to pick it.
-pub const PICK_RADIUS_PX: f32 = 10.0;
+pub(crate) const PICK_RADIUS_PX: f32 = 10.0;
 
 /// A part under the cursor and its values now.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,7 +41,7 @@ pub struct Ray {
 }
 
 /// The ray through pixel `cursor` of a `size` view seen by `camera`.
-pub fn ray_through(camera: &OrbitCamera, size: (u32, u32), cursor: (f32, f32)) -> Ray {
+pub(crate) fn ray_through(camera: &OrbitCamera, size: (u32, u32), cursor: (f32, f32)) -> Ray {
     let (w, h) = (size.0.max(1) as f32, size.1.max(1) as f32);
     let ndc = (2.0 * cursor.0 / w - 1.0, 1.0 - 2.0 * cursor.1 / h);
     let inverse = camera.view_projection(w / h).inverse();

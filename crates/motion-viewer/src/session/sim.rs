@@ -191,7 +191,7 @@ impl Simulations {
     }
 
     /// Shows the simulated dog as `mode` says; off forgets the simulations.
-    pub fn set_mode(&mut self, mode: SimMode) {
+    pub(crate) fn set_mode(&mut self, mode: SimMode) {
         self.mode = mode;
         if mode == SimMode::Off {
             self.tracks.clear();

@@ -423,7 +423,7 @@ impl ViewerState {
 
     /// Keyframe times the jumps use: the focused track's, else those of
     /// every shown track, merged.
-    pub fn jump_times(&self) -> Vec<f64> {
+    pub(crate) fn jump_times(&self) -> Vec<f64> {
         match self.focus {
             Some(i) => self.tracks[i].keyframes.clone(),
             None => {

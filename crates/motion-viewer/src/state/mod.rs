@@ -362,7 +362,7 @@ impl InputAnimationState {
     }
 
     /// The same data as an evaluated [`InputState`].
-    pub fn from_state(s: &InputState) -> Self {
+    pub(crate) fn from_state(s: &InputState) -> Self {
         let pose = |p: &Pose| PoseState {
             position: p.position,
             rotation: p.rotation,

@@ -99,7 +99,7 @@ impl Editor {
 
     /// Starts editing `motion`, which the caller decoded from `bytes`:
     /// [`Editor::from_bytes`] without decoding them again.
-    pub fn decoded_from(motion: Mtn, bytes: Vec<u8>) -> Editor {
+    pub(crate) fn decoded_from(motion: Mtn, bytes: Vec<u8>) -> Editor {
         let mut editor = Editor::new(motion);
         editor.original_bytes = Some(bytes);
         editor
@@ -397,7 +397,7 @@ impl Editor {
 
     /// True when the motion differs from what was last saved
     /// ([`Editor::mark_saved`]; at first, from the original).
-    pub fn is_unsaved(&self) -> bool {
+    pub(crate) fn is_unsaved(&self) -> bool {
         self.current.keyframes != self.saved
     }
 

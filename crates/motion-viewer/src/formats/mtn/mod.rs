@@ -49,10 +49,10 @@ pub use oda::{OdaEntry, read_oda};
 /// The file magic.
 pub const MAGIC: &[u8; 4] = b"OMTN";
 /// The size of section 0, header included.
-pub const SECTION0_SIZE: u32 = 24;
+pub(crate) const SECTION0_SIZE: u32 = 24;
 /// The frame period used when section 0 says 0 (every ERS-110 file): Sony's
 /// player ignores the field and runs at 16 ms.
-pub const DEFAULT_FRAME_MS: u32 = 16;
+pub(crate) const DEFAULT_FRAME_MS: u32 = 16;
 /// Micro-radians to degrees.
 pub const URAD_TO_DEG: f64 = 180.0 / (1_000_000.0 * std::f64::consts::PI);
 
@@ -193,7 +193,7 @@ impl Mtn {
     }
 
     /// True for ERS-110 files, whose section 3 size is a u16.
-    pub fn is_ers110(&self) -> bool {
+    pub(crate) fn is_ers110(&self) -> bool {
         design_model(&self.design) == Some(Model::Ers110)
     }
 

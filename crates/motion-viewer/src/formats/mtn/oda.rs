@@ -49,7 +49,7 @@ impl OdaEntry {
 
     /// The type tag as text: `OMTN`, `WAVE`, `MIDI`; bytes outside printable
     /// ASCII (and the NULs that pad a short tag) as `\xNN`.
-    pub fn kind_name(&self) -> String {
+    pub(crate) fn kind_name(&self) -> String {
         self.kind
             .iter()
             .map(|&b| {
