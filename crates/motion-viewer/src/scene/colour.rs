@@ -27,6 +27,7 @@ pub fn srgb_to_linear(c: f32) -> f32 {
 
 /// The sRGB transfer function: a linear value as an 8-bit target without
 /// an sRGB format must store it.
+#[cfg(feature = "gpu")]
 pub fn linear_to_srgb(c: f32) -> f32 {
     if c <= 0.003_130_8 {
         c * 12.92

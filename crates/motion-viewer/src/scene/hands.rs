@@ -3,7 +3,7 @@
 //! pyramid of lines, the eye gaze as a ray.
 //!
 //! Pure CPU: the state comes from [`crate::anim::input_animation::state_at`],
-//! the axes from [`super::units`] (Unity is left-handed; the world is not).
+//! the axes from the crate's `scene::units` (Unity is left-handed; the world is not).
 
 use glam::Vec3;
 
@@ -242,3 +242,6 @@ pub fn bounds_over_time(recording: &InputAnimation) -> Option<(Vec3, Vec3)> {
         .filter_map(|t| extent(&state_at(recording, t)))
         .reduce(|(lo, hi), (a, b)| (lo.min(a), hi.max(b)))
 }
+
+#[cfg(test)]
+mod tests;

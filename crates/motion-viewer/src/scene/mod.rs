@@ -1,13 +1,14 @@
 //! The scene on the CPU: the files given, loaded and paired into [`Track`]s
 //! (behind the front door, [`crate::open_with`]), and what the viewer does with them before any GPU is involved:
 //! each track's box over its whole motion and where it stands ([`plan`],
-//! [`layout`]), the axes and units of each format ([`units`]), and the plain
-//! shapes that draw the tracks without a mesh ([`shapes`], [`rig`], [`hands`]).
+//! [`layout`]), the axes and units of each format (`units`, inside), and the
+//! plain shapes that draw the tracks without a mesh ([`shapes`], [`rig`],
+//! [`hands`]).
 //! The GPU stage and the exporters both build on it.
 
 pub mod archive;
 pub mod camera;
-pub mod colour;
+pub(crate) mod colour;
 pub mod hands;
 pub mod layout;
 pub(crate) mod load;
@@ -15,7 +16,7 @@ pub mod plan;
 pub mod rig;
 pub mod shapes;
 pub(crate) mod unit_mesh;
-pub mod units;
+pub(crate) mod units;
 
 pub use archive::Archives;
 pub use layout::Layout;

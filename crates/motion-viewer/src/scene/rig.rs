@@ -3,7 +3,7 @@
 //! blue, right legs red, so the sides stay apart from any viewpoint).
 //!
 //! Pure CPU: the forward kinematics come from [`crate::anim::aibo`], the axes
-//! from [`super::units`].
+//! from the crate's own `scene::units`.
 //!
 //! **Ground.** The FK places the body centre at the origin. Each frame the
 //! figure is lifted so that its lowest support (the ball of a paw or a knee,

@@ -71,3 +71,65 @@ pub(crate) fn aibo_rotation(r: [[f64; 3]; 3]) -> DQuat {
 pub(crate) fn aibo_axes() -> DQuat {
     DQuat::from_mat3(&AIBO_AXES)
 }
+
+#[cfg(test)]
+mod tests {
+    //! Each format's axes and units in the world's, against conversions by hand.
+
+    use super::{aibo_point, unity_point, unity_rotation};
+    use glam::{Quat, Vec3};
+
+    #[track_caller]
+    fn assert_near(actual: Vec3, expected: Vec3, tolerance: f32) {
+        assert!(
+            (actual - expected).abs().max_element() <= tolerance,
+            "{actual} != {expected}"
+        );
+    }
+
+    #[test]
+    fn aibo_millimetres_become_metres_with_z_up_as_y_and_left_as_minus_z() {
+        // 100 mm forward, 20 mm left, 50 mm down.
+        assert_near(
+            aibo_point([100.0, 20.0, -50.0]),
+            Vec3::new(0.1, -0.05, -0.02),
+            1e-7,
+        );
+    }
+
+    #[test]
+    fn aibo_axes_stay_right_handed() {
+        // forward × left = up in the AIBO frame; the images must obey it too.
+        let x = aibo_point([1000.0, 0.0, 0.0]);
+        let y = aibo_point([0.0, 1000.0, 0.0]);
+        let z = aibo_point([0.0, 0.0, 1000.0]);
+        assert_near(x.cross(y), z, 1e-6);
+        assert_near(z, Vec3::Y, 1e-6);
+    }
+
+    #[test]
+    fn unity_points_mirror_z() {
+        assert_near(unity_point([1.0, 2.0, 3.0]), Vec3::new(1.0, 2.0, -3.0), 0.0);
+    }
+
+    #[test]
+    fn unity_rotations_turn_the_mirrored_vectors_alike() {
+        // Unity: Quaternion.Euler(0, 90, 0) * Vector3.forward == Vector3.right.
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        let yaw90 = [0.0, h, 0.0, h];
+        assert_near(
+            unity_rotation(yaw90) * unity_point([0.0, 0.0, 1.0]),
+            unity_point([1.0, 0.0, 0.0]),
+            1e-6,
+        );
+        // In general: rotate then mirror equals mirror then rotate the converted way.
+        let q = Quat::from_xyzw(0.3, -0.5, 0.2, 0.78).normalize();
+        let v = [0.4, -1.2, 2.5];
+        let rotated_in_unity = (q * Vec3::from(v)).to_array();
+        assert_near(
+            unity_rotation(q.to_array()) * unity_point(v),
+            unity_point(rotated_in_unity),
+            1e-5,
+        );
+    }
+}
