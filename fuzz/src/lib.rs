@@ -18,9 +18,9 @@ use motion_viewer::export::table;
 use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::input_animation::{self, InputAnimation};
 use motion_viewer::formats::{self, Kind, memg, mtn, obj};
+use motion_viewer::pose::{At, state_at as track_state};
 use motion_viewer::scene::shapes::Primitives;
 use motion_viewer::scene::{Input, Materials, Plan, Track, hands, rig};
-use motion_viewer::state::{At, state_at as track_state};
 use motion_viewer::{Archives, Loaded, OpenOptions, open_inputs};
 use std::path::Path;
 

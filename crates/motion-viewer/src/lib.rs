@@ -38,7 +38,7 @@
 //! - [`scene`]: the files given, loaded and paired into [`Track`]s; where each
 //!   stands, and the plain shapes that draw them (CPU);
 //! - [`open`], [`open_all`], [`open_bytes`]…: the front door over [`scene`];
-//! - [`summary`], [`state`]: what `viewer info` prints and `export --time`
+//! - [`summary`], [`pose`]: what `viewer info` prints and `export --time`
 //!   writes ([`state_at`], [`At`], [`State`] at the root);
 //! - [`mod@export`]: tracks → JSON, CSV, OBJ, glTF, PC2, URDF, MJCF, MCAP and
 //!   USD files ([`export()`] with [`ExportOptions`] at the root), through
@@ -78,9 +78,9 @@ pub mod fit;
 pub mod formats;
 mod loaded;
 pub mod output;
+pub mod pose;
 pub mod scene;
 pub mod session;
-pub mod state;
 pub mod summary;
 #[cfg(feature = "synthetic")]
 #[cfg_attr(docsrs, doc(cfg(feature = "synthetic")))]
@@ -112,8 +112,8 @@ pub use loaded::{
 };
 #[cfg(not(target_arch = "wasm32"))]
 pub use loaded::{open, open_all, open_entry};
+pub use pose::{At, State, state_at};
 pub use scene::Track;
-pub use state::{At, State, state_at};
 
 #[cfg(feature = "window")]
 #[cfg_attr(docsrs, doc(cfg(feature = "window")))]

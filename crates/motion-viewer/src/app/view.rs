@@ -14,7 +14,7 @@ use crate::gpu::{
 use crate::scene::Track;
 use crate::scene::shapes::Primitives;
 use crate::session::pick::Picker;
-use crate::session::state::ViewerState;
+use crate::session::viewer::ViewerState;
 use crate::stage::{DeformOn, Stage, StageOptions};
 use std::sync::Arc;
 use web_time::Instant;

@@ -2,7 +2,7 @@
 
 use crate::error::Result;
 use crate::output::write_atomic;
-use crate::state::State;
+use crate::pose::State;
 use std::path::Path;
 
 /// Writes `states` to `out` as a pretty-printed JSON array.

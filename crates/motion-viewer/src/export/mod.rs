@@ -26,8 +26,8 @@ mod usd;
 pub use obj::Deform;
 
 use crate::error::{Error, Result};
+use crate::pose::{At, State, state_at};
 use crate::scene::Track;
-use crate::state::{At, State, state_at};
 use std::path::{Path, PathBuf};
 use table::{Sampling, TableFormat};
 
@@ -134,7 +134,7 @@ pub struct Report {
 }
 
 /// Writes `tracks` to `out` in the format its extension names:
-/// - `.json` with a moment: every track's [`crate::state::State`] at it;
+/// - `.json` with a moment: every track's [`crate::pose::State`] at it;
 /// - `.json` or `.csv` without one: each track's table, one file per track
 ///   (`out-1.csv`, `out-2.csv`… for several);
 /// - `.obj`: the first MEMG scene deformed at the moment (timestep 0 by default);
@@ -292,7 +292,7 @@ pub fn export_model(
 /// that is not finite holds its last finite value ([`finite::held_input_state`],
 /// one warning), any other is refused.
 fn finite_state(track: &Track, at: At, warnings: &mut Vec<String>) -> Result<State> {
-    use crate::state::InputAnimationState;
+    use crate::pose::InputAnimationState;
     let state = match track {
         Track::InputAnimation { recording, .. } => {
             let t = match at {

@@ -9,7 +9,7 @@
 //! track ([`ViewerState::edit_track`]); its selected keyframe follows the
 //! keyframe jumps ([`ViewerState::select_key_at_playhead`]).
 
-use super::state::{TrackEntry, ViewerState};
+use super::viewer::{TrackEntry, ViewerState};
 use crate::scene::Track;
 use crate::workbench::{Applied, EditError, Editor, edited_path};
 use serde::Serialize;

@@ -23,8 +23,8 @@ pub(crate) mod pick;
 pub(crate) mod playback;
 #[cfg(feature = "physics")]
 pub(crate) mod sim;
-pub(crate) mod state;
 pub(crate) mod status;
+pub(crate) mod viewer;
 
 pub use archive::ArchiveList;
 pub use edit::{EditStatus, SaveRequest, suggested_path};
@@ -33,5 +33,5 @@ pub use playback::LoopRange;
 #[cfg(feature = "physics")]
 #[cfg_attr(docsrs, doc(cfg(feature = "physics")))]
 pub use sim::{SimMark, SimMode, SimStatus, SimTrackStatus, Simulations};
-pub use state::{Reload, ViewerState};
 pub use status::{CurveChannel, CurvesStatus, PlotArea, Status};
+pub use viewer::{Reload, ViewerState};

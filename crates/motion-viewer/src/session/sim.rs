@@ -13,7 +13,7 @@
 use glam::Vec3;
 use serde::Serialize;
 
-use super::state::ViewerState;
+use super::viewer::ViewerState;
 use crate::anim::aibo::{joint_label, pose_from_mtn};
 use crate::formats::mtn::Mtn;
 use crate::physics::{FOLLOW_MARGIN_DEG, Simulation, Stepper, reached_motion};

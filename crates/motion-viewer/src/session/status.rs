@@ -4,7 +4,7 @@
 //! two cannot drift apart.
 
 use super::edit::EditStatus;
-use super::state::ViewerState;
+use super::viewer::ViewerState;
 use serde::Serialize;
 
 /// What the viewer shows now.

@@ -14,7 +14,7 @@ use crate::anim::aibo::joint_label;
 use crate::app::Host;
 use crate::app::keys::Action;
 use crate::session::edit::SaveRequest;
-use crate::session::state::ViewerState;
+use crate::session::viewer::ViewerState;
 use crate::workbench::Editor;
 use egui::{Key, RichText};
 use std::path::{Path, PathBuf};

@@ -22,8 +22,8 @@ mod tree;
 
 use super::actions::CurveAction;
 use super::sim::SimView;
-use crate::session::state::ViewerState;
 use crate::session::status::{CurveChannel, CurvesStatus};
+use crate::session::viewer::ViewerState;
 use cache::{ChannelKey, SeriesCache};
 use draw::Shown;
 use egui::Color32;

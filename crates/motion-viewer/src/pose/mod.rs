@@ -1,6 +1,7 @@
-//! A motion's state at one time, as plain data: one type per format behind
-//! [`State`], built by [`state_at`]. `viewer export --time S --out s.json`
-//! writes it; the window's panels read it.
+//! A motion's pose at one time (its state), as plain data: one type per
+//! format behind [`State`], built by [`state_at`].
+//! `viewer export --time S --out s.json` writes it; the window's panels read
+//! it.
 //!
 //! The serialised field names are the keys `export` has always written.
 
