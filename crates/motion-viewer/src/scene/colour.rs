@@ -17,7 +17,7 @@ pub(crate) const GROUP_PALETTE: [[f32; 3]; 8] = [
 ];
 
 /// The sRGB transfer function inverted (material colours are authored in sRGB).
-pub fn srgb_to_linear(c: f32) -> f32 {
+pub(crate) fn srgb_to_linear(c: f32) -> f32 {
     if c <= 0.04045 {
         c / 12.92
     } else {
@@ -28,7 +28,7 @@ pub fn srgb_to_linear(c: f32) -> f32 {
 /// The sRGB transfer function: a linear value as an 8-bit target without
 /// an sRGB format must store it.
 #[cfg(feature = "gpu")]
-pub fn linear_to_srgb(c: f32) -> f32 {
+pub(crate) fn linear_to_srgb(c: f32) -> f32 {
     if c <= 0.003_130_8 {
         c * 12.92
     } else {

@@ -40,7 +40,7 @@ pub enum Side {
 
 /// A hand's colour (linear RGBA): orange while pinching, cyan otherwise, the
 /// left hand a little deeper than the right so the two stay apart.
-pub fn hand_colour(side: Side, pinching: bool) -> [f32; 4] {
+pub(crate) fn hand_colour(side: Side, pinching: bool) -> [f32; 4] {
     match (side, pinching) {
         (Side::Left, false) => [0.02, 0.55, 0.80, 1.0],
         (Side::Right, false) => [0.10, 0.85, 0.80, 1.0],
@@ -92,7 +92,7 @@ pub(crate) const HAND_SEGMENTS: [(usize, usize); 25] = [
 ];
 
 /// Appends a hand to `out` (nothing while it is untracked), shifted by `offset`.
-pub fn hand_primitives(hand: &HandState, side: Side, offset: Vec3, out: &mut Primitives) {
+pub(crate) fn hand_primitives(hand: &HandState, side: Side, offset: Vec3, out: &mut Primitives) {
     if !hand.tracked {
         return;
     }
@@ -115,7 +115,7 @@ pub fn hand_primitives(hand: &HandState, side: Side, offset: Vec3, out: &mut Pri
 /// The camera's pyramid: apex at the camera, base [`FRUSTUM_DEPTH_M`] ahead
 /// (Unity's camera looks along its +z, which is world −z after the mirror),
 /// with a small notch above the base to show which way is up.
-pub fn camera_lines(camera: &Pose, offset: Vec3) -> Vec<Line> {
+pub(crate) fn camera_lines(camera: &Pose, offset: Vec3) -> Vec<Line> {
     let apex = offset + unity_point(camera.position);
     let rotation = unity_rotation(camera.rotation);
     let forward = rotation * Vec3::NEG_Z * FRUSTUM_DEPTH_M;

@@ -27,7 +27,7 @@ const AIBO_AXES: DMat3 = DMat3::from_cols(
 );
 
 /// A point of an AIBO rig (mm, x forward, y left, z up) in world metres.
-pub fn aibo_point(p: [f64; 3]) -> Vec3 {
+pub(crate) fn aibo_point(p: [f64; 3]) -> Vec3 {
     (AIBO_AXES * DVec3::from_array(p) / MM_PER_M).as_vec3()
 }
 
@@ -49,14 +49,14 @@ pub(crate) fn aibo_box(
 }
 
 /// A Unity position or direction (left-handed, y up) in world axes.
-pub fn unity_point(p: [f32; 3]) -> Vec3 {
+pub(crate) fn unity_point(p: [f32; 3]) -> Vec3 {
     Vec3::new(p[0], p[1], -p[2])
 }
 
 /// A Unity rotation quaternion (x, y, z, w) in world axes. Mirroring z maps
 /// the rotation `R` to `M R M`; its axis is a pseudo-vector, so the axis
 /// becomes `−M a` = (−x, −y, z) while the angle is kept.
-pub fn unity_rotation(q: [f32; 4]) -> Quat {
+pub(crate) fn unity_rotation(q: [f32; 4]) -> Quat {
     Quat::from_xyzw(-q[0], -q[1], q[2], q[3])
 }
 

@@ -85,6 +85,7 @@ impl LoopRange {
 
     /// In [`LoopMode::Once`] at the range's end in the direction of travel,
     /// goes back to its other end, so that play means "play the range again".
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
     pub(crate) fn rewind_if_done(self, timeline: &mut Timeline) {
         if timeline.loop_mode() != LoopMode::Once {
             return;

@@ -1,6 +1,6 @@
 //! The shared playback timeline: every transport, speed, loop and frame rule.
 
-use motion_viewer::anim::timeline::{LoopMode, MAX_SPEED, MIN_SPEED, Timeline};
+use crate::anim::timeline::{LoopMode, MAX_SPEED, MIN_SPEED, Timeline};
 
 const FPS30: f64 = 1.0 / 30.0;
 
