@@ -161,6 +161,9 @@ pub(crate) fn row_text(e: &EntrySummary) -> String {
 }
 
 #[cfg(test)]
+mod viewer_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -143,7 +143,8 @@ impl ViewerState {
     }
 
     /// An archive's entry list, to edit its search text.
-    pub fn archive_mut(&mut self, i: usize) -> Option<&mut ArchiveList> {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn archive_mut(&mut self, i: usize) -> Option<&mut ArchiveList> {
         self.archives.get_mut(i)
     }
 
@@ -373,7 +374,8 @@ impl ViewerState {
     }
 
     /// Flips track `i`'s visibility (ignored out of range).
-    pub fn toggle_visible(&mut self, i: usize) {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn toggle_visible(&mut self, i: usize) {
         if let Some(e) = self.tracks.get_mut(i) {
             e.visible = !e.visible;
         }

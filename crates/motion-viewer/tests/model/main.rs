@@ -14,7 +14,6 @@ mod mtn_anim;
 mod one_name;
 mod pc2;
 mod scene_cpu;
-mod session_archive;
 mod workbench_check;
 mod workbench_csv;
 mod workbench_edit;
