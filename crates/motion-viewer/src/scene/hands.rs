@@ -244,4 +244,6 @@ pub fn bounds_over_time(recording: &InputAnimation) -> Option<(Vec3, Vec3)> {
 }
 
 #[cfg(test)]
+mod bounds_tests;
+#[cfg(test)]
 mod tests;

@@ -2,14 +2,14 @@
 //! (behind the front door, [`crate::open_with`]), and what the viewer does with them before any GPU is involved:
 //! each track's box over its whole motion and where it stands ([`plan`],
 //! [`layout`]), the axes and units of each format (`units`, inside), and the
-//! plain shapes that draw the tracks without a mesh ([`shapes`], [`rig`],
-//! [`hands`]).
+//! plain shapes that draw the tracks without a mesh ([`shapes`], [`rig`], the
+//! MRTK hands inside; [`Track::primitives`] for any track).
 //! The GPU stage and the exporters both build on it.
 
 pub mod archive;
 pub mod camera;
 pub(crate) mod colour;
-pub mod hands;
+pub(crate) mod hands;
 pub mod layout;
 pub(crate) mod load;
 pub mod plan;
@@ -140,5 +140,26 @@ impl Track {
             Track::Memg { motion, .. } => &motion.warnings,
             Track::InputAnimation { recording, .. } => &recording.warnings,
         }
+    }
+
+    /// The plain shapes that draw the track at `t` seconds, in its own world
+    /// coordinates (before its [`Placement`]), as the stage draws them: an
+    /// AIBO rig lifted onto the ground, an MRTK recording's hands, gaze and
+    /// head camera; none for a MEMG scene, which is a mesh.
+    pub fn primitives(&self, t: f64) -> shapes::Primitives {
+        let mut out = shapes::Primitives::default();
+        match self {
+            Track::Mtn { motion, .. } => {
+                let (model, pose) = anim::aibo::pose_from_mtn(motion, t);
+                let origin = glam::Vec3::Y * rig::ground_lift(model, &pose);
+                rig::primitives(model, &pose, origin, &mut out);
+            }
+            Track::InputAnimation { recording, .. } => {
+                let state = anim::input_animation::state_at(recording, t);
+                hands::primitives(&state, glam::Vec3::ZERO, &mut out);
+            }
+            Track::Memg { .. } => {}
+        }
+        out
     }
 }
