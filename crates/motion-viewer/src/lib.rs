@@ -45,7 +45,6 @@
 //!   [`output`], the one safe way this crate writes a file;
 //! - [`workbench`]: AIBO `.mtn` motions made from tables, mirrored, reversed,
 //!   retimed, joined, converted between models and checked;
-//! - [`session`]: what the viewer shows, as plain data, without a window;
 //! - [`budget`]: the cost of a render, an export or a synthetic scene, sized
 //!   before it starts, and the caps above which it is refused;
 //! - `gpu` (feature `gpu`): buffers, compute deformation, rendering,
@@ -53,7 +52,8 @@
 //! - `stage` (feature `gpu`): every track posed at one time, laid out side
 //!   by side (`Stage`, `StageOptions` at the root);
 //! - `app` (feature `window`): the interactive window, desktop and web
-//!   (`App`, `Host`, `WindowOptions` at the root);
+//!   (`App`, `Host`, `WindowOptions` at the root), over the crate's own
+//!   model of what the viewer shows (its `Status` is what the page reports);
 //! - `synthetic` (feature `synthetic`): MEMG scenes of any size for benchmarks;
 //! - `fit` (feature `fit`): MEMG motions fitted to point caches (`.pc2`,
 //!   `.obj` sequences) within an error bound, with faer's decompositions.
@@ -66,6 +66,14 @@
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
+
+// The crate's own tests name it as a user does (`motion_viewer::…`), so that
+// a test moved in from `tests/` to reach a crate-private item reads the same.
+#[cfg(test)]
+extern crate self as motion_viewer;
+#[cfg(test)]
+#[path = "test_common.rs"]
+mod common;
 
 pub mod anim;
 pub mod budget;
@@ -80,7 +88,7 @@ mod loaded;
 pub mod output;
 pub mod pose;
 pub mod scene;
-pub mod session;
+pub(crate) mod session;
 pub mod summary;
 #[cfg(feature = "synthetic")]
 #[cfg_attr(docsrs, doc(cfg(feature = "synthetic")))]

@@ -34,7 +34,7 @@ impl Rigid {
     };
 
     /// `Rᵀ·(x − c)`: a world position in this frame.
-    pub(crate) fn to_local(&self, x: [f64; 3]) -> [f64; 3] {
+    pub(crate) fn to_local(self, x: [f64; 3]) -> [f64; 3] {
         let d = [
             x[0] - self.translation[0],
             x[1] - self.translation[1],

@@ -38,7 +38,7 @@ pub struct Status {
     /// The curves panel: whether it is open and the channels it shows
     /// (filled by the window; closed for [`Status::of`]).
     pub curves: CurvesStatus,
-    /// The AIBO motion being edited, if any (see [`super::EditStatus`]).
+    /// The AIBO motion being edited, if any .
     pub edit: Option<EditStatus>,
     /// The simulated dog (feature `physics`; filled by the window, `None`
     /// while off and for [`Status::of`]).

@@ -15,12 +15,12 @@
 //! are written with their sizes corrected.
 //!
 //! Undo keeps whole keyframe vectors (a motion's keyframes are small: Sony's
-//! longest has a few hundred), up to [`UNDO_BUDGET_VALUES`] angles in all,
+//! longest has a few hundred), up to [`history::UNDO_BUDGET_VALUES`] angles in all,
 //! the oldest steps dropped beyond that.
 
 mod history;
-
-pub use history::UNDO_BUDGET_VALUES;
+#[cfg(test)]
+mod tests;
 
 use super::edit::MirrorMap;
 use super::{EditError, Report, check};

@@ -11,7 +11,8 @@
 //!   `viewer export` writes);
 //! - [`check()`]: a motion against the robot's joint limits, servo speeds,
 //!   naming rules and standard postures, as a typed [`Report`];
-//! - [`Editor`]: one motion's keyframes edited in place, with undo.
+//! - `Editor` (the crate's own): one motion's keyframes edited in place,
+//!   with undo, for the window's and the page's curves panel.
 
 pub(crate) mod check;
 mod convert;
@@ -30,7 +31,7 @@ pub use self::csv::{
 pub use check::{Finding, FindingKind, Report, Severity, check};
 pub use convert::convert;
 pub use edit::{MirrorMap, Retime, concat, mirror, retime, reverse, with_name};
-pub use editor::{Applied, Editor, UNDO_BUDGET_VALUES, edited_path};
+pub(crate) use editor::{Applied, Editor, edited_path};
 
 // The workbench's errors into the crate's (here, not in `error`, which
 // the formats this module reads import: no cycle).

@@ -17,4 +17,3 @@ mod scene_cpu;
 mod workbench_check;
 mod workbench_csv;
 mod workbench_edit;
-mod workbench_editor;

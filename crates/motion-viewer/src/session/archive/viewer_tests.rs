@@ -6,8 +6,8 @@
 use crate::anim::timeline::Timeline;
 use crate::formats::mtn::{self, Mtn, read_oda};
 use crate::scene::{DiskMaterials, Input, Track};
-use crate::session::Reload;
 use crate::session::ViewerState;
+use crate::session::viewer::Reload;
 use std::path::Path;
 
 const ARCHIVE: &str = "ers7_MOTION7.ODA";

@@ -6,8 +6,9 @@
 use crate::anim::timeline::Timeline;
 use crate::formats::mtn;
 use crate::scene::{DiskMaterials, Input, Track};
-use crate::session::EditStatus;
-use crate::session::{Status, ViewerState};
+use crate::session::edit::EditStatus;
+use crate::session::status::Status;
+use crate::session::viewer::ViewerState;
 use crate::workbench::EditError;
 use std::path::Path;
 
@@ -163,7 +164,7 @@ fn a_save_writes_the_edited_bytes_beside_the_original() {
 
 #[test]
 fn an_archive_entry_is_saved_under_its_name() {
-    use crate::session::suggested_path;
+    use crate::session::edit::suggested_path;
     let track = Track::Mtn {
         path: "/a/ers210_MOTION.ODA:a_sit#sit_so0_greet".into(),
         motion: mtn::decode(&data("sony_stand_sit.mtn")).unwrap(),
@@ -177,7 +178,7 @@ fn an_archive_entry_is_saved_under_its_name() {
 
 #[test]
 fn a_file_changed_on_disk_does_not_replace_unsaved_edits() {
-    use crate::session::Reload;
+    use crate::session::viewer::Reload;
     let mut state = three();
     state.edit(1, |e| e.set_value(2, LF_J1, 12.5)).unwrap();
     let generation = state.generation();

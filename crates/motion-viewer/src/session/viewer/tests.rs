@@ -5,8 +5,9 @@
 use crate::anim::timeline::{LoopMode, Timeline};
 use crate::scene::layout::{Footprint, Grounding, scales};
 use crate::scene::{DiskMaterials, Input, Layout};
-use crate::session::Reload;
-use crate::session::{Status, ViewerState};
+use crate::session::status::Status;
+use crate::session::viewer::Reload;
+use crate::session::viewer::ViewerState;
 use crate::summary::Summary;
 use std::path::Path;
 use std::sync::Arc;
