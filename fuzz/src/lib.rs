@@ -10,9 +10,9 @@
 //! times, the state and one table row.
 
 use glam::Vec3;
+use motion_viewer::anim::MAX_DURATION_S;
 use motion_viewer::anim::aibo::MtnRig;
 use motion_viewer::anim::memg::{Binding, Deformer, deform_reference_f64};
-use motion_viewer::anim::timeline::MAX_DURATION_S;
 use motion_viewer::export::table;
 use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::input_animation::{self, InputAnimation};

@@ -1,6 +1,6 @@
 //! `viewer [FILE...]`: play in a window (no files: an empty window to drop them on).
 use super::values::Size;
-use motion_viewer::anim::timeline::LoopMode;
+use motion_viewer::anim::LoopMode;
 use motion_viewer::app;
 use motion_viewer::gpu::BasisFormat;
 use motion_viewer::scene::Layout;

@@ -32,7 +32,7 @@ pub mod page;
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() -> Result<(), wasm_bindgen::JsValue> {
-    use motion_viewer::anim::timeline::LoopMode;
+    use motion_viewer::anim::LoopMode;
     use motion_viewer::app::{App, HostEvent, Options};
     use winit::event_loop::EventLoop;
     use winit::platform::web::EventLoopExtWebSys;

@@ -34,7 +34,8 @@
 //! Each uses only the ones before it:
 //! - [`formats`]: bytes ↔ typed data (no GPU, no time), one module per
 //!   format, each with `decode(&[u8]) -> Result<T, DecodeError>`;
-//! - [`anim`]: time → pose, the CPU reference math, and the [`anim::timeline::Timeline`];
+//! - [`anim`]: time → pose, the CPU reference math, and the shared clock's rules
+//!   ([`anim::LoopMode`], [`anim::MAX_DURATION_S`]);
 //! - [`scene`]: the files given, loaded and paired into [`Track`]s; where each
 //!   stands, and the plain shapes that draw them (CPU);
 //! - [`open`], [`open_all`], [`open_bytes`]…: the front door over [`scene`];

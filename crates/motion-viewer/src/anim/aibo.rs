@@ -28,7 +28,7 @@
 pub(crate) mod drive;
 mod links;
 mod models;
-pub mod physical;
+pub(crate) mod physical;
 
 use std::collections::HashMap;
 

@@ -1,4 +1,4 @@
-//! The interactive window: plays the tracks on one [`Timeline`], draws them
+//! The interactive window: plays the tracks on one timeline, draws them
 //! with the GPU renderer, and lays an egui overlay on top.
 //!
 //! - `crate::session`: what is shown, as plain data (tracks with

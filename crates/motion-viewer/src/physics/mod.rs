@@ -1,6 +1,6 @@
 //! Will it fall? An AIBO motion played on a physical dog (feature `physics`).
 //!
-//! [`simulate`] puts the motion's model ([`physical_model`]) on the ground
+//! [`simulate`] puts the motion's model (the physical dog of `docs/physics.md`, its servos [`servos`]) on the ground
 //! in the first keyframe's posture, lets it settle, plays the motion's
 //! commanded angles (the library's one AIBO sampler, through
 //! `Drive`) through rate-limited position servos at a fixed step, holds
@@ -82,6 +82,24 @@ pub(crate) fn step_counts(duration_s: f64) -> (usize, usize, usize) {
     let steps = |s: f64| (s / STEP_S).round() as usize;
     let play = (duration_s / STEP_S - 1e-9).ceil().max(0.0) as usize;
     (steps(SETTLE_S), play, steps(HOLD_S))
+}
+
+/// The servos a model's simulated dog drives, in the order the frames
+/// (and the MJCF export's actuators) list them.
+pub fn servos(model: Model) -> Vec<SimServo> {
+    servos_of(&physical_model(model))
+}
+
+/// The servos of a physical model, in its order.
+fn servos_of(physical: &crate::anim::aibo::physical::PhysicalModel) -> Vec<SimServo> {
+    physical
+        .servos()
+        .map(|(i, s)| SimServo {
+            joint: s.joint,
+            name: s.name,
+            label: physical.links[i].name.clone(),
+        })
+        .collect()
 }
 
 /// Refuses what cannot be simulated, in one line: a motion of no known

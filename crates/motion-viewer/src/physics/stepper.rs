@@ -60,14 +60,7 @@ impl Stepper {
         let attitude = DQuat::from_xyzw(attitude[1], attitude[2], attitude[3], attitude[0]);
         let world = World::new(&physical, DVec3::from_array(position), attitude, &first);
         let targets = Targets::new(&physical, first);
-        let servos: Vec<SimServo> = physical
-            .servos()
-            .map(|(i, s)| SimServo {
-                joint: s.joint,
-                name: s.name,
-                label: physical.links[i].name.clone(),
-            })
-            .collect();
+        let servos = super::servos_of(&physical);
         let duration = drive.duration_s();
         let tally = Tally::new(
             name.to_string(),

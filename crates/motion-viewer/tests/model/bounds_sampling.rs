@@ -6,11 +6,11 @@
 //! `scene/hands/bounds_tests.rs`.)
 
 use glam::Vec3;
+use motion_viewer::anim::MAX_DURATION_S;
 use motion_viewer::anim::aibo::MtnRig;
 use motion_viewer::anim::memg::{
     Binding, bounding_box_over_time, deform_reference_f64, sampled_bounding_box,
 };
-use motion_viewer::anim::timeline::{MAX_DURATION_S, Timeline};
 use motion_viewer::formats::memg::{self, MemgGroup, MemgMotion};
 use motion_viewer::formats::mtn::{self, Keyframe, Mtn};
 use motion_viewer::formats::obj::{ObjGroup, ObjScene};
@@ -307,15 +307,4 @@ fn rig_samples_stay_bounded_whatever_the_frame_counts() {
     });
     let (lo, hi) = rig::bounds_over_time(&m);
     assert!(lo.is_finite() && hi.is_finite() && lo.cmple(hi).all());
-}
-
-// ---- timeline --------------------------------------------------------------
-
-#[test]
-fn timeline_stops_at_24_hours() {
-    assert_eq!(MAX_DURATION_S, 86_400.0);
-    let timeline = Timeline::new(1e30, 1.0 / 60.0);
-    assert_eq!(timeline.duration_s(), MAX_DURATION_S);
-    assert_eq!(timeline.frame_count(), 86_400 * 60 + 1);
-    assert_eq!(Timeline::new(4.88, 0.016).duration_s(), 4.88);
 }

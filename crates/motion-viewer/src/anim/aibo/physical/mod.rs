@@ -73,10 +73,10 @@ mod mass;
 mod pose;
 
 pub use geom::{Collider, Geom, Part};
-pub use mass::{MassBudget, masses, total_mass_kg};
-pub use pose::{
-    START_CLEARANCE_M, attitude, expected_clearance, resting_attitude, start_pose, tilt_deg,
-};
+pub use mass::masses;
+#[cfg(test)]
+use mass::total_mass_kg;
+pub use pose::{expected_clearance, start_pose, tilt_deg};
 
 /// A simulated servo.
 #[derive(Debug, Clone, PartialEq)]
