@@ -38,7 +38,8 @@ use crate::anim::mtn::MtnSampler;
 use crate::formats::aibo::{Joint, Leg, LegJoint, Model};
 use crate::formats::mtn::Mtn;
 
-pub use links::{Link, compose};
+pub use links::Link;
+pub(crate) use links::compose;
 pub use models::rig_model;
 
 /// Joint angles in degrees by joint. Joints a model has that are missing
@@ -339,13 +340,13 @@ pub fn forward_kinematics(model: Model, angles: &JointAngles, body_rpy_deg: [f64
 /// The rig's kinematic tree of `model` with every servo at `angle_rad(joint)`
 /// radians (a joint the model lacks should be given 0): the links
 /// [`forward_kinematics`] composes, for exporters that write the tree itself.
-pub fn links_at(model: Model, angle_rad: impl Fn(Joint) -> f64) -> Vec<Link> {
+pub(crate) fn links_at(model: Model, angle_rad: impl Fn(Joint) -> f64) -> Vec<Link> {
     links::links(rig_model(model), angle_rad)
 }
 
 /// The unit axis a positive angle of `joint` turns about, in its parent
 /// link's frame, on `model`'s rig; `None` when the rig has no such servo.
-pub fn servo_axis(model: Model, joint: Joint) -> Option<[f64; 3]> {
+pub(crate) fn servo_axis(model: Model, joint: Joint) -> Option<[f64; 3]> {
     links::servo_axis(rig_model(model), joint)
 }
 

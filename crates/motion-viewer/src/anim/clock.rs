@@ -167,7 +167,8 @@ impl Grid {
     }
 
     /// The index of the first frame, counted from the motion's start.
-    pub fn first_frame(&self) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn first_frame(&self) -> u64 {
         self.first
     }
 

@@ -13,9 +13,7 @@ mod channels;
 mod many_tests;
 
 pub use between::{Between, steps_at};
-pub use bounds::{
-    BOUNDS_BUDGET, MAX_BOUNDS_TIMESTEPS, bounding_box_over_time, sampled_bounding_box,
-};
+pub use bounds::{bounding_box_over_time, sampled_bounding_box};
 pub use channels::{MemgChannel, channels};
 
 use crate::formats::memg::{MemgGroup, MemgMotion};

@@ -1,6 +1,6 @@
 //! Poses → files, with no GPU: the state at one time (JSON), every frame as a
 //! table (CSV/JSON), a deformed MEMG mesh (OBJ), and animated scenes for other
-//! tools (glTF, Blender point caches). One module per output format; [`Format::from_path`] picks by the
+//! tools (glTF, Blender point caches). One module per output format; the output's extension picks by the
 //! output's extension.
 //!
 //! Every writer goes through [`crate::output`]: an export that fails
@@ -59,7 +59,7 @@ pub enum Format {
 
 impl Format {
     /// The format an output path asks for by its extension (any case).
-    pub fn from_path(path: &Path) -> Option<Format> {
+    pub(crate) fn from_path(path: &Path) -> Option<Format> {
         let ext = path.extension()?.to_string_lossy().to_ascii_lowercase();
         Some(match ext.as_str() {
             "json" => Format::Json,

@@ -28,7 +28,7 @@ pub struct Rigid {
 
 impl Rigid {
     /// The identity: a group in world space.
-    pub const IDENTITY: Rigid = Rigid {
+    pub(crate) const IDENTITY: Rigid = Rigid {
         rotation: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
         translation: [0.0; 3],
     };

@@ -383,7 +383,7 @@ fn numbered(pattern: &str) -> Result<Vec<PathBuf>> {
 }
 
 /// Sorts paths by file name, runs of digits compared as numbers.
-pub fn natural_order(paths: &mut [PathBuf]) {
+pub(crate) fn natural_order(paths: &mut [PathBuf]) {
     fn key(p: &Path) -> Vec<(String, u128)> {
         let name = p
             .file_name()
@@ -416,7 +416,7 @@ pub fn natural_order(paths: &mut [PathBuf]) {
 /// scene's `vertices` vertices in its order: `frames × vertices × 3`.
 /// Read on every core. The error names the file: one that does not
 /// parse, a vertex count unlike the scene's, a coordinate that is not finite.
-pub fn read_obj_frames(files: &[PathBuf], vertices: usize) -> Result<Vec<f32>> {
+pub(crate) fn read_obj_frames(files: &[PathBuf], vertices: usize) -> Result<Vec<f32>> {
     let frames: Vec<Vec<[f32; 3]>> = files
         .par_iter()
         .map(|file| {

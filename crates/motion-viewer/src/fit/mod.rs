@@ -53,7 +53,7 @@ mod tests;
 
 pub use check::Errors;
 pub use frames::Rigid;
-pub use input::{AnimationSource, Pc2, groups_of, natural_order, read_obj_frames, read_pc2};
+pub use input::{AnimationSource, Pc2, groups_of, read_pc2};
 pub use report::{Bytes, FitReport, GroupReport, Seconds};
 pub use run::{FitRequest, fit_files};
 

@@ -273,7 +273,7 @@ pub struct Provenance {
 /// `None` for the ears, which are binary on every model (no speed to keep).
 /// The ERS-110 and ERS-310 have no published figures: they get the ERS-210's
 /// (see [`speed_provenance`]).
-pub fn max_speed_rad_s(model: Model, joint: Joint) -> Option<f64> {
+pub(crate) fn max_speed_rad_s(model: Model, joint: Joint) -> Option<f64> {
     let ers7 = model == Model::Ers7;
     Some(match joint {
         Joint::Leg(_, LegJoint::Rotator) if ers7 => 4.865_105_29,
@@ -295,7 +295,7 @@ pub fn max_speed_rad_s(model: Model, joint: Joint) -> Option<f64> {
 }
 
 /// Where [`max_speed_rad_s`]'s figures for `model` come from.
-pub fn speed_provenance(model: Model) -> Provenance {
+pub(crate) fn speed_provenance(model: Model) -> Provenance {
     match model {
         Model::Ers7 => Provenance {
             source: "Sony's recommended maximum joint speeds, from Tekkotsu's ERS7Info.h",
@@ -336,7 +336,7 @@ pub(crate) const POSE_TOLERANCE_DEG: f64 = 6.0;
 /// for the ERS-7), where every motion that starts or ends in a posture agrees
 /// within 1°. `None` for postures without one fixed pose (`walk`, `any`, …)
 /// and for the ERS-110 and ERS-310, whose motions are not named by posture.
-pub fn standard_pose(model: Model, posture: &str) -> Option<[[f64; 3]; 4]> {
+pub(crate) fn standard_pose(model: Model, posture: &str) -> Option<[[f64; 3]; 4]> {
     let pair = |front: [f64; 3], hind: [f64; 3]| Some([front, hind, front, hind]);
     match (model, posture) {
         (Model::Ers210 | Model::Ers220, "stand") => pair([-10.0, 0.0, 30.0], [0.0, 0.0, 25.0]),

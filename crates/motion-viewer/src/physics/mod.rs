@@ -27,12 +27,9 @@ use crate::formats::aibo::Model;
 use crate::formats::mtn::Mtn;
 use crate::workbench::check::{FindingKind, Severity};
 
-pub use output::{body_rpy_deg, reached_motion, write_csv};
+pub use output::{reached_motion, write_csv};
 pub use stepper::Stepper;
-pub use verdict::{
-    EXPECTED_CLEARANCE_M, FALL_TILT_DEG, FLOOR_FALL_S, FOLLOW_MARGIN_DEG, JointFollow, PartContact,
-    PawSlip, Verdict,
-};
+pub use verdict::{FALL_TILT_DEG, FOLLOW_MARGIN_DEG, JointFollow, PartContact, PawSlip, Verdict};
 
 /// One recorded frame of the simulated motion.
 #[derive(Debug, Clone, PartialEq, Serialize)]

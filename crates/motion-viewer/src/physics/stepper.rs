@@ -97,7 +97,7 @@ impl Stepper {
     }
 
     /// Takes up to `steps` more steps; returns true once every step is taken.
-    pub fn advance(&mut self, steps: usize) -> bool {
+    pub(crate) fn advance(&mut self, steps: usize) -> bool {
         let motion = Arc::clone(&self.motion);
         let drive = Drive::new(&motion, &self.physical);
         let end = self.done.saturating_add(steps).min(self.total);

@@ -24,7 +24,7 @@ pub use layout::Layout;
 pub(crate) use load::load;
 #[cfg(not(target_arch = "wasm32"))]
 pub use load::{DiskMaterials, load_obj, read_bytes};
-pub use load::{Input, InputData, InputMaterials, MAX_MATERIAL_BYTES, Materials};
+pub use load::{Input, InputData, InputMaterials, Materials};
 pub use plan::{Placement, Plan, auto_layout};
 
 use crate::anim;

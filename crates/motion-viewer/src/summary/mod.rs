@@ -9,9 +9,10 @@
 mod archive;
 mod text;
 
+pub use archive::EntrySummary;
+pub(crate) use archive::summarize_archive;
 #[cfg(not(target_arch = "wasm32"))]
 pub use archive::summarize_paths;
-pub use archive::{EntrySummary, summarize_archive};
 
 use crate::anim::input_animation::duration_s;
 use crate::anim::memg::Binding;

@@ -24,10 +24,7 @@ mod table;
 use crate::formats::aibo::{Joint, Model};
 use crate::formats::mtn::{self, MotionName, Mtn};
 
-pub use self::csv::{
-    CsvError, FromTable, MAX_FIELD_BYTES, MAX_LINE_BYTES, MAX_ROWS, MAX_TABLE_BYTES, from_csv,
-    from_json, from_table_reader,
-};
+pub use self::csv::{CsvError, FromTable, from_csv, from_json, from_table_reader};
 pub use check::{Finding, FindingKind, Report, Severity, check};
 pub use convert::convert;
 pub use edit::{MirrorMap, Retime, concat, mirror, retime, reverse, with_name};

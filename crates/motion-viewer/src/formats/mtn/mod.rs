@@ -41,9 +41,8 @@ use crate::formats::aibo::{BodyPart, Joint, Model};
 
 pub use decode::decode;
 pub use encode::encode;
-pub use joints::{
-    ERS110_ORDER, Scope, design_label, design_model, model_for, prm_names, split_design,
-};
+pub use joints::{Scope, prm_names};
+pub(crate) use joints::{design_label, design_model, model_for, split_design};
 pub use oda::{OdaEntry, read_oda};
 
 /// The file magic.
@@ -180,8 +179,8 @@ impl MotionName {
 }
 
 impl Mtn {
-    /// The robot model, from the design label and, for `DRX-900`, the joints
-    /// (see [`model_for`]). Partial-body designs (`DRX-1000_Legs`) name their model too.
+    /// The robot model, from the design label and, for `DRX-900`, the joints.
+    /// Partial-body designs (`DRX-1000_Legs`) name their model too.
     pub fn model(&self) -> Option<Model> {
         model_for(&self.design, &self.joints)
     }
