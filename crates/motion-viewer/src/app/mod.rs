@@ -34,8 +34,10 @@ use crate::error::Error;
 use crate::scene::Layout;
 use crate::session::ViewerState;
 pub use crate::session::status::Status;
-pub use host::{GpuOpened, Host, HostEvent, Picture, Task};
-pub use keys::{Action, BINDINGS, Binding, KeyName, help_rows};
+pub use host::GpuOpened;
+pub use host::{Host, HostEvent, Picture, Task};
+pub use keys::KeyName;
+pub use keys::{Action, BINDINGS, Binding, help_rows};
 pub use window::App;
 
 /// The environment variable that turns on status lines on stdout.

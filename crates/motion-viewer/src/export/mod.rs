@@ -33,7 +33,7 @@ use table::{Sampling, TableFormat};
 
 /// The output formats, told apart by the output file's extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     /// `.json`: the state at one time, or every frame as a table.
     Json,
     /// `.csv`: every frame as a table.

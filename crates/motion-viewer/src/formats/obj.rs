@@ -70,7 +70,7 @@ struct PendingGroup {
 /// Reads the bytes of the material library an `.obj`'s `mtllib` names, or
 /// says why it can't. The caller decides where libraries may come from (the
 /// `.obj`'s folder on disk, the files dropped into a web page…).
-pub type MaterialReader<'a> = &'a dyn Fn(&str) -> std::io::Result<Vec<u8>>;
+pub(crate) type MaterialReader<'a> = &'a dyn Fn(&str) -> std::io::Result<Vec<u8>>;
 
 /// How `decode_with` reads an `.obj`.
 #[derive(Clone, Copy, Default)]

@@ -28,7 +28,7 @@ use crate::formats::mtn::Mtn;
 use crate::workbench::check::{FindingKind, Severity};
 
 pub use output::{reached_motion, write_csv};
-pub use stepper::Stepper;
+pub(crate) use stepper::Stepper;
 pub use verdict::{FALL_TILT_DEG, FOLLOW_MARGIN_DEG, JointFollow, PartContact, PawSlip, Verdict};
 
 /// One recorded frame of the simulated motion.

@@ -18,7 +18,7 @@ use crate::error::Result;
 use crate::formats::mtn::Mtn;
 
 /// A simulation under way; see the module docs.
-pub struct Stepper {
+pub(crate) struct Stepper {
     /// Shared so that a slice's [`Drive`] may borrow it while the world steps.
     motion: Arc<Mtn>,
     physical: PhysicalModel,

@@ -175,7 +175,7 @@ pub trait Materials {
 /// link that leads out of it), only a regular file (never a pipe or device,
 /// which could block or never end), at most 1 MiB. Not on
 /// the web, which has no file system: there libraries come from the files
-/// given ([`InputMaterials`]).
+/// given ([`crate::open_bytes_all`]).
 #[cfg(not(target_arch = "wasm32"))]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DiskMaterials;
@@ -247,7 +247,7 @@ impl Materials for DiskMaterials {
 /// Libraries among a set of inputs, found by file name (the `.mtl` dropped
 /// into a web page beside its `.obj`).
 #[derive(Debug, Clone, Copy)]
-pub struct InputMaterials<'a>(pub &'a [Input]);
+pub(crate) struct InputMaterials<'a>(pub &'a [Input]);
 
 impl Materials for InputMaterials<'_> {
     fn read(&self, _: &Path, lib: &str) -> std::io::Result<Vec<u8>> {

@@ -20,12 +20,14 @@ pub(crate) mod units;
 
 pub use archive::Archives;
 pub use layout::Layout;
+pub(crate) use load::InputMaterials;
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) use load::load;
 #[cfg(not(target_arch = "wasm32"))]
 pub use load::{DiskMaterials, load_obj, read_bytes};
-pub use load::{Input, InputData, InputMaterials, Materials};
-pub use plan::{Placement, Plan, auto_layout};
+pub use load::{Input, InputData, Materials};
+pub use plan::Placement;
+pub use plan::{Plan, auto_layout};
 
 use crate::anim;
 use crate::formats::{input_animation, memg, mtn, obj};

@@ -101,7 +101,7 @@ struct TrackSim {
 
 /// Every AIBO track's simulation; see the module docs.
 #[derive(Debug, Default)]
-pub struct Simulations {
+pub(crate) struct Simulations {
     mode: SimMode,
     tracks: Vec<Option<TrackSim>>,
     version: u64,

@@ -25,9 +25,10 @@ use crate::formats::aibo::{Joint, Model};
 use crate::formats::mtn::{self, MotionName, Mtn};
 
 pub use self::csv::{CsvError, FromTable, from_csv, from_json, from_table_reader};
-pub use check::{Finding, FindingKind, Report, Severity, check};
+pub use check::Finding;
+pub use check::{FindingKind, Report, Severity, check};
 pub use convert::convert;
-pub use edit::{MirrorMap, Retime, concat, mirror, retime, reverse, with_name};
+pub use edit::{Retime, concat, mirror, retime, reverse, with_name};
 pub(crate) use editor::{Applied, Editor, edited_path};
 
 // The workbench's errors into the crate's (here, not in `error`, which
