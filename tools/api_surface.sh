@@ -24,6 +24,9 @@
 #   branch issue-35: 944 items (583 fn, 161 struct, 78 const, 53 mod,
 #     54 enum, 7 type, 5 assoc const, 3 trait); Result<_, String> 0;
 #     duplicates 187 pairs (361 files).
+#   main 0a01509 (after issue-37b): 971 items; branch issue-35b: 862 items
+#     (527 fn, 166 struct, 54 enum, 50 const, 50 mod, 7 type, 5 assoc
+#     const, 3 trait); Result<_, String> 0; duplicates 194 pairs (369 files).
 # The issue's 867 is not reproduced by any rule tried on 5e118b1 (a walk
 # from the crate root through modules, re-exports and inherent impls gives
 # 1193); it was likely taken before later merges.

@@ -10,17 +10,16 @@
 //! times, the state and one table row.
 
 use glam::Vec3;
+use motion_viewer::anim::MAX_DURATION_S;
 use motion_viewer::anim::aibo::MtnRig;
-use motion_viewer::anim::input_animation::state_at;
 use motion_viewer::anim::memg::{Binding, Deformer, deform_reference_f64};
-use motion_viewer::anim::timeline::MAX_DURATION_S;
 use motion_viewer::export::table;
 use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::input_animation::{self, InputAnimation};
 use motion_viewer::formats::{self, Kind, memg, mtn, obj};
+use motion_viewer::pose::{At, state_at as track_state};
 use motion_viewer::scene::shapes::Primitives;
-use motion_viewer::scene::{Input, Materials, Plan, Track, hands, rig};
-use motion_viewer::state::{At, state_at as track_state};
+use motion_viewer::scene::{Input, Materials, Plan, Track};
 use motion_viewer::{Archives, Loaded, OpenOptions, open_inputs};
 use std::path::Path;
 
@@ -319,16 +318,13 @@ pub fn pipeline(data: &[u8]) {
 /// Poses `track` at `t` the way the stage draws it, shifted by `offset`.
 fn pose(track: &Track, offset: Vec3, t: f64) {
     let mut drawn = Primitives::default();
+    drawn.append_placed(track.primitives(t), 1.0, offset);
     match track {
         Track::Mtn { motion, .. } => {
-            let (model, pose) = MtnRig::new(motion).pose(t);
-            let lift = rig::ground_lift(model, &pose);
-            rig::primitives(model, &pose, offset + Vec3::Y * lift, &mut drawn);
+            let (_, pose) = MtnRig::new(motion).pose(t);
             assert_eq!(drawn.spheres.len(), pose.world.len());
         }
-        Track::InputAnimation { recording, .. } => {
-            hands::primitives(&state_at(recording, t), offset, &mut drawn);
-        }
+        Track::InputAnimation { .. } => {}
         Track::Memg { scene, motion, .. } => {
             let Ok(binding) = Binding::new(scene, motion) else {
                 return;

@@ -3,7 +3,7 @@
 
 use crate::errors::OrRaise;
 use motion_viewer::export::Options;
-use motion_viewer::state::At;
+use motion_viewer::pose::At;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::path::{Path, PathBuf};

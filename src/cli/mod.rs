@@ -16,7 +16,7 @@ pub mod values;
 mod workbench;
 
 use clap::{Args, Parser, Subcommand};
-use motion_viewer::state::At;
+use motion_viewer::pose::At;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

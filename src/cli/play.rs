@@ -1,6 +1,6 @@
 //! `viewer [FILE...]`: play in a window (no files: an empty window to drop them on).
 use super::values::Size;
-use motion_viewer::anim::timeline::LoopMode;
+use motion_viewer::anim::LoopMode;
 use motion_viewer::app;
 use motion_viewer::gpu::BasisFormat;
 use motion_viewer::scene::Layout;
@@ -71,14 +71,10 @@ fn run_window(paths: &[PathBuf], options: &app::Options) -> Result<(), app::AppE
     use motion_viewer::scene::{DiskMaterials, Input};
     use winit::event_loop::EventLoop;
 
-    let mut state = options.state()?;
-    if !paths.is_empty() {
-        let inputs = paths
-            .iter()
-            .map(|p| Input::read(p))
-            .collect::<motion_viewer::Result<Vec<_>>>()?;
-        state.open(&inputs, &DiskMaterials)?;
-    }
+    let inputs = paths
+        .iter()
+        .map(|p| Input::read(p))
+        .collect::<motion_viewer::Result<Vec<_>>>()?;
     // winit fails here when no display server can be reached; its message
     // names its own source file, which helps no user.
     let event_loop = EventLoop::<HostEvent>::with_user_event()
@@ -87,7 +83,7 @@ fn run_window(paths: &[PathBuf], options: &app::Options) -> Result<(), app::AppE
     let status = std::env::var_os(STATUS_ENV).is_some_and(|v| v != "0" && !v.is_empty());
     let proxy = options.watch.then(|| event_loop.create_proxy());
     let host = DesktopHost::new(status, proxy);
-    let mut app = App::new(host, state, options.clone());
+    let mut app = App::new(host, options.clone(), &inputs, &DiskMaterials)?;
     event_loop
         .run_app(&mut app)
         .map_err(|e| app::AppError::Window(e.to_string()))?;

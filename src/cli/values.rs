@@ -157,7 +157,7 @@ impl From<View> for Preset {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use motion_viewer::anim::timeline::LoopMode;
+    use motion_viewer::anim::LoopMode;
     use motion_viewer::gpu::BasisFormat;
     use motion_viewer::scene::Layout;
     use motion_viewer::stage::DeformOn;

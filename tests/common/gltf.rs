@@ -373,3 +373,16 @@ pub fn blender_dump(
     );
     serde_json::from_slice(&std::fs::read(&results_path).unwrap()).unwrap()
 }
+
+/// A point of an AIBO rig (millimetres; x forward, y left, z up) in the
+/// scene's world (metres, y up, right-handed, the dog facing +x), converted
+/// by hand: x → x, z → y, y → −z.
+pub fn aibo_world(p: [f64; 3]) -> glam::Vec3 {
+    glam::DVec3::new(p[0], p[2], -p[1]).as_vec3() / 1000.0
+}
+
+/// A Unity point (metres, y up, left-handed) in the scene's right-handed
+/// world: z mirrored.
+pub fn unity_world(p: [f32; 3]) -> glam::Vec3 {
+    glam::Vec3::new(p[0], p[1], -p[2])
+}

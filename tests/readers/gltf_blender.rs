@@ -18,6 +18,7 @@ use std::time::Instant;
 
 use glam::{DVec3, Vec3};
 use gltf_common::{Asset, blender, blender_dump, out_dir};
+use gltf_common::{aibo_world, unity_world};
 use motion_viewer::anim::aibo::pose_from_mtn;
 use motion_viewer::anim::input_animation::state_at;
 use motion_viewer::anim::memg::{Binding, bounding_box_over_time, deform_reference_f64};
@@ -26,7 +27,6 @@ use motion_viewer::export::pc2;
 use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::memg;
 use motion_viewer::scene::rig::ground_lift;
-use motion_viewer::scene::units::{aibo_point, unity_point};
 use motion_viewer::scene::{Plan, Track};
 use serde_json::{Value, json};
 
@@ -138,7 +138,7 @@ fn aibo_worst(export: &Export, index: usize, result: &Value) -> f64 {
             let Some(name) = props["point"].as_str().filter(|_| path[0] == root.as_str()) else {
                 continue;
             };
-            let expected = (origin + aibo_point(pose.world_point(name).unwrap())).as_dvec3();
+            let expected = (origin + aibo_world(pose.world_point(name).unwrap())).as_dvec3();
             worst = worst.max(position(object).distance(expected));
             points += 1;
         }
@@ -174,7 +174,7 @@ fn mrtk_worst(export: &Export, index: usize, result: &Value) -> f64 {
                     continue;
                 };
                 if hand.tracked {
-                    let expected = unity_point(hand.joints[j].position).as_dvec3() + offset;
+                    let expected = unity_world(hand.joints[j].position).as_dvec3() + offset;
                     worst = worst.max(position(object).distance(expected));
                 } else {
                     let scale: Vec<f64> = serde_json::from_value(object["scale"].clone()).unwrap();

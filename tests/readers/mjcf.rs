@@ -9,7 +9,6 @@
 
 use crate::common::python::{readers, run};
 use crate::common::{data, repo, workbench};
-use motion_viewer::anim::aibo::physical::physical_model;
 use motion_viewer::export::mjcf;
 use motion_viewer::formats::aibo::Model;
 use motion_viewer::formats::mtn::{self, Mtn};
@@ -56,8 +55,7 @@ fn every_models_mjcf_compiles_with_the_documented_masses_and_prm_named_servos() 
         assert!((mass - kg).abs() < 1e-6, "{model}: {mass} kg in MuJoCo");
         // The actuators and their hinges carry the model's PRM names, in
         // the simulator's servo order.
-        let physical = physical_model(*model);
-        let names: Vec<&str> = physical.servos().map(|(_, s)| s.name).collect();
+        let names: Vec<&str> = physics::servos(*model).iter().map(|s| s.name).collect();
         let canonical: Vec<&str> = mtn::prm_names(*model).iter().map(|(_, n)| *n).collect();
         assert!(names.iter().all(|n| canonical.contains(n)), "{model}");
         assert_eq!(v["actuators"], serde_json::json!(names), "{model}");

@@ -5,9 +5,9 @@
 
 use crate::dom::{CANVAS_ID, STATUS_ID};
 use crate::download;
+use motion_viewer::app::Status;
 use motion_viewer::app::{Host, HostEvent, Task};
 use motion_viewer::scene::{Input, Materials};
-use motion_viewer::session::Status;
 use std::path::{Path, PathBuf};
 use web_sys::{HtmlCanvasElement, HtmlElement};
 use winit::event_loop::EventLoopProxy;
@@ -180,7 +180,7 @@ fn offered(name: &str, done: Result<(), String>) -> motion_viewer::Result<()> {
 }
 
 /// Where a page looks for `.mtl` libraries the files given lack: nowhere.
-struct NoFileSystem;
+pub(crate) struct NoFileSystem;
 
 impl Materials for NoFileSystem {
     fn read(&self, _: &Path, lib: &str) -> std::io::Result<Vec<u8>> {

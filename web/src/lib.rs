@@ -32,7 +32,7 @@ pub mod page;
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() -> Result<(), wasm_bindgen::JsValue> {
-    use motion_viewer::anim::timeline::LoopMode;
+    use motion_viewer::anim::LoopMode;
     use motion_viewer::app::{App, HostEvent, Options};
     use winit::event_loop::EventLoop;
     use winit::platform::web::EventLoopExtWebSys;
@@ -50,13 +50,18 @@ pub fn start() -> Result<(), wasm_bindgen::JsValue> {
         // `?curves=PATTERN` in the page's address opens the curves panel.
         curves: page::query("curves"),
     };
-    let state = options.state().map_err(|e| e.to_string())?;
     let event_loop = EventLoop::<HostEvent>::with_user_event()
         .build()
         .map_err(|e| e.to_string())?;
     let proxy = event_loop.create_proxy();
     page::connect(proxy.clone())?;
-    let app = App::new(host::WebHost::new(proxy)?, state, options);
+    let app = App::new(
+        host::WebHost::new(proxy)?,
+        options,
+        &[],
+        &host::NoFileSystem,
+    )
+    .map_err(|e| e.to_string())?;
     event_loop.spawn_app(app);
     Ok(())
 }

@@ -13,11 +13,11 @@ use std::path::Path;
 
 /// The most frames one `render` draws (a GIF, a video or a PNG sequence):
 /// about 28 minutes at 60 fps.
-pub const MAX_RENDER_FRAMES: u64 = 100_000;
+pub(crate) const MAX_RENDER_FRAMES: u64 = 100_000;
 
 /// The most pixels one `render` draws over all its frames: 54 000 frames
 /// of 1280×720 (30 minutes at 30 fps), or 6 000 frames of 3840×2160.
-pub const MAX_RENDER_PIXELS: u64 = 50_000_000_000;
+pub(crate) const MAX_RENDER_PIXELS: u64 = 50_000_000_000;
 
 /// The most fragments (covered pixels, counted once per triangle that
 /// covers them) one frame may be estimated to cost: a thousand layers of
@@ -28,22 +28,22 @@ pub const MAX_FRAME_FRAGMENTS: f64 = 1e9;
 /// The most bytes a synthetic scene may take while it is generated (its
 /// grid, basis, coefficients and frames): the documented 10 million-vertex
 /// scene of `BENCHMARKS.md` takes 2.5 GB.
-pub const MAX_SYNTHETIC_BYTES: u64 = 8 << 30;
+pub(crate) const MAX_SYNTHETIC_BYTES: u64 = 8 << 30;
 
 /// The fewest bytes an export may write before the output check
 /// compares it with its input.
-pub const MIN_OUTPUT_BYTES: u64 = 4 << 30;
+pub(crate) const MIN_OUTPUT_BYTES: u64 = 4 << 30;
 
 /// Bytes an export may write per byte of its input beyond
 /// [`MIN_OUTPUT_BYTES`]: a point cache of a real MEMG scene is a few times
 /// its motion file; one of a file whose counts nothing backs is millions.
-pub const OUTPUT_BYTES_PER_INPUT_BYTE: u64 = 64;
+pub(crate) const OUTPUT_BYTES_PER_INPUT_BYTE: u64 = 64;
 
 /// The most memory an export may hold while it writes, beyond the tracks
 /// it reads: a stage's or a bag's samples are written as they are made, and
 /// what is held at once (a block of samples, a chunk, one frame's message)
 /// is far below this for any real motion.
-pub const MAX_HELD_BYTES: u64 = 256 << 20;
+pub(crate) const MAX_HELD_BYTES: u64 = 256 << 20;
 
 /// The hint every render refusal gives.
 const NARROW_RENDER: &str =
@@ -65,8 +65,8 @@ impl RenderRequest {
             .saturating_mul(u64::from(self.size[0]) * u64::from(self.size[1]))
     }
 
-    /// Refuses a render of more than [`MAX_RENDER_FRAMES`] frames or more
-    /// than [`MAX_RENDER_PIXELS`] pixels in all, naming `out`.
+    /// Refuses a render of more than 100 000 frames or more
+    /// than 5·10¹⁰ pixels in all, naming `out`.
     pub fn check(&self, out: &Path) -> Result<()> {
         if self.frames > MAX_RENDER_FRAMES {
             return Err(Error::TooLarge {
@@ -256,7 +256,7 @@ pub(crate) fn check_synthetic(vertices: u64, basis: u64, frames: u64) -> crate::
 /// The most bytes a MEMG fit (`viewer memg fit`) may hold: a 100 000-vertex,
 /// 1 000-frame cache takes at most about 6.1 GB (see `fit_bytes`), most
 /// of it the basis at the largest rank a bound could ask for.
-pub const MAX_FIT_BYTES: u64 = 8 << 30;
+pub(crate) const MAX_FIT_BYTES: u64 = 8 << 30;
 
 /// Bytes a MEMG fit holds at most, for `vertices` × `frames` positions and
 /// groups of `groups` vertices each, at `rank` (or, under an error bound,
@@ -293,7 +293,7 @@ pub(crate) fn fit_bytes(vertices: u64, frames: u64, groups: &[u64], rank: Option
     total.saturating_add(working)
 }
 
-/// Refuses a fit of `input` that would hold more than [`MAX_FIT_BYTES`]
+/// Refuses a fit of `input` that would hold more than 8 GiB
 /// (by `fit_bytes`), in one line naming the input.
 pub fn check_fit(
     input: &Path,

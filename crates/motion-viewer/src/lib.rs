@@ -34,18 +34,18 @@
 //! Each uses only the ones before it:
 //! - [`formats`]: bytes ↔ typed data (no GPU, no time), one module per
 //!   format, each with `decode(&[u8]) -> Result<T, DecodeError>`;
-//! - [`anim`]: time → pose, the CPU reference math, and the [`anim::timeline::Timeline`];
+//! - [`anim`]: time → pose, the CPU reference math, and the shared clock's rules
+//!   ([`anim::LoopMode`], [`anim::MAX_DURATION_S`]);
 //! - [`scene`]: the files given, loaded and paired into [`Track`]s; where each
 //!   stands, and the plain shapes that draw them (CPU);
 //! - [`open`], [`open_all`], [`open_bytes`]…: the front door over [`scene`];
-//! - [`summary`], [`state`]: what `viewer info` prints and `export --time`
+//! - [`summary`], [`pose`]: what `viewer info` prints and `export --time`
 //!   writes ([`state_at`], [`At`], [`State`] at the root);
 //! - [`mod@export`]: tracks → JSON, CSV, OBJ, glTF, PC2, URDF, MJCF, MCAP and
 //!   USD files ([`export()`] with [`ExportOptions`] at the root), through
 //!   [`output`], the one safe way this crate writes a file;
 //! - [`workbench`]: AIBO `.mtn` motions made from tables, mirrored, reversed,
 //!   retimed, joined, converted between models and checked;
-//! - [`session`]: what the viewer shows, as plain data, without a window;
 //! - [`budget`]: the cost of a render, an export or a synthetic scene, sized
 //!   before it starts, and the caps above which it is refused;
 //! - `gpu` (feature `gpu`): buffers, compute deformation, rendering,
@@ -53,7 +53,8 @@
 //! - `stage` (feature `gpu`): every track posed at one time, laid out side
 //!   by side (`Stage`, `StageOptions` at the root);
 //! - `app` (feature `window`): the interactive window, desktop and web
-//!   (`App`, `Host`, `WindowOptions` at the root);
+//!   (`App`, `Host`, `WindowOptions` at the root), over the crate's own
+//!   model of what the viewer shows (its `Status` is what the page reports);
 //! - `synthetic` (feature `synthetic`): MEMG scenes of any size for benchmarks;
 //! - `fit` (feature `fit`): MEMG motions fitted to point caches (`.pc2`,
 //!   `.obj` sequences) within an error bound, with faer's decompositions.
@@ -67,6 +68,14 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+// The crate's own tests name it as a user does (`motion_viewer::…`), so that
+// a test moved in from `tests/` to reach a crate-private item reads the same.
+#[cfg(test)]
+extern crate self as motion_viewer;
+#[cfg(test)]
+#[path = "test_common.rs"]
+mod common;
+
 pub mod anim;
 pub mod budget;
 pub mod curves;
@@ -78,9 +87,9 @@ pub mod fit;
 pub mod formats;
 mod loaded;
 pub mod output;
+pub mod pose;
 pub mod scene;
-pub mod session;
-pub mod state;
+pub(crate) mod session;
 pub mod summary;
 #[cfg(feature = "synthetic")]
 #[cfg_attr(docsrs, doc(cfg(feature = "synthetic")))]
@@ -112,8 +121,8 @@ pub use loaded::{
 };
 #[cfg(not(target_arch = "wasm32"))]
 pub use loaded::{open, open_all, open_entry};
+pub use pose::{At, State, state_at};
 pub use scene::Track;
-pub use state::{At, State, state_at};
 
 #[cfg(feature = "window")]
 #[cfg_attr(docsrs, doc(cfg(feature = "window")))]

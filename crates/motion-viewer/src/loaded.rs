@@ -78,7 +78,7 @@ pub enum Source {
     Path(PathBuf),
     /// Bytes in memory, and the name errors and the track call them by.
     Bytes(PathBuf, Vec<u8>),
-    /// A file read already ([`Input::read`], [`Input::with_entry`]): opened
+    /// A file read already ([`Input::read`], [`Input::from_bytes`]): opened
     /// as it is, with no `.obj` looked for beside it and nothing left mapped.
     Input(Input),
 }

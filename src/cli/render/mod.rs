@@ -12,11 +12,11 @@ use motion_viewer::export::png;
 use motion_viewer::gpu::BasisFormat;
 use motion_viewer::gpu::{Capture, DeformOptions, GpuContext, OrbitCamera, Renderer};
 use motion_viewer::output::{OutputSet, check_not_input};
+use motion_viewer::pose::At;
 use motion_viewer::scene;
 use motion_viewer::scene::camera::Preset;
 use motion_viewer::stage::DeformOn;
 use motion_viewer::stage::{Stage, StageOptions};
-use motion_viewer::state::At;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

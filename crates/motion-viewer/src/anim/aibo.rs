@@ -28,7 +28,7 @@
 pub(crate) mod drive;
 mod links;
 mod models;
-pub mod physical;
+pub(crate) mod physical;
 
 use std::collections::HashMap;
 
@@ -38,7 +38,8 @@ use crate::anim::mtn::MtnSampler;
 use crate::formats::aibo::{Joint, Leg, LegJoint, Model};
 use crate::formats::mtn::Mtn;
 
-pub use links::{Link, compose};
+pub use links::Link;
+pub(crate) use links::compose;
 pub use models::rig_model;
 
 /// Joint angles in degrees by joint. Joints a model has that are missing
@@ -125,7 +126,7 @@ impl RigModel {
     }
 
     /// The neutral angle of `joint`; `None` if the model lacks the joint.
-    pub fn neutral_angle(&self, joint: Joint) -> Option<f64> {
+    pub(crate) fn neutral_angle(&self, joint: Joint) -> Option<f64> {
         self.neutral
             .iter()
             .find(|(j, _)| *j == joint)
@@ -248,7 +249,7 @@ fn find(points: &[(&'static str, [f64; 3])], name: &str) -> Option<[f64; 3]> {
 }
 
 /// A joint's short name for messages: `head_tilt`, `left_front_j1`, `tail_pan`.
-pub fn joint_label(joint: Joint) -> String {
+pub(crate) fn joint_label(joint: Joint) -> String {
     match joint {
         Joint::HeadTilt => "head_tilt".into(),
         Joint::HeadPan => "head_pan".into(),
@@ -339,13 +340,13 @@ pub fn forward_kinematics(model: Model, angles: &JointAngles, body_rpy_deg: [f64
 /// The rig's kinematic tree of `model` with every servo at `angle_rad(joint)`
 /// radians (a joint the model lacks should be given 0): the links
 /// [`forward_kinematics`] composes, for exporters that write the tree itself.
-pub fn links_at(model: Model, angle_rad: impl Fn(Joint) -> f64) -> Vec<Link> {
+pub(crate) fn links_at(model: Model, angle_rad: impl Fn(Joint) -> f64) -> Vec<Link> {
     links::links(rig_model(model), angle_rad)
 }
 
 /// The unit axis a positive angle of `joint` turns about, in its parent
 /// link's frame, on `model`'s rig; `None` when the rig has no such servo.
-pub fn servo_axis(model: Model, joint: Joint) -> Option<[f64; 3]> {
+pub(crate) fn servo_axis(model: Model, joint: Joint) -> Option<[f64; 3]> {
     links::servo_axis(rig_model(model), joint)
 }
 
@@ -384,7 +385,7 @@ impl<'a> MtnRig<'a> {
     }
 
     /// The model the figure is drawn as: the motion's, or an ERS-7 when unknown.
-    pub fn drawn_as(&self) -> Model {
+    pub(crate) fn drawn_as(&self) -> Model {
         self.model.unwrap_or(Model::Ers7)
     }
 

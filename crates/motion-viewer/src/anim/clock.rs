@@ -167,7 +167,8 @@ impl Grid {
     }
 
     /// The index of the first frame, counted from the motion's start.
-    pub fn first_frame(&self) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn first_frame(&self) -> u64 {
         self.first
     }
 
@@ -198,7 +199,7 @@ impl Grid {
 
     /// The smallest stride that leaves at most `budget` (≥ 1) frames of this
     /// grid: 1 when it already fits.
-    pub fn stride_for(&self, budget: u64) -> u64 {
+    pub(crate) fn stride_for(&self, budget: u64) -> u64 {
         self.len.div_ceil(budget.max(1)).max(1)
     }
 }

@@ -57,7 +57,7 @@ pub fn evaluate_bool(curve: &BoolCurve, t: f64) -> bool {
 /// Maps `t` into `[first, last]` by the wrap mode of the side it falls on.
 /// Once, clamp-forever, default and unknown modes clamp; loop repeats the range;
 /// ping-pong runs it back and forth. A zero-length or non-finite range clamps.
-pub fn wrap_time(pre: WrapMode, post: WrapMode, first: f64, last: f64, t: f64) -> f64 {
+pub(crate) fn wrap_time(pre: WrapMode, post: WrapMode, first: f64, last: f64, t: f64) -> f64 {
     if t.is_nan() {
         return first;
     }
@@ -210,12 +210,12 @@ fn solve_monotone(x: impl Fn(f64) -> f64, x1: f64, x2: f64, s: f64) -> f64 {
 }
 
 /// The time of the curve's last key, if it has keys.
-pub fn last_time(curve: &Curve) -> Option<f64> {
+pub(crate) fn last_time(curve: &Curve) -> Option<f64> {
     curve.keys.last().map(|k| k.time.into())
 }
 
 /// The time of the boolean curve's last key, if it has keys.
-pub fn last_bool_time(curve: &BoolCurve) -> Option<f64> {
+pub(crate) fn last_bool_time(curve: &BoolCurve) -> Option<f64> {
     curve.keys.last().map(|k| k.time.into())
 }
 

@@ -5,7 +5,7 @@ use crate::formats::input_animation::{InputAnimation, JOINT_COUNT, PoseCurves, R
 
 /// The frame period of an MRTK recording: the toolkit records at 60 Hz, and
 /// the viewer steps and samples it at that rate.
-pub const FRAME_PERIOD_S: f64 = 1.0 / 60.0;
+pub(crate) const FRAME_PERIOD_S: f64 = 1.0 / 60.0;
 
 /// The 27 hand joints in the toolkit's `TrackedHandJoint` order (the file's order).
 pub const JOINT_NAMES: [&str; JOINT_COUNT] = [

@@ -13,10 +13,9 @@ mod channels;
 mod many_tests;
 
 pub use between::{Between, steps_at};
-pub use bounds::{
-    BOUNDS_BUDGET, MAX_BOUNDS_TIMESTEPS, bounding_box_over_time, sampled_bounding_box,
-};
-pub use channels::{MemgChannel, channels};
+pub use bounds::{bounding_box_over_time, sampled_bounding_box};
+pub use channels::MemgChannel;
+pub use channels::channels;
 
 use crate::formats::memg::{MemgGroup, MemgMotion};
 use crate::formats::obj::ObjScene;

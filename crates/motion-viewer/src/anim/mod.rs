@@ -7,4 +7,6 @@ pub mod input_animation;
 pub mod memg;
 pub mod mtn;
 pub(crate) mod rigid;
-pub mod timeline;
+pub(crate) mod timeline;
+
+pub use timeline::{LoopMode, MAX_DURATION_S};

@@ -356,3 +356,6 @@ impl Timeline {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

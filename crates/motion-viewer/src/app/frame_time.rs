@@ -43,7 +43,7 @@ impl Split {
     }
 
     /// `deform 1.2 normals 0.3 …` with one decimal, for a status line.
-    pub fn to_line(self) -> String {
+    pub(crate) fn to_line(self) -> String {
         let mut line = String::new();
         for (name, ms) in self.phases() {
             let _ = write!(
@@ -69,13 +69,13 @@ pub struct FrameTimes {
 
 impl FrameTimes {
     /// Counts a frame; true when this one should be measured phase by phase.
-    pub fn next_frame_measured(&mut self) -> bool {
+    pub(crate) fn next_frame_measured(&mut self) -> bool {
         self.frames += 1;
         self.frames % SAMPLE_EVERY == 1
     }
 
     /// Folds in the interval since the previous playing frame, seconds.
-    pub fn add_interval(&mut self, dt_s: f64) {
+    pub(crate) fn add_interval(&mut self, dt_s: f64) {
         let ms = dt_s * 1e3;
         self.frame_ms = if self.frame_ms == 0.0 {
             ms
@@ -85,7 +85,7 @@ impl FrameTimes {
     }
 
     /// Folds in one measured frame's split.
-    pub fn add_split(&mut self, s: Split) {
+    pub(crate) fn add_split(&mut self, s: Split) {
         if !self.measured_any {
             self.split = s;
             self.measured_any = true;
@@ -102,7 +102,7 @@ impl FrameTimes {
     }
 
     /// Whether any frame has been measured yet.
-    pub fn has_split(&self) -> bool {
+    pub(crate) fn has_split(&self) -> bool {
         self.measured_any
     }
 }

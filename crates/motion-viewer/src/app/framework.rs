@@ -172,7 +172,7 @@ impl Surface {
     /// the frame. Outdated and lost surfaces are rebuilt here and retried once.
     /// What went wrong with the surface since the last call (the window's
     /// host shows it; the library never prints).
-    pub fn take_problem(&mut self) -> Option<String> {
+    pub(crate) fn take_problem(&mut self) -> Option<String> {
         self.problem.take()
     }
 
@@ -259,7 +259,11 @@ impl EguiPass {
     }
 
     /// Hands a window event to egui first; true when egui consumed it.
-    pub fn on_window_event(&mut self, window: &Window, event: &winit::event::WindowEvent) -> bool {
+    pub(crate) fn on_window_event(
+        &mut self,
+        window: &Window,
+        event: &winit::event::WindowEvent,
+    ) -> bool {
         self.state.on_window_event(window, event).consumed
     }
 
@@ -303,7 +307,7 @@ impl EguiPass {
 
     /// Uploads `frame`'s vertices for a target of `size` pixels. Returns
     /// command buffers egui prepared on its own, to submit before `encoder`'s.
-    pub fn prepare(
+    pub(crate) fn prepare(
         &mut self,
         gpu: &GpuContext,
         encoder: &mut wgpu::CommandEncoder,

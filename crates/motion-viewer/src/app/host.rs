@@ -38,7 +38,7 @@ impl std::fmt::Debug for GpuOpened {
 pub enum HostEvent {
     /// Files to add as tracks (dropped, picked in a dialog, given at start).
     Open(Vec<Input>),
-    /// The new content of every file of one track ([`crate::session::TrackEntry::sources`]).
+    /// The new content of every file of one track (the files the track was opened from).
     Changed(Vec<Input>),
     /// The GPU the window asked for is ready (or failed).
     Gpu(Box<GpuOpened>),

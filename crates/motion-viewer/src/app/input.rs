@@ -65,7 +65,7 @@ impl MouseCamera {
     /// is over the overlay: then presses and wheel turns belong to egui and
     /// start nothing here, but a drag already under way follows the cursor
     /// even across the overlay.
-    pub fn on_event(
+    pub(crate) fn on_event(
         &mut self,
         event: &WindowEvent,
         egui_wants_pointer: bool,

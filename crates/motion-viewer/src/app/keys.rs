@@ -336,7 +336,7 @@ pub fn lookup(key: &Key, mods: ModifiersState) -> Option<Action> {
 }
 
 /// How the help overlay writes a binding's key, e.g. `Shift+→`.
-pub fn key_label(binding: &Binding) -> String {
+pub(crate) fn key_label(binding: &Binding) -> String {
     let key = match binding.key {
         KeyName::Named(k) => match k {
             NamedKey::Space => "Space".to_string(),

@@ -1,7 +1,7 @@
-//! The interactive window: plays the tracks on one [`Timeline`], draws them
+//! The interactive window: plays the tracks on one timeline, draws them
 //! with the GPU renderer, and lays an egui overlay on top.
 //!
-//! - [`crate::session`]: what is shown, as plain data (tracks with
+//! - `crate::session`: what is shown, as plain data (tracks with
 //!   visibility, solo and focus; the loop range; keyframes; layout; reload;
 //!   the status for scripts and tests), built and tested without a window;
 //! - [`Host`]: what the window needs from its platform — files, screenshots,
@@ -15,7 +15,7 @@
 //! Set `MOTION_VIEWER_STATUS=1` to have the window print status lines on
 //! stdout: `adapter NAME` once, `frame 3/241 time 0.100000 tracks 3 shown 2 focus 1 curves -`
 //! whenever one of those changes (the curves panel's channels and plot
-//! mapping at the end, see [`crate::session::Status::line`]), `error MESSAGE` for a load that failed,
+//! mapping at the end, see [`Status::line`]), `error MESSAGE` for a load that failed,
 //! `screenshot PATH` for each F12 (printed regardless), and on exit
 //! `frame_time_ms 16.70` (smoothed) and `frame_split_ms deform … present …`.
 //! Scripts and tests read these instead of guessing from pixels.
@@ -33,8 +33,11 @@ use crate::anim::timeline::{LoopMode, Timeline};
 use crate::error::Error;
 use crate::scene::Layout;
 use crate::session::ViewerState;
-pub use host::{GpuOpened, Host, HostEvent, Picture, Task};
-pub use keys::{Action, BINDINGS, Binding, KeyName, help_rows};
+pub use crate::session::status::Status;
+pub use host::GpuOpened;
+pub use host::{Host, HostEvent, Picture, Task};
+pub use keys::KeyName;
+pub use keys::{Action, BINDINGS, Binding, help_rows};
 pub use window::App;
 
 /// The environment variable that turns on status lines on stdout.
@@ -65,8 +68,8 @@ pub struct Options {
 }
 
 impl Options {
-    /// An empty [`ViewerState`] whose clock starts as these options say.
-    pub fn state(&self) -> Result<ViewerState, AppError> {
+    /// An empty viewer whose clock starts as these options say.
+    pub(crate) fn state(&self) -> Result<ViewerState, AppError> {
         let timeline = Timeline::new(0.0, 1.0 / 60.0)
             .with_speed(self.speed)
             .map_err(|e| AppError::Options(e.to_string()))?

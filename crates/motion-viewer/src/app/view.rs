@@ -14,7 +14,7 @@ use crate::gpu::{
 use crate::scene::Track;
 use crate::scene::shapes::Primitives;
 use crate::session::pick::Picker;
-use crate::session::state::ViewerState;
+use crate::session::viewer::ViewerState;
 use crate::stage::{DeformOn, Stage, StageOptions};
 use std::sync::Arc;
 use web_time::Instant;
@@ -70,7 +70,7 @@ impl View {
     /// Opens a window titled `title` of `size` logical pixels (as `host`
     /// wants it placed) and returns it with the task that opens its GPU;
     /// [`View::new`] takes the result.
-    pub fn open_window(
+    pub(crate) fn open_window(
         event_loop: &ActiveEventLoop,
         host: &impl Host,
         title: &str,
@@ -145,7 +145,7 @@ impl View {
 
     /// Rebuilds the stage when the tracks or their layout changed, and
     /// applies the visibility. Returns the stage's load warnings when it was rebuilt.
-    pub fn sync_stage(&mut self, state: &ViewerState) -> Result<Option<Vec<String>>> {
+    pub(crate) fn sync_stage(&mut self, state: &ViewerState) -> Result<Option<Vec<String>>> {
         let mut warnings = None;
         if self.stage_generation != Some(state.generation()) {
             // The old stage's buffers go before the new one's are made, so a

@@ -11,8 +11,8 @@ use super::{AppError, Options, input};
 use crate::gpu::backend_name;
 use crate::scene::Input;
 use crate::scene::camera::Preset;
-use crate::session::state::{Reload, ViewerState};
 use crate::session::status::Status;
+use crate::session::viewer::{Reload, ViewerState};
 use std::sync::Arc;
 use web_time::Instant;
 use winit::application::ApplicationHandler;
@@ -106,8 +106,19 @@ pub struct App<H: Host> {
 }
 
 impl<H: Host> App<H> {
-    /// The window application showing `state` (tracks may already be open).
-    pub fn new(host: H, state: ViewerState, options: Options) -> App<H> {
+    /// The window application, its clock set by `options`, showing the
+    /// tracks `inputs` open to (none: the window starts empty and says how
+    /// to open files); materials named by an `.obj` come from `materials`.
+    pub fn new(
+        host: H,
+        options: Options,
+        inputs: &[Input],
+        materials: &dyn crate::scene::Materials,
+    ) -> Result<App<H>, AppError> {
+        let mut state = options.state()?;
+        if !inputs.is_empty() {
+            state.open(inputs, materials)?;
+        }
         let mut ui = UiState::default();
         ui.curves = super::ui::CurvesPanel::with_pattern(options.curves.clone());
         let mut app = App {
@@ -132,7 +143,7 @@ impl<H: Host> App<H> {
             last_sim: Vec::new(),
         };
         app.announce_tracks();
-        app
+        Ok(app)
     }
 
     /// The fatal error that ended the event loop, if any.

@@ -30,7 +30,7 @@ use serde::Serialize;
 /// together (a MEMG scene counts each vertex position as one): past it the
 /// times compared are thinned to every k-th, and the notes say so. Keeps a
 /// comparison to seconds whatever length a file declares.
-pub const VALUE_BUDGET: u64 = 50_000_000;
+pub(crate) const VALUE_BUDGET: u64 = 50_000_000;
 
 /// How two motions are compared.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -13,7 +13,7 @@
 //! at given times, with a min/max summary so that a curve of any length is
 //! drawn from a bounded number of points ([`Series::envelope`]).
 //!
-//! Sampling is bounded: one series holds at most [`MAX_SAMPLES`] samples,
+//! Sampling is bounded: one series holds at most 2 000 000 samples,
 //! and more are refused in one line before anything is evaluated.
 
 pub mod diff;
@@ -47,7 +47,7 @@ pub enum Unit {
 
 impl Unit {
     /// How an axis label writes it: `"°"`, `"m"`, `""`, `"0/1"`.
-    pub fn symbol(self) -> &'static str {
+    pub(crate) fn symbol(self) -> &'static str {
         match self {
             Unit::Degrees => "°",
             Unit::Metres => "m",
@@ -149,7 +149,7 @@ pub struct Span {
 
 /// Samples the channels `names` of `track` at `times` (one pose evaluation
 /// per time for all of them). Fails on a name the track does not have, or
-/// on more samples than [`MAX_SAMPLES`].
+/// on more samples than 2 000 000.
 pub fn sample(track: &Track, names: &[&str], times: &[f64]) -> Result<Vec<Series>> {
     check_count(track, times.len())?;
     if let Some(t) = times.iter().find(|t| !t.is_finite()) {
@@ -240,8 +240,8 @@ pub fn listing(names: &[&str]) -> String {
 
 /// The times [`sample_frames`] samples `track` at: every frame of its own
 /// period from 0 to its duration, last frame included; every k-th frame
-/// when there are more than [`MAX_SAMPLES`].
-pub fn frame_times(track: &Track) -> Vec<f64> {
+/// when there are more than 2 000 000.
+pub(crate) fn frame_times(track: &Track) -> Vec<f64> {
     let grid = track.grid(None, Window::Whole);
     grid.every(grid.stride_for(MAX_SAMPLES as u64)).collect()
 }
@@ -249,12 +249,12 @@ pub fn frame_times(track: &Track) -> Vec<f64> {
 /// Samples the channels `names` of `track` at every frame of the track (at
 /// its own frame period; a coarser one when it has more than
 /// [`MAX_SAMPLES`] frames).
-pub fn sample_frames(track: &Track, names: &[&str]) -> Result<Vec<Series>> {
+pub(crate) fn sample_frames(track: &Track, names: &[&str]) -> Result<Vec<Series>> {
     sample(track, names, &frame_times(track))
 }
 
 /// The most samples one series holds.
-pub const MAX_SAMPLES: usize = 2_000_000;
+pub(crate) const MAX_SAMPLES: usize = 2_000_000;
 
 impl Series {
     /// A series of `values` at `times` (increasing).
@@ -288,7 +288,7 @@ impl Series {
     }
 
     /// The value at `t`, linearly between samples; `None` outside the series.
-    pub fn value_at(&self, t: f64) -> Option<f64> {
+    pub(crate) fn value_at(&self, t: f64) -> Option<f64> {
         self.value_at_impl(t)
     }
 

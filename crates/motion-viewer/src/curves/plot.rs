@@ -24,7 +24,7 @@ use std::path::Path;
 /// The most values one plot samples, all its curves together (about
 /// 160 MB with their times); a longer request is sampled every k-th frame,
 /// and the plot's notes say so.
-pub const PLOT_BUDGET: usize = 10_000_000;
+pub(crate) const PLOT_BUDGET: usize = 10_000_000;
 
 /// The default picture size.
 pub const DEFAULT_SIZE: [u32; 2] = [1280, 720];
@@ -122,7 +122,7 @@ pub struct Plot {
 }
 
 /// Grid lines and frame.
-pub const GRID: Rgb = [225, 225, 225];
+pub(crate) const GRID: Rgb = [225, 225, 225];
 /// Axes, ticks and text.
 pub const INK: Rgb = [40, 40, 40];
 /// Background.

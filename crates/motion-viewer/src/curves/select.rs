@@ -45,7 +45,7 @@ pub fn select(track: &Track, patterns: &[String]) -> Vec<Channel> {
 
 /// Refuses a pattern that matches no channel of any of `tracks`, naming
 /// the first file and some of its channels.
-pub fn check_patterns(tracks: &[Track], patterns: &[String]) -> Result<()> {
+pub(crate) fn check_patterns(tracks: &[Track], patterns: &[String]) -> Result<()> {
     for pattern in patterns {
         let found = tracks
             .iter()
@@ -126,7 +126,11 @@ impl Window {
 /// The frame times of `track` (its own period) that `window` holds, every
 /// `stride`-th frame, with the stride that keeps them within `budget`
 /// samples (and [`MAX_SAMPLES`]).
-pub fn frame_times_in(track: &Track, window: clock::Window, budget: usize) -> (Vec<f64>, u64) {
+pub(crate) fn frame_times_in(
+    track: &Track,
+    window: clock::Window,
+    budget: usize,
+) -> (Vec<f64>, u64) {
     let grid = track.grid(None, window);
     let stride = grid.stride_for(budget.clamp(1, MAX_SAMPLES) as u64);
     (grid.every(stride).collect(), stride)

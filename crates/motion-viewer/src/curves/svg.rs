@@ -4,7 +4,7 @@
 //! full precision; `data-x0 data-y0 data-x1 data-y1`, the pixels where
 //! `(t0, v0)` and `(t1, v1)` are drawn); every curve is one `<polyline>`
 //! with `data-channel` (and `data-track`, the file's stem, `data-unit`),
-//! whose points are pixel coordinates written to [`DECIMALS`] decimals:
+//! whose points are pixel coordinates written to 3 decimals:
 //!
 //! `t = t0 + (x − x0)/(x1 − x0)·(t1 − t0)`, `v = v0 + (y − y0)/(y1 − y0)·(v1 − v0)`.
 //!
@@ -18,9 +18,9 @@ use std::path::Path;
 
 /// Decimals of a pixel coordinate: a point is off by at most half of
 /// 10^-DECIMALS pixels.
-pub const DECIMALS: usize = 3;
+pub(crate) const DECIMALS: usize = 3;
 
-/// A number to [`DECIMALS`] decimals, trailing zeros dropped.
+/// A number to 3 decimals, trailing zeros dropped.
 fn num(v: f64) -> String {
     let text = format!("{v:.DECIMALS$}");
     let text = text.trim_end_matches('0').trim_end_matches('.');
@@ -116,7 +116,7 @@ fn mark(out: &mut String, m: &Mark) {
 }
 
 /// The SVG document of `plot`.
-pub fn to_svg(plot: &Plot) -> String {
+pub(crate) fn to_svg(plot: &Plot) -> String {
     let mut out = String::new();
     let (w, h) = (plot.width, plot.height);
     let _ = writeln!(

@@ -304,7 +304,7 @@ fn an_unknown_channel_or_too_many_samples_is_one_line() {
 
 #[test]
 fn memg_channels_are_named_as_the_state_json_holds_them() {
-    use crate::state::{At, State, state_at};
+    use crate::pose::{At, State, state_at};
     let track = open(&["flags.obj", "flags.bin"]);
     let fps = match &track {
         Track::Memg { motion, .. } => f64::from(motion.fps),

@@ -12,7 +12,7 @@ use crate::scene::Track;
 
 /// The one robot model the AIBO motions among `tracks` are drawn as, with a
 /// warning for a motion whose model is unknown (drawn as an ERS-7).
-pub fn model_of(tracks: &[Track], out: &Path, warnings: &mut Vec<String>) -> Result<Model> {
+pub(crate) fn model_of(tracks: &[Track], out: &Path, warnings: &mut Vec<String>) -> Result<Model> {
     let mut models = Vec::new();
     for track in tracks {
         if let Track::Mtn { motion, path, .. } = track {
@@ -50,7 +50,7 @@ pub fn urdf(tracks: &[Track], out: &Path, report: &mut Report) -> Result<()> {
 }
 
 /// The URDF of `model` (`viewer export --model ERS-7 --out x.urdf`).
-pub fn urdf_of_model(model: Model, out: &Path, report: &mut Report) -> Result<()> {
+pub(crate) fn urdf_of_model(model: Model, out: &Path, report: &mut Report) -> Result<()> {
     let robot = Robot::new(model);
     let bytes = super::urdf::write(&robot, out)?;
     report.notes.push(format!(
@@ -88,7 +88,7 @@ pub fn mjcf(tracks: &[Track], out: &Path, report: &mut Report) -> Result<()> {
 }
 
 /// The MJCF of `model`, with `motion`'s keyframes when given.
-pub fn mjcf_of(
+pub(crate) fn mjcf_of(
     model: Model,
     motion: Option<&crate::formats::mtn::Mtn>,
     out: &Path,

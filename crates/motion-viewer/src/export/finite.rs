@@ -12,7 +12,12 @@ use std::path::Path;
 
 /// `value` as an `f32`, or the refusal naming `path`, `field` (built only
 /// on failure) and `time_s`.
-pub fn to_f32(value: f64, path: &Path, time_s: f64, field: impl FnOnce() -> String) -> Result<f32> {
+pub(crate) fn to_f32(
+    value: f64,
+    path: &Path,
+    time_s: f64,
+    field: impl FnOnce() -> String,
+) -> Result<f32> {
     let narrowed = value as f32;
     if narrowed.is_finite() {
         return Ok(narrowed);
@@ -30,7 +35,7 @@ pub fn check(value: f64, path: &Path, time_s: f64, field: impl FnOnce() -> Strin
 }
 
 /// `value` (an `f32` already) if it is finite, or the refusal.
-pub fn check_f32(
+pub(crate) fn check_f32(
     value: f32,
     path: &Path,
     time_s: f64,

@@ -2,11 +2,11 @@
 
 use crate::error::Result;
 use crate::output::write_atomic;
-use crate::state::State;
+use crate::pose::State;
 use std::path::Path;
 
 /// Writes `states` to `out` as a pretty-printed JSON array.
-pub fn write_states(states: &[State], out: &Path) -> Result<()> {
+pub(crate) fn write_states(states: &[State], out: &Path) -> Result<()> {
     write_atomic(out, |w| {
         serde_json::to_writer_pretty(&mut *w, states).map_err(std::io::Error::other)?;
         w.write_all(b"\n")

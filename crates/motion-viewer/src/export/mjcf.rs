@@ -1,6 +1,6 @@
 //! MJCF (MuJoCo's XML model format) of an AIBO: the same rigid bodies,
 //! masses, inertias, collision shapes, position servos and ground as the
-//! simulator ([`crate::anim::aibo::physical`]), so a MuJoCo user has the
+//! simulator (feature `physics`; `docs/physics.md`), so a MuJoCo user has the
 //! dog the viewer simulates (MuJoCo Menagerie has no AIBO).
 //!
 //! - `<worldbody>`: a ground plane, then the trunk `body` on a free joint and

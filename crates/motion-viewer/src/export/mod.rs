@@ -1,6 +1,6 @@
 //! Poses → files, with no GPU: the state at one time (JSON), every frame as a
 //! table (CSV/JSON), a deformed MEMG mesh (OBJ), and animated scenes for other
-//! tools (glTF, Blender point caches). One module per output format; [`Format::from_path`] picks by the
+//! tools (glTF, Blender point caches). One module per output format; the output's extension picks by the
 //! output's extension.
 //!
 //! Every writer goes through [`crate::output`]: an export that fails
@@ -26,14 +26,14 @@ mod usd;
 pub use obj::Deform;
 
 use crate::error::{Error, Result};
+use crate::pose::{At, State, state_at};
 use crate::scene::Track;
-use crate::state::{At, State, state_at};
 use std::path::{Path, PathBuf};
 use table::{Sampling, TableFormat};
 
 /// The output formats, told apart by the output file's extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     /// `.json`: the state at one time, or every frame as a table.
     Json,
     /// `.csv`: every frame as a table.
@@ -59,7 +59,7 @@ pub enum Format {
 
 impl Format {
     /// The format an output path asks for by its extension (any case).
-    pub fn from_path(path: &Path) -> Option<Format> {
+    pub(crate) fn from_path(path: &Path) -> Option<Format> {
         let ext = path.extension()?.to_string_lossy().to_ascii_lowercase();
         Some(match ext.as_str() {
             "json" => Format::Json,
@@ -134,7 +134,7 @@ pub struct Report {
 }
 
 /// Writes `tracks` to `out` in the format its extension names:
-/// - `.json` with a moment: every track's [`crate::state::State`] at it;
+/// - `.json` with a moment: every track's [`crate::pose::State`] at it;
 /// - `.json` or `.csv` without one: each track's table, one file per track
 ///   (`out-1.csv`, `out-2.csv`… for several);
 /// - `.obj`: the first MEMG scene deformed at the moment (timestep 0 by default);
@@ -292,7 +292,7 @@ pub fn export_model(
 /// that is not finite holds its last finite value ([`finite::held_input_state`],
 /// one warning), any other is refused.
 fn finite_state(track: &Track, at: At, warnings: &mut Vec<String>) -> Result<State> {
-    use crate::state::InputAnimationState;
+    use crate::pose::InputAnimationState;
     let state = match track {
         Track::InputAnimation { recording, .. } => {
             let t = match at {

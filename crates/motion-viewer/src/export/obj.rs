@@ -8,7 +8,7 @@ use crate::export::finite;
 use crate::formats::memg::MemgMotion;
 use crate::formats::obj::{self, ObjScene};
 use crate::output::write_atomic;
-use crate::state::{At, place};
+use crate::pose::{At, place};
 use std::path::Path;
 
 /// Deforms a MEMG scene at a time in timesteps somewhere other than the CPU

@@ -26,7 +26,7 @@ pub(crate) const MAGIC: &[u8; 12] = b"POINTCACHE2\0";
 
 /// The most frames a cache is written with (a timestep count the motion's
 /// data does not back, as a file without groups or frames can claim, stops here).
-pub const MAX_FRAMES: usize = 1_000_000;
+pub(crate) const MAX_FRAMES: usize = 1_000_000;
 
 /// What [`write()`] wrote.
 #[derive(Debug, Clone, PartialEq)]

@@ -25,7 +25,7 @@ use crate::formats::mtn::prm_names;
 use crate::scene::rig::{BONE_RADIUS_M, JOINT_RADIUS_M};
 
 /// The root link: the body centre.
-pub const BASE_LINK: &str = "base_link";
+pub(crate) const BASE_LINK: &str = "base_link";
 
 /// A joint's kind, URDF's names.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -155,7 +155,7 @@ impl Robot {
 }
 
 /// Millimetres (the rig's unit) to metres.
-pub const M_PER_MM: f64 = 1e-3;
+pub(crate) const M_PER_MM: f64 = 1e-3;
 
 fn metres(v: [f64; 3]) -> [f64; 3] {
     v.map(|x| x * M_PER_MM)
@@ -369,7 +369,7 @@ fn head_extras(
 
 /// Each moving joint's angle, radians, for a posed figure: `angles_deg` as
 /// [`RigPose::angles_deg`](crate::anim::aibo::RigPose::angles_deg) holds them.
-pub fn joint_positions(robot: &Robot, angles_deg: &[(Joint, f64)]) -> Vec<f64> {
+pub(crate) fn joint_positions(robot: &Robot, angles_deg: &[(Joint, f64)]) -> Vec<f64> {
     robot
         .moving_joints()
         .map(|j| {
@@ -384,7 +384,7 @@ pub fn joint_positions(robot: &Robot, angles_deg: &[(Joint, f64)]) -> Vec<f64> {
 /// [`Robot::moving_joints`] order): per joint, the translation (metres) and
 /// the rotation as a unit quaternion `[x, y, z, w]` — what
 /// `robot_state_publisher` would broadcast on `/tf`.
-pub fn joint_transforms(robot: &Robot, positions: &[f64]) -> Vec<([f64; 3], [f64; 4])> {
+pub(crate) fn joint_transforms(robot: &Robot, positions: &[f64]) -> Vec<([f64; 3], [f64; 4])> {
     let mut angles = positions.iter();
     robot
         .joints

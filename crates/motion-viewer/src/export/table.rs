@@ -3,7 +3,7 @@
 //!
 //! Rows are computed and written one at a time, never held together, and the
 //! size is checked before anything is written: a table larger than
-//! [`max_cells`] allows for its input is refused with a line saying how to
+//! the budget allows for its input is refused with a line saying how to
 //! narrow it. A motion may declare any duration; the work done is bounded by
 //! what the file really holds.
 
@@ -20,14 +20,14 @@ use std::io::Write;
 use std::path::Path;
 
 /// The fewest cells any table may have before the size check applies.
-pub const MIN_CELL_BUDGET: u64 = 10_000_000;
+pub(crate) const MIN_CELL_BUDGET: u64 = 10_000_000;
 /// Cells allowed per byte of input beyond [`MIN_CELL_BUDGET`]: a real
 /// recording keys its channels about as often as it is sampled, so its
 /// table has fewer cells than its file has bytes.
-pub const CELLS_PER_INPUT_BYTE: u64 = 16;
+pub(crate) const CELLS_PER_INPUT_BYTE: u64 = 16;
 
 /// The most cells a table from an input of `input_bytes` may have.
-pub fn max_cells(input_bytes: u64) -> u64 {
+pub(crate) fn max_cells(input_bytes: u64) -> u64 {
     MIN_CELL_BUDGET.max(input_bytes.saturating_mul(CELLS_PER_INPUT_BYTE))
 }
 

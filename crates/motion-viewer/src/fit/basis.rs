@@ -64,7 +64,7 @@ pub struct Unreachable {
 }
 
 /// The group of `vertices` in `frames` (one per timestep), fitted at `rank`.
-pub fn fit_group(
+pub(crate) fn fit_group(
     anim: &Animation<'_>,
     vertices: &[u32],
     frames: &[Rigid],
@@ -153,7 +153,7 @@ fn column_blocks(n: usize) -> Vec<(usize, usize)> {
 /// in three.js or Blender), about an ulp of the coordinates per term
 /// summed, so that they too stay within the bound. `magnitude` is the
 /// largest absolute coordinate, world or local.
-pub fn headroom(r: usize, magnitude: f64) -> f64 {
+pub(crate) fn headroom(r: usize, magnitude: f64) -> f64 {
     (r as f64 + 16.0) * magnitude * f64::from(f32::EPSILON)
 }
 

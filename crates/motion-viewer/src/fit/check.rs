@@ -19,7 +19,7 @@ const BATCH_BYTES: usize = 32 << 20;
 
 /// Errors of one group, or of the whole scene, in scene units.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Errors {
+pub(crate) struct Errors {
     /// The largest distance between an input vertex and the fitted one, over
     /// every timestep.
     pub max: f64,

@@ -28,13 +28,13 @@ pub struct Rigid {
 
 impl Rigid {
     /// The identity: a group in world space.
-    pub const IDENTITY: Rigid = Rigid {
+    pub(crate) const IDENTITY: Rigid = Rigid {
         rotation: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
         translation: [0.0; 3],
     };
 
     /// `Rᵀ·(x − c)`: a world position in this frame.
-    pub fn to_local(&self, x: [f64; 3]) -> [f64; 3] {
+    pub(crate) fn to_local(self, x: [f64; 3]) -> [f64; 3] {
         let d = [
             x[0] - self.translation[0],
             x[1] - self.translation[1],
@@ -55,7 +55,7 @@ impl Rigid {
 }
 
 /// The frame of the group made of `vertices` at every timestep of `anim`.
-pub fn rigid_frames(anim: &Animation<'_>, vertices: &[u32]) -> Vec<Rigid> {
+pub(crate) fn rigid_frames(anim: &Animation<'_>, vertices: &[u32]) -> Vec<Rigid> {
     let centroids: Vec<[f64; 3]> = (0..anim.frames)
         .into_par_iter()
         .map(|t| centroid(anim, t, vertices))

@@ -73,7 +73,7 @@ pub fn read_pc2_header(
 
 /// [`read_pc2_header`] from the file's first bytes, `head` (32 or all
 /// there are), and its length: sized without reading the rest.
-pub fn pc2_header(
+pub(crate) fn pc2_header(
     head: &[u8],
     file_len: u64,
     vertices: usize,
@@ -176,7 +176,7 @@ pub fn head(path: &Path, n: usize) -> Result<(Vec<u8>, u64)> {
 }
 
 /// Whether `bytes` start as a `.pc2` does.
-pub fn is_pc2(bytes: &[u8]) -> bool {
+pub(crate) fn is_pc2(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
@@ -383,7 +383,7 @@ fn numbered(pattern: &str) -> Result<Vec<PathBuf>> {
 }
 
 /// Sorts paths by file name, runs of digits compared as numbers.
-pub fn natural_order(paths: &mut [PathBuf]) {
+pub(crate) fn natural_order(paths: &mut [PathBuf]) {
     fn key(p: &Path) -> Vec<(String, u128)> {
         let name = p
             .file_name()
@@ -416,7 +416,7 @@ pub fn natural_order(paths: &mut [PathBuf]) {
 /// scene's `vertices` vertices in its order: `frames × vertices × 3`.
 /// Read on every core. The error names the file: one that does not
 /// parse, a vertex count unlike the scene's, a coordinate that is not finite.
-pub fn read_obj_frames(files: &[PathBuf], vertices: usize) -> Result<Vec<f32>> {
+pub(crate) fn read_obj_frames(files: &[PathBuf], vertices: usize) -> Result<Vec<f32>> {
     let frames: Vec<Vec<[f32; 3]>> = files
         .par_iter()
         .map(|file| {

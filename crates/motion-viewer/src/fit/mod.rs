@@ -51,10 +51,10 @@ mod run;
 #[cfg(test)]
 mod tests;
 
-pub use check::Errors;
 pub use frames::Rigid;
-pub use input::{AnimationSource, Pc2, groups_of, natural_order, read_obj_frames, read_pc2};
-pub use report::{Bytes, FitReport, GroupReport, Seconds};
+pub use input::{AnimationSource, Pc2, groups_of, read_pc2};
+pub use report::GroupReport;
+pub use report::{Bytes, FitReport, Seconds};
 pub use run::{FitRequest, fit_files};
 
 use crate::formats::bytes::ByteOrder;

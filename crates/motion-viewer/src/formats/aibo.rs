@@ -112,7 +112,7 @@ impl Leg {
     }
 
     /// True for the left legs.
-    pub fn is_left(self) -> bool {
+    pub(crate) fn is_left(self) -> bool {
         matches!(self, Leg::LeftFront | Leg::LeftHind)
     }
 }
@@ -209,7 +209,7 @@ impl Joint {
 
 impl Leg {
     /// The leg on the other side: left front ↔ right front, left hind ↔ right hind.
-    pub fn opposite(self) -> Leg {
+    pub(crate) fn opposite(self) -> Leg {
         match self {
             Leg::LeftFront => Leg::RightFront,
             Leg::RightFront => Leg::LeftFront,
@@ -233,7 +233,7 @@ impl Model {
     /// True when the model's third head servo ([`Joint::HeadRoll`]) nods, turning
     /// about the left-right axis (ERS-7, ERS-310), rather than rolling about the
     /// forward axis (ERS-110, ERS-210, ERS-220).
-    pub fn head_third_nods(self) -> bool {
+    pub(crate) fn head_third_nods(self) -> bool {
         matches!(self, Model::Ers7 | Model::Ers310)
     }
 
@@ -273,7 +273,7 @@ pub struct Provenance {
 /// `None` for the ears, which are binary on every model (no speed to keep).
 /// The ERS-110 and ERS-310 have no published figures: they get the ERS-210's
 /// (see [`speed_provenance`]).
-pub fn max_speed_rad_s(model: Model, joint: Joint) -> Option<f64> {
+pub(crate) fn max_speed_rad_s(model: Model, joint: Joint) -> Option<f64> {
     let ers7 = model == Model::Ers7;
     Some(match joint {
         Joint::Leg(_, LegJoint::Rotator) if ers7 => 4.865_105_29,
@@ -295,7 +295,7 @@ pub fn max_speed_rad_s(model: Model, joint: Joint) -> Option<f64> {
 }
 
 /// Where [`max_speed_rad_s`]'s figures for `model` come from.
-pub fn speed_provenance(model: Model) -> Provenance {
+pub(crate) fn speed_provenance(model: Model) -> Provenance {
     match model {
         Model::Ers7 => Provenance {
             source: "Sony's recommended maximum joint speeds, from Tekkotsu's ERS7Info.h",
@@ -317,7 +317,7 @@ pub fn speed_provenance(model: Model) -> Provenance {
 /// The posture words motion names use (`a_sit#stand_…`): the three every
 /// model knows (Dogsbody: "at a minimum sleep, sit and stand"), and the
 /// others Sony's own ERS-210/220 and ERS-7 motions and Skitter use.
-pub const POSTURES: [&str; 8] = [
+pub(crate) const POSTURES: [&str; 8] = [
     "sleep", "sit", "stand", "walk", "station", "sitb", "situp", "any",
 ];
 
@@ -325,7 +325,7 @@ pub const POSTURES: [&str; 8] = [
 /// lie from its named standard posture. Sony's own motions stay within 5°
 /// (the ERS-7 `a_stand#walk_sox_standard` starts 5° from the ERS-7 stand, and
 /// Skitter's sleep is 5° from Sony's).
-pub const POSE_TOLERANCE_DEG: f64 = 6.0;
+pub(crate) const POSE_TOLERANCE_DEG: f64 = 6.0;
 
 /// The leg angles of a standard posture in degrees: `[J1, J2, J3]` of the left
 /// front, left hind, right front and right hind legs ([`Leg::ALL`] order).
@@ -336,7 +336,7 @@ pub const POSE_TOLERANCE_DEG: f64 = 6.0;
 /// for the ERS-7), where every motion that starts or ends in a posture agrees
 /// within 1°. `None` for postures without one fixed pose (`walk`, `any`, …)
 /// and for the ERS-110 and ERS-310, whose motions are not named by posture.
-pub fn standard_pose(model: Model, posture: &str) -> Option<[[f64; 3]; 4]> {
+pub(crate) fn standard_pose(model: Model, posture: &str) -> Option<[[f64; 3]; 4]> {
     let pair = |front: [f64; 3], hind: [f64; 3]| Some([front, hind, front, hind]);
     match (model, posture) {
         (Model::Ers210 | Model::Ers220, "stand") => pair([-10.0, 0.0, 30.0], [0.0, 0.0, 25.0]),

@@ -51,7 +51,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Switches the byte order for the reads that follow.
-    pub fn set_order(&mut self, order: ByteOrder) {
+    pub(crate) fn set_order(&mut self, order: ByteOrder) {
         self.order = order;
     }
 
@@ -66,7 +66,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Bytes left after the cursor.
-    pub fn remaining(&self) -> usize {
+    pub(crate) fn remaining(&self) -> usize {
         self.data.len() - self.pos
     }
 
@@ -133,7 +133,7 @@ impl<'a> Reader<'a> {
     /// Checks a count read from the file against the bytes left, before anything
     /// is allocated for it: `count` items of at least `min_item_size` bytes each
     /// must fit in what remains. `at` is the offset the count was read from.
-    pub fn check_count(
+    pub(crate) fn check_count(
         &self,
         field: &str,
         at: usize,
@@ -219,7 +219,7 @@ impl Writer {
     write_num!(f64, f64);
 
     /// Overwrites a `u32` already written at `at` (for sizes known only later).
-    pub fn patch_u32(&mut self, at: usize, v: u32) {
+    pub(crate) fn patch_u32(&mut self, at: usize, v: u32) {
         let b = match self.order {
             ByteOrder::Little => v.to_le_bytes(),
             ByteOrder::Big => v.to_be_bytes(),

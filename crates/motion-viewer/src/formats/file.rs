@@ -9,6 +9,7 @@
 
 use crate::error::{Error, Result};
 use std::fs::File;
+#[cfg(test)]
 use std::io::Read;
 use std::path::Path;
 
@@ -37,7 +38,8 @@ pub fn open_regular(path: &Path) -> Result<(File, u64)> {
 
 /// The bytes of the regular file `path` (see [`open_regular`]), as long as
 /// it was when opened: a file that grows while it is read is cut there.
-pub fn read_regular(path: &Path) -> Result<Vec<u8>> {
+#[cfg(test)]
+pub(crate) fn read_regular(path: &Path) -> Result<Vec<u8>> {
     let (file, len) = open_regular(path)?;
     let mut bytes = Vec::new();
     bytes

@@ -107,11 +107,6 @@ impl Mapping {
         Mapping::map(path, file).map(Some)
     }
 
-    /// The map itself.
-    pub fn map_ref(&self) -> &Mmap {
-        &self.map
-    }
-
     /// Fails, naming the file, when it changed since it was opened: a read
     /// faulted past its end (the bytes read there were zeros), or its size
     /// or times differ. Call it after reading, before trusting what was read.

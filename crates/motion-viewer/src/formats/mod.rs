@@ -124,17 +124,10 @@ fn looks_like_obj(bytes: &[u8]) -> bool {
     statements > 0
 }
 
-/// Reads a whole regular file, naming it in the error (a pipe, device or
-/// folder is refused at once: `file::read_regular`).
-#[cfg(not(target_arch = "wasm32"))]
-pub fn read_file(path: &std::path::Path) -> crate::Result<Vec<u8>> {
-    file::read_regular(path)
-}
-
 /// Reads the start of a regular file and tells its kind, or fails naming
 /// the file (a pipe, device or folder at once: `file::open_regular`).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn probe_file(path: &std::path::Path) -> crate::Result<Kind> {
+pub(crate) fn probe_file(path: &std::path::Path) -> crate::Result<Kind> {
     use crate::error::Error;
     use std::io::Read;
     let mut head = Vec::with_capacity(4096);

@@ -17,7 +17,7 @@ pub struct ObjMaterial {
 }
 
 /// The diffuse colour of a material without a `Kd` line.
-pub const DEFAULT_DIFFUSE: [f32; 3] = [0.8, 0.8, 0.8];
+pub(crate) const DEFAULT_DIFFUSE: [f32; 3] = [0.8, 0.8, 0.8];
 
 /// Decodes `.mtl` bytes: `newmtl NAME` starts a material, `Kd R G B` (or
 /// `Kd V` for grey) sets its diffuse colour. Statements before the first

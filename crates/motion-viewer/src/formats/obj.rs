@@ -51,7 +51,7 @@ impl ObjScene {
 }
 
 /// The group that faces before any `g` line belong to.
-pub const DEFAULT_GROUP: &str = "default";
+pub(crate) const DEFAULT_GROUP: &str = "default";
 
 /// A triangle corner written without a texture coordinate, in
 /// [`ObjScene::triangle_texcoords`].
@@ -70,9 +70,9 @@ struct PendingGroup {
 /// Reads the bytes of the material library an `.obj`'s `mtllib` names, or
 /// says why it can't. The caller decides where libraries may come from (the
 /// `.obj`'s folder on disk, the files dropped into a web page…).
-pub type MaterialReader<'a> = &'a dyn Fn(&str) -> std::io::Result<Vec<u8>>;
+pub(crate) type MaterialReader<'a> = &'a dyn Fn(&str) -> std::io::Result<Vec<u8>>;
 
-/// How [`decode_with`] reads an `.obj`.
+/// How `decode_with` reads an `.obj`.
 #[derive(Clone, Copy, Default)]
 pub struct ObjOptions<'a> {
     /// Reads the material libraries that `mtllib` lines name. `None`: no
@@ -88,7 +88,7 @@ impl std::fmt::Debug for ObjOptions<'_> {
     }
 }
 
-/// Parses `.obj` text, as [`decode_with`] does bytes.
+/// Parses `.obj` text, as the decoder does bytes.
 ///
 /// Faces are fan-triangulated. A `g` name seen again continues its group, so
 /// each group's triangles end up contiguous, groups in first-seen order.
@@ -390,7 +390,7 @@ fn group_slot(
 }
 
 /// The most distinct `mtllib` libraries one `.obj` reads.
-pub const MAX_MATERIAL_LIBRARIES: usize = 16;
+pub(crate) const MAX_MATERIAL_LIBRARIES: usize = 16;
 
 /// Reads every material library named (each once, at most
 /// [`MAX_MATERIAL_LIBRARIES`]); a missing or bad one is a warning.
@@ -434,7 +434,7 @@ fn read_materials(
 }
 
 /// Decodes `.obj` bytes (UTF-8 text, naming the byte that is not), without
-/// reading material libraries; [`decode_with`] reads them.
+/// reading material libraries; the front door ([`crate::open`]) reads them.
 ///
 /// ```
 /// let scene = motion_viewer::formats::obj::decode(b"v 0 0 0\nv 1 0 0\nv 0 1 0\ng tri\nf 1 2 3\n")?;
@@ -450,7 +450,7 @@ pub fn decode(bytes: &[u8]) -> Result<ObjScene, DecodeError> {
 /// Decodes `.obj` bytes as `options` say (material libraries through
 /// [`ObjOptions::materials`]); what was read less well is in
 /// [`ObjScene::warnings`].
-pub fn decode_with(bytes: &[u8], options: &ObjOptions) -> Result<ObjScene, DecodeError> {
+pub(crate) fn decode_with(bytes: &[u8], options: &ObjOptions) -> Result<ObjScene, DecodeError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         DecodeError::new(
             "text",

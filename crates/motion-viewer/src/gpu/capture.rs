@@ -87,7 +87,7 @@ impl Capture {
     /// [`Capture::render`] with the scene in `viewport` and `overlay` drawing
     /// into the same pass (a window's panels), as [`Renderer::draw_viewport`] does.
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn render_with(
+    pub(crate) fn render_with(
         &mut self,
         renderer: &mut Renderer,
         camera: &OrbitCamera,
@@ -102,7 +102,7 @@ impl Capture {
     /// The drawing half of [`Capture::render_with`]: records and submits the
     /// frame and the copy to the read-back buffer; [`Capture::read_async`]
     /// then brings the picture back (a page cannot block on it).
-    pub fn draw_with(
+    pub(crate) fn draw_with(
         &mut self,
         renderer: &mut Renderer,
         camera: &OrbitCamera,
@@ -154,7 +154,7 @@ impl Capture {
     }
 
     /// The picture [`Capture::draw_with`] drew, read back as RGBA.
-    pub async fn read_async(&self) -> Result<image::RgbaImage> {
+    pub(crate) async fn read_async(&self) -> Result<image::RgbaImage> {
         let [width, height] = self.size;
         let padded = self.ctx.map_read_async(&self.readback).await?;
         let row = 4 * width as usize;

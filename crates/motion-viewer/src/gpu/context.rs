@@ -107,7 +107,7 @@ impl GpuContext {
     /// Whether the adapter runs compute shaders on storage buffers (WebGL2
     /// does not: there meshes are deformed and their normals worked out on
     /// the CPU).
-    pub fn has_compute(&self) -> bool {
+    pub(crate) fn has_compute(&self) -> bool {
         self.adapter
             .get_downlevel_capabilities()
             .flags
@@ -143,16 +143,13 @@ impl GpuContext {
         self.check()
     }
 
-    /// Copies `size` bytes of `buffer` (usage `COPY_SRC`) back to the CPU.
-    /// Blocks: native only (see [`GpuContext::read_buffer_async`]).
-    #[cfg(not(target_arch = "wasm32"))]
-    pub fn read_buffer(&self, buffer: &wgpu::Buffer, size: u64) -> Result<Vec<u8>> {
-        pollster::block_on(self.read_buffer_async(buffer, size))
-    }
-
     /// [`GpuContext::read_buffer`] without blocking: a browser maps the
     /// buffer on its own event loop, so a page awaits this.
-    pub async fn read_buffer_async(&self, buffer: &wgpu::Buffer, size: u64) -> Result<Vec<u8>> {
+    pub(crate) async fn read_buffer_async(
+        &self,
+        buffer: &wgpu::Buffer,
+        size: u64,
+    ) -> Result<Vec<u8>> {
         let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("read-back"),
             size,

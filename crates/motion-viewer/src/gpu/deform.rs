@@ -276,7 +276,7 @@ impl GpuDeformer {
 
     /// Writes the coefficients and transforms for time `t` (in timesteps) to
     /// the GPU; the next [`GpuDeformer::encode`] uses them.
-    pub fn set_time(&mut self, t: f64) {
+    pub(crate) fn set_time(&mut self, t: f64) {
         let Some(at) = Between::at_steps(&self.timing, t) else {
             return;
         };
@@ -317,7 +317,7 @@ impl GpuDeformer {
     }
 
     /// Deforms the mesh to time `t` (in timesteps) and recomputes its normals:
-    /// [`GpuDeformer::set_time`], [`GpuDeformer::encode`] and a submit. Does not wait.
+    /// the time's uniforms, [`GpuDeformer::encode`] and a submit. Does not wait.
     pub fn update(&mut self, t: f64) {
         self.set_time(t);
         let mut encoder = self

@@ -91,8 +91,8 @@ struct NormalPass {
 
 impl GpuMesh {
     /// Uploads `scene` at its rest pose; colours come from each group's
-    /// material `Kd`, or a palette. Call [`GpuMesh::encode_normals`] (or let
-    /// the deformer do it) before drawing.
+    /// material `Kd`, or a palette. The deformer computes its normals before
+    /// drawing.
     ///
     /// Every array larger than a storage binding is bound in windows or
     /// covered by several dispatches; a buffer larger than the device's
@@ -223,7 +223,7 @@ impl GpuMesh {
 
     /// Records the pass that recomputes normals from the current positions.
     /// Without compute shaders the normals were written with the positions.
-    pub fn encode_normals(&self, encoder: &mut wgpu::CommandEncoder) {
+    pub(crate) fn encode_normals(&self, encoder: &mut wgpu::CommandEncoder) {
         let NormalsBy::Pass(normal_pass) = &self.normals_by else {
             return;
         };
@@ -245,7 +245,7 @@ impl GpuMesh {
     /// Overwrites the positions with `positions` (one per vertex), deformed
     /// elsewhere (the CPU); call [`GpuMesh::encode_normals`] after. Without
     /// compute shaders the normals are worked out here, into `scratch`.
-    pub fn write_positions(
+    pub(crate) fn write_positions(
         &self,
         ctx: &GpuContext,
         positions: &[[f32; 3]],

@@ -38,7 +38,8 @@ pub use basis::BasisFormat;
 pub use capture::Capture;
 pub use context::GpuContext;
 pub use deform::{DeformOptions, GpuDeformer};
-pub use mesh::{GpuMesh, MeshDraw, MeshOptions};
+pub use mesh::GpuMesh;
+pub use mesh::{MeshDraw, MeshOptions};
 #[cfg(not(target_arch = "wasm32"))]
 pub use readback::deform_at;
 pub use render::{FrameScene, Renderer};

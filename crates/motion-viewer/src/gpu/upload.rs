@@ -63,7 +63,7 @@ impl<'a> Upload<'a> {
     }
 
     /// A buffer holding `contents` (see [`Upload::buffer`]).
-    pub fn buffer_with(
+    pub(crate) fn buffer_with(
         &mut self,
         label: &'static str,
         contents: &[u8],

@@ -68,7 +68,7 @@ impl Windows {
 
     /// Bytes the buffer must have: every item, and room for one when empty
     /// (wgpu refuses empty bindings).
-    pub fn buffer_bytes(&self) -> u64 {
+    pub(crate) fn buffer_bytes(&self) -> u64 {
         4 * LANES * self.items.max(1)
     }
 

@@ -1,6 +1,6 @@
 //! Will it fall? An AIBO motion played on a physical dog (feature `physics`).
 //!
-//! [`simulate`] puts the motion's model ([`physical_model`]) on the ground
+//! [`simulate`] puts the motion's model (the physical dog of `docs/physics.md`, its servos [`servos`]) on the ground
 //! in the first keyframe's posture, lets it settle, plays the motion's
 //! commanded angles (the library's one AIBO sampler, through
 //! `Drive`) through rate-limited position servos at a fixed step, holds
@@ -27,12 +27,9 @@ use crate::formats::aibo::Model;
 use crate::formats::mtn::Mtn;
 use crate::workbench::check::{FindingKind, Severity};
 
-pub use output::{body_rpy_deg, reached_motion, write_csv};
-pub use stepper::Stepper;
-pub use verdict::{
-    EXPECTED_CLEARANCE_M, FALL_TILT_DEG, FLOOR_FALL_S, FOLLOW_MARGIN_DEG, JointFollow, PartContact,
-    PawSlip, Verdict,
-};
+pub use output::{reached_motion, write_csv};
+pub(crate) use stepper::Stepper;
+pub use verdict::{FALL_TILT_DEG, FOLLOW_MARGIN_DEG, JointFollow, PartContact, PawSlip, Verdict};
 
 /// One recorded frame of the simulated motion.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -78,10 +75,28 @@ pub struct Simulation {
 /// The number of fixed steps of each phase of a motion of `duration_s`:
 /// settling, playing, holding (docs/physics.md §3; the MuJoCo driver counts
 /// the same way).
-pub fn step_counts(duration_s: f64) -> (usize, usize, usize) {
+pub(crate) fn step_counts(duration_s: f64) -> (usize, usize, usize) {
     let steps = |s: f64| (s / STEP_S).round() as usize;
     let play = (duration_s / STEP_S - 1e-9).ceil().max(0.0) as usize;
     (steps(SETTLE_S), play, steps(HOLD_S))
+}
+
+/// The servos a model's simulated dog drives, in the order the frames
+/// (and the MJCF export's actuators) list them.
+pub fn servos(model: Model) -> Vec<SimServo> {
+    servos_of(&physical_model(model))
+}
+
+/// The servos of a physical model, in its order.
+fn servos_of(physical: &crate::anim::aibo::physical::PhysicalModel) -> Vec<SimServo> {
+    physical
+        .servos()
+        .map(|(i, s)| SimServo {
+            joint: s.joint,
+            name: s.name,
+            label: physical.links[i].name.clone(),
+        })
+        .collect()
 }
 
 /// Refuses what cannot be simulated, in one line: a motion of no known

@@ -91,7 +91,7 @@ pub fn reached_motion(sim: &Simulation, motion: &Mtn) -> Mtn {
 
 /// Roll, pitch, yaw in degrees with the rig's signs
 /// ([`crate::anim::aibo::body_rotation`]: Z-Y-X, pitch + lifts the front).
-pub fn body_rpy_deg(q: DQuat) -> [f64; 3] {
+pub(crate) fn body_rpy_deg(q: DQuat) -> [f64; 3] {
     let m = DMat3::from_quat(q);
     // m = Rz(yaw) · Ry(−pitch) · Rx(roll).
     let yaw = m.x_axis.y.atan2(m.x_axis.x);

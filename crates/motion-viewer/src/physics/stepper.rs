@@ -18,7 +18,7 @@ use crate::error::Result;
 use crate::formats::mtn::Mtn;
 
 /// A simulation under way; see the module docs.
-pub struct Stepper {
+pub(crate) struct Stepper {
     /// Shared so that a slice's [`Drive`] may borrow it while the world steps.
     motion: Arc<Mtn>,
     physical: PhysicalModel,
@@ -60,14 +60,7 @@ impl Stepper {
         let attitude = DQuat::from_xyzw(attitude[1], attitude[2], attitude[3], attitude[0]);
         let world = World::new(&physical, DVec3::from_array(position), attitude, &first);
         let targets = Targets::new(&physical, first);
-        let servos: Vec<SimServo> = physical
-            .servos()
-            .map(|(i, s)| SimServo {
-                joint: s.joint,
-                name: s.name,
-                label: physical.links[i].name.clone(),
-            })
-            .collect();
+        let servos = super::servos_of(&physical);
         let duration = drive.duration_s();
         let tally = Tally::new(
             name.to_string(),
@@ -99,12 +92,12 @@ impl Stepper {
     }
 
     /// True once every step is taken.
-    pub fn is_done(&self) -> bool {
+    pub(crate) fn is_done(&self) -> bool {
         self.done >= self.total
     }
 
     /// Takes up to `steps` more steps; returns true once every step is taken.
-    pub fn advance(&mut self, steps: usize) -> bool {
+    pub(crate) fn advance(&mut self, steps: usize) -> bool {
         let motion = Arc::clone(&self.motion);
         let drive = Drive::new(&motion, &self.physical);
         let end = self.done.saturating_add(steps).min(self.total);

@@ -17,16 +17,16 @@ pub const FALL_TILT_DEG: f64 = 60.0;
 pub const FOLLOW_MARGIN_DEG: f64 = 10.0;
 
 /// A shape this close to the ground (or into it) touches it, metres.
-pub const CONTACT_M: f64 = 0.002;
+pub(crate) const CONTACT_M: f64 = 0.002;
 
 /// The body or head on the floor is a fall where the commanded posture
 /// holds them at least this far above the paws' floor, metres (a standing
 /// posture: a standing AIBO's belly is 80–100 mm up; a sitting one's rear is
 /// within a few centimetres of the floor, and rests on it)…
-pub const EXPECTED_CLEARANCE_M: f64 = 0.06;
+pub(crate) const EXPECTED_CLEARANCE_M: f64 = 0.06;
 
 /// …for at least this long, seconds (a brush is not a fall).
-pub const FLOOR_FALL_S: f64 = 0.05;
+pub(crate) const FLOOR_FALL_S: f64 = 0.05;
 
 /// The verdict on one motion.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -37,8 +37,8 @@ pub struct Verdict {
     #[serde(serialize_with = "model_name")]
     pub model: Model,
     /// True when the body tilted past [`FALL_TILT_DEG`], or the body or head
-    /// lay on the floor for [`FLOOR_FALL_S`] where the commanded posture
-    /// holds them [`EXPECTED_CLEARANCE_M`] above it.
+    /// lay on the floor for 0.05 s where the commanded posture
+    /// holds them 0.06 m above it.
     pub falls: bool,
     /// When it did, seconds of the motion (negative: while settling before
     /// the first keyframe; past the duration: in the hold after the last);

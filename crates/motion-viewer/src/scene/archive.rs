@@ -81,7 +81,11 @@ pub fn select_entry(paths: &[PathBuf], entry: &str) -> Result<Vec<PathBuf>> {
 /// The entry of `input` (an archive) called `name`: by exact name, else the
 /// one entry whose name matches ignoring case; an error listing the entries
 /// otherwise.
-pub fn find_entry<'a>(archive: &Path, entries: &'a [OdaEntry], name: &str) -> Result<&'a OdaEntry> {
+pub(crate) fn find_entry<'a>(
+    archive: &Path,
+    entries: &'a [OdaEntry],
+    name: &str,
+) -> Result<&'a OdaEntry> {
     if let Some(e) = entries.iter().find(|e| e.name == name) {
         return Ok(e);
     }

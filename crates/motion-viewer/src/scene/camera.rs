@@ -105,7 +105,7 @@ impl OrbitCamera {
     }
 
     /// Orbits by the given angles (radians); pitch stays within ±89°.
-    pub fn orbit(&mut self, d_yaw: f32, d_pitch: f32) {
+    pub(crate) fn orbit(&mut self, d_yaw: f32, d_pitch: f32) {
         self.yaw = (self.yaw + d_yaw).rem_euclid(std::f32::consts::TAU);
         self.pitch = (self.pitch + d_pitch).clamp(-MAX_PITCH, MAX_PITCH);
     }
@@ -120,7 +120,7 @@ impl OrbitCamera {
 
     /// Scales the distance by `factor` (< 1 zooms in), moving the target toward
     /// `point` by the same proportion so `point` stays under the cursor.
-    pub fn zoom_toward(&mut self, point: Vec3, factor: f32) {
+    pub(crate) fn zoom_toward(&mut self, point: Vec3, factor: f32) {
         let factor = factor.max(1e-3);
         self.target = point + (self.target - point) * factor;
         self.distance *= factor;
@@ -138,7 +138,7 @@ impl OrbitCamera {
 
     /// View → clip for a viewport of `aspect` = width / height; near and far
     /// planes bracket the scene sphere (and the ground grid beyond it).
-    pub fn projection(&self, aspect: f32) -> Mat4 {
+    pub(crate) fn projection(&self, aspect: f32) -> Mat4 {
         let near = (self.distance - 3.0 * self.scene_radius).max(self.distance * 0.01);
         let far = self.distance + 6.0 * self.scene_radius;
         // wgpu's clip space is DirectX's: depth 0..1, y up.

@@ -5,7 +5,7 @@
 use crate::formats::obj::ObjScene;
 
 /// Colours for groups without a material (sRGB, Tableau-like), by group index.
-pub const GROUP_PALETTE: [[f32; 3]; 8] = [
+pub(crate) const GROUP_PALETTE: [[f32; 3]; 8] = [
     [0.89, 0.35, 0.25],
     [0.27, 0.55, 0.84],
     [0.36, 0.70, 0.38],
@@ -17,7 +17,7 @@ pub const GROUP_PALETTE: [[f32; 3]; 8] = [
 ];
 
 /// The sRGB transfer function inverted (material colours are authored in sRGB).
-pub fn srgb_to_linear(c: f32) -> f32 {
+pub(crate) fn srgb_to_linear(c: f32) -> f32 {
     if c <= 0.04045 {
         c / 12.92
     } else {
@@ -27,7 +27,8 @@ pub fn srgb_to_linear(c: f32) -> f32 {
 
 /// The sRGB transfer function: a linear value as an 8-bit target without
 /// an sRGB format must store it.
-pub fn linear_to_srgb(c: f32) -> f32 {
+#[cfg(feature = "gpu")]
+pub(crate) fn linear_to_srgb(c: f32) -> f32 {
     if c <= 0.003_130_8 {
         c * 12.92
     } else {
@@ -37,7 +38,7 @@ pub fn linear_to_srgb(c: f32) -> f32 {
 
 /// Linear RGBA of group `group` of `scene`: its material's `Kd`, or the
 /// palette colour of its index.
-pub fn group_colour(scene: &ObjScene, group: usize) -> [f32; 4] {
+pub(crate) fn group_colour(scene: &ObjScene, group: usize) -> [f32; 4] {
     let srgb = scene
         .groups
         .get(group)

@@ -3,7 +3,7 @@
 //! pyramid of lines, the eye gaze as a ray.
 //!
 //! Pure CPU: the state comes from [`crate::anim::input_animation::state_at`],
-//! the axes from [`super::units`] (Unity is left-handed; the world is not).
+//! the axes from the crate's `scene::units` (Unity is left-handed; the world is not).
 
 use glam::Vec3;
 
@@ -16,9 +16,9 @@ use crate::formats::input_animation::InputAnimation;
 /// Radius of a joint ball, metres.
 pub const JOINT_RADIUS_M: f32 = 0.006;
 /// Radius of a finger segment, metres.
-pub const SEGMENT_RADIUS_M: f32 = 0.003;
+pub(crate) const SEGMENT_RADIUS_M: f32 = 0.003;
 /// Length of the drawn gaze ray, metres.
-pub const GAZE_LENGTH_M: f32 = 1.0;
+pub(crate) const GAZE_LENGTH_M: f32 = 1.0;
 /// Depth of the camera pyramid, metres.
 pub const FRUSTUM_DEPTH_M: f32 = 0.1;
 /// Most states [`bounds_over_time`] evaluates, however long the recording
@@ -40,7 +40,7 @@ pub enum Side {
 
 /// A hand's colour (linear RGBA): orange while pinching, cyan otherwise, the
 /// left hand a little deeper than the right so the two stay apart.
-pub fn hand_colour(side: Side, pinching: bool) -> [f32; 4] {
+pub(crate) fn hand_colour(side: Side, pinching: bool) -> [f32; 4] {
     match (side, pinching) {
         (Side::Left, false) => [0.02, 0.55, 0.80, 1.0],
         (Side::Right, false) => [0.10, 0.85, 0.80, 1.0],
@@ -50,15 +50,15 @@ pub fn hand_colour(side: Side, pinching: bool) -> [f32; 4] {
 }
 
 /// The camera pyramid's colour, linear RGBA.
-pub const CAMERA_COLOUR: [f32; 4] = [0.95, 0.95, 0.95, 1.0];
+pub(crate) const CAMERA_COLOUR: [f32; 4] = [0.95, 0.95, 0.95, 1.0];
 /// The gaze ray's colour, linear RGBA.
-pub const GAZE_COLOUR: [f32; 4] = [1.0, 0.1, 0.6, 1.0];
+pub(crate) const GAZE_COLOUR: [f32; 4] = [1.0, 0.1, 0.6, 1.0];
 
 /// Joint index pairs to link, in [`crate::anim::input_animation::JOINT_NAMES`]
 /// order: wrist → palm, the thumb chain from the wrist, and each finger's
 /// metacarpal → knuckle → middle → distal → tip chain from the wrist. Joint 0
 /// (`None`) is never drawn.
-pub const HAND_SEGMENTS: [(usize, usize); 25] = [
+pub(crate) const HAND_SEGMENTS: [(usize, usize); 25] = [
     (1, 2),
     // Thumb: wrist → metacarpal → proximal → distal → tip.
     (1, 3),
@@ -92,7 +92,7 @@ pub const HAND_SEGMENTS: [(usize, usize); 25] = [
 ];
 
 /// Appends a hand to `out` (nothing while it is untracked), shifted by `offset`.
-pub fn hand_primitives(hand: &HandState, side: Side, offset: Vec3, out: &mut Primitives) {
+pub(crate) fn hand_primitives(hand: &HandState, side: Side, offset: Vec3, out: &mut Primitives) {
     if !hand.tracked {
         return;
     }
@@ -115,7 +115,7 @@ pub fn hand_primitives(hand: &HandState, side: Side, offset: Vec3, out: &mut Pri
 /// The camera's pyramid: apex at the camera, base [`FRUSTUM_DEPTH_M`] ahead
 /// (Unity's camera looks along its +z, which is world −z after the mirror),
 /// with a small notch above the base to show which way is up.
-pub fn camera_lines(camera: &Pose, offset: Vec3) -> Vec<Line> {
+pub(crate) fn camera_lines(camera: &Pose, offset: Vec3) -> Vec<Line> {
     let apex = offset + unity_point(camera.position);
     let rotation = unity_rotation(camera.rotation);
     let forward = rotation * Vec3::NEG_Z * FRUSTUM_DEPTH_M;
@@ -142,7 +142,7 @@ pub fn camera_lines(camera: &Pose, offset: Vec3) -> Vec<Line> {
 
 /// The gaze ray from its recorded origin along its direction, or `None`
 /// while the direction is zero (nothing to point along).
-pub fn gaze_line(origin: [f32; 3], direction: [f32; 3], offset: Vec3) -> Option<Line> {
+pub(crate) fn gaze_line(origin: [f32; 3], direction: [f32; 3], offset: Vec3) -> Option<Line> {
     let direction = unity_point(direction);
     (direction.length_squared() > 0.0 && direction.is_finite()).then(|| {
         Line::ray(
@@ -242,3 +242,8 @@ pub fn bounds_over_time(recording: &InputAnimation) -> Option<(Vec3, Vec3)> {
         .filter_map(|t| extent(&state_at(recording, t)))
         .reduce(|(lo, hi), (a, b)| (lo.min(a), hi.max(b)))
 }
+
+#[cfg(test)]
+mod bounds_tests;
+#[cfg(test)]
+mod tests;

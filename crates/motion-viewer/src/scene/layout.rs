@@ -36,7 +36,7 @@ impl Layout {
     }
 
     /// The other layout.
-    pub fn toggled(self) -> Layout {
+    pub(crate) fn toggled(self) -> Layout {
         match self {
             Layout::Fit => Layout::TrueScale,
             Layout::TrueScale => Layout::Fit,

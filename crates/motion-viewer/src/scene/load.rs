@@ -27,7 +27,7 @@ use std::sync::Arc;
 /// warning and the mesh draws in its default colour. Real libraries hold a
 /// few kilobytes; a megabyte of `newmtl` lines already makes a hundred
 /// thousand materials.
-pub const MAX_MATERIAL_BYTES: u64 = 1 << 20;
+pub(crate) const MAX_MATERIAL_BYTES: u64 = 1 << 20;
 
 /// The bytes of one input file.
 #[derive(Debug)]
@@ -98,7 +98,7 @@ impl Input {
     }
 
     /// The same input narrowed to one entry of the archive it holds.
-    pub fn with_entry(self, entry: impl Into<String>) -> Input {
+    pub(crate) fn with_entry(self, entry: impl Into<String>) -> Input {
         Input {
             entry: Some(entry.into()),
             ..self
@@ -173,9 +173,9 @@ pub trait Materials {
 /// Libraries on disk, under the rules for files from strangers: only a
 /// relative path inside the `.obj`'s folder (no `..`, not absolute, and no
 /// link that leads out of it), only a regular file (never a pipe or device,
-/// which could block or never end), at most [`MAX_MATERIAL_BYTES`]. Not on
+/// which could block or never end), at most 1 MiB. Not on
 /// the web, which has no file system: there libraries come from the files
-/// given ([`InputMaterials`]).
+/// given ([`crate::open_bytes_all`]).
 #[cfg(not(target_arch = "wasm32"))]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DiskMaterials;
@@ -247,7 +247,7 @@ impl Materials for DiskMaterials {
 /// Libraries among a set of inputs, found by file name (the `.mtl` dropped
 /// into a web page beside its `.obj`).
 #[derive(Debug, Clone, Copy)]
-pub struct InputMaterials<'a>(pub &'a [Input]);
+pub(crate) struct InputMaterials<'a>(pub &'a [Input]);
 
 impl Materials for InputMaterials<'_> {
     fn read(&self, _: &Path, lib: &str) -> std::io::Result<Vec<u8>> {

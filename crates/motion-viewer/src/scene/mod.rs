@@ -1,30 +1,33 @@
 //! The scene on the CPU: the files given, loaded and paired into [`Track`]s
 //! (behind the front door, [`crate::open_with`]), and what the viewer does with them before any GPU is involved:
 //! each track's box over its whole motion and where it stands ([`plan`],
-//! [`layout`]), the axes and units of each format ([`units`]), and the plain
-//! shapes that draw the tracks without a mesh ([`shapes`], [`rig`], [`hands`]).
+//! [`layout`]), the axes and units of each format (`units`, inside), and the
+//! plain shapes that draw the tracks without a mesh ([`shapes`], [`rig`], the
+//! MRTK hands inside; [`Track::primitives`] for any track).
 //! The GPU stage and the exporters both build on it.
 
 pub mod archive;
 pub mod camera;
-pub mod colour;
-pub mod hands;
+pub(crate) mod colour;
+pub(crate) mod hands;
 pub mod layout;
 pub(crate) mod load;
 pub mod plan;
 pub mod rig;
 pub mod shapes;
 pub(crate) mod unit_mesh;
-pub mod units;
+pub(crate) mod units;
 
 pub use archive::Archives;
 pub use layout::Layout;
+pub(crate) use load::InputMaterials;
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) use load::load;
 #[cfg(not(target_arch = "wasm32"))]
 pub use load::{DiskMaterials, load_obj, read_bytes};
-pub use load::{Input, InputData, InputMaterials, MAX_MATERIAL_BYTES, Materials};
-pub use plan::{Placement, Plan, auto_layout};
+pub use load::{Input, InputData, Materials};
+pub use plan::Placement;
+pub use plan::{Plan, auto_layout};
 
 use crate::anim;
 use crate::formats::{input_animation, memg, mtn, obj};
@@ -139,5 +142,26 @@ impl Track {
             Track::Memg { motion, .. } => &motion.warnings,
             Track::InputAnimation { recording, .. } => &recording.warnings,
         }
+    }
+
+    /// The plain shapes that draw the track at `t` seconds, in its own world
+    /// coordinates (before its [`Placement`]), as the stage draws them: an
+    /// AIBO rig lifted onto the ground, an MRTK recording's hands, gaze and
+    /// head camera; none for a MEMG scene, which is a mesh.
+    pub fn primitives(&self, t: f64) -> shapes::Primitives {
+        let mut out = shapes::Primitives::default();
+        match self {
+            Track::Mtn { motion, .. } => {
+                let (model, pose) = anim::aibo::pose_from_mtn(motion, t);
+                let origin = glam::Vec3::Y * rig::ground_lift(model, &pose);
+                rig::primitives(model, &pose, origin, &mut out);
+            }
+            Track::InputAnimation { recording, .. } => {
+                let state = anim::input_animation::state_at(recording, t);
+                hands::primitives(&state, glam::Vec3::ZERO, &mut out);
+            }
+            Track::Memg { .. } => {}
+        }
+        out
     }
 }

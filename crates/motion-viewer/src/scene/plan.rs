@@ -1,5 +1,5 @@
 //! Where every track stands and how long they run, measured on the CPU: each
-//! track's box over its whole motion in world axes ([`super::units`]), turned
+//! track's box over its whole motion in world axes (converted by the crate's `scene::units`), turned
 //! into one scale ([`super::layout::scales`]) and translation
 //! ([`super::layout::place`]) per track. The GPU stage and the exporters place
 //! tracks by the same [`Plan`].

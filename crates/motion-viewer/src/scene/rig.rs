@@ -3,7 +3,7 @@
 //! blue, right legs red, so the sides stay apart from any viewpoint).
 //!
 //! Pure CPU: the forward kinematics come from [`crate::anim::aibo`], the axes
-//! from [`super::units`].
+//! from the crate's own `scene::units`.
 //!
 //! **Ground.** The FK places the body centre at the origin. Each frame the
 //! figure is lifted so that its lowest support (the ball of a paw or a knee,
@@ -21,7 +21,7 @@ use crate::formats::aibo::Model;
 use crate::formats::mtn::Mtn;
 
 /// Radius of a bone, metres.
-pub const BONE_RADIUS_M: f32 = 0.006;
+pub(crate) const BONE_RADIUS_M: f32 = 0.006;
 /// Radius of a joint ball, metres.
 pub const JOINT_RADIUS_M: f32 = 0.009;
 
@@ -42,7 +42,7 @@ pub enum Part {
 
 impl Part {
     /// The part a named rig point belongs to.
-    pub fn of_point(name: &str) -> Part {
+    pub(crate) fn of_point(name: &str) -> Part {
         if name.starts_with("left_") {
             Part::LeftLeg
         } else if name.starts_with("right_") {
@@ -57,7 +57,7 @@ impl Part {
     /// The part a bone between two named points belongs to: the neck and
     /// tail bones join the body to them, and a bone between two shoulders is
     /// the trunk.
-    pub fn of_bone(a: &str, b: &str) -> Part {
+    pub(crate) fn of_bone(a: &str, b: &str) -> Part {
         match (Part::of_point(a), Part::of_point(b)) {
             (_, Part::Head) | (Part::Head, _) => Part::Head,
             (_, Part::Tail) | (Part::Tail, _) => Part::Tail,

@@ -57,22 +57,6 @@ impl Line {
             colour,
         }
     }
-
-    /// The 12 edges of the frustum whose world → clip matrix is `view_proj`
-    /// (e.g. a recorded head camera's projection × view).
-    pub fn frustum(view_proj: Mat4, colour: [f32; 4]) -> Vec<Line> {
-        let inverse = view_proj.inverse();
-        let corner = |x: f32, y: f32, z: f32| inverse.project_point3(Vec3::new(x, y, z));
-        let near = [(-1., -1.), (1., -1.), (1., 1.), (-1., 1.)].map(|(x, y)| corner(x, y, 0.0));
-        let far = [(-1., -1.), (1., -1.), (1., 1.), (-1., 1.)].map(|(x, y)| corner(x, y, 1.0));
-        (0..4)
-            .flat_map(|i| {
-                let j = (i + 1) % 4;
-                [(near[i], near[j]), (far[i], far[j]), (near[i], far[i])]
-            })
-            .map(|(a, b)| Line { a, b, colour })
-            .collect()
-    }
 }
 
 /// A square grid of lines on a horizontal plane.

@@ -2,11 +2,11 @@
 //! radius 1, a cylinder of radius 1 from y = 0 to y = 1, and a cube from −½ to ½.
 
 /// Latitude bands of the sphere joints are drawn with.
-pub const SPHERE_STACKS: u32 = 12;
+pub(crate) const SPHERE_STACKS: u32 = 12;
 /// Longitude segments of the sphere joints are drawn with.
-pub const SPHERE_SLICES: u32 = 20;
+pub(crate) const SPHERE_SLICES: u32 = 20;
 /// Segments around the cylinder bones are drawn with.
-pub const CYLINDER_SLICES: u32 = 20;
+pub(crate) const CYLINDER_SLICES: u32 = 20;
 
 /// Positions, normals and triangle indices of a unit shape.
 #[derive(Debug, Clone, Default, PartialEq)]

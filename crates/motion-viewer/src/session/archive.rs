@@ -43,7 +43,7 @@ impl ArchiveList {
 
     /// The same list over the archive's new `bytes` (the file changed):
     /// search text kept, and the entry playing found again by name.
-    pub fn refreshed(&self, bytes: Vec<u8>) -> Result<ArchiveList> {
+    pub(crate) fn refreshed(&self, bytes: Vec<u8>) -> Result<ArchiveList> {
         let mut list = ArchiveList::new(&self.path, bytes)?;
         list.query = self.query.clone();
         if let Some(old) = self.entries.get(self.playing)
@@ -78,7 +78,7 @@ impl ArchiveList {
     }
 
     /// The path of the track the entry on the stage makes (`ARCHIVE:NAME`).
-    pub fn playing_path(&self) -> PathBuf {
+    pub(crate) fn playing_path(&self) -> PathBuf {
         self.entries
             .get(self.playing)
             .map(|e| entry_path(&self.path, &e.name))
@@ -86,7 +86,7 @@ impl ArchiveList {
     }
 
     /// Marks entry `i` as the one on the stage.
-    pub fn set_playing(&mut self, i: usize) {
+    pub(crate) fn set_playing(&mut self, i: usize) {
         if i < self.entries.len() {
             self.playing = i;
         }
@@ -142,7 +142,7 @@ impl ArchiveList {
 
 /// `name · KIND · size`, and a motion's model and duration.
 #[cfg_attr(not(feature = "window"), allow(dead_code))]
-pub fn row_text(e: &EntrySummary) -> String {
+pub(crate) fn row_text(e: &EntrySummary) -> String {
     let size = if e.bytes >= 1024 {
         format!("{:.1} KiB", e.bytes as f64 / 1024.0)
     } else {
@@ -159,6 +159,9 @@ pub fn row_text(e: &EntrySummary) -> String {
         None => format!("{} · {} · {size}", e.name, e.kind),
     }
 }
+
+#[cfg(test)]
+mod viewer_tests;
 
 #[cfg(test)]
 mod tests {

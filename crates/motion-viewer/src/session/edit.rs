@@ -9,7 +9,7 @@
 //! track ([`ViewerState::edit_track`]); its selected keyframe follows the
 //! keyframe jumps ([`ViewerState::select_key_at_playhead`]).
 
-use super::state::{TrackEntry, ViewerState};
+use super::viewer::{TrackEntry, ViewerState};
 use crate::scene::Track;
 use crate::workbench::{Applied, EditError, Editor, edited_path};
 use serde::Serialize;
@@ -116,17 +116,19 @@ impl ViewerState {
     }
 
     /// Undoes the last edit of track `i`; false when there is none.
-    pub fn undo_edit(&mut self, i: usize) -> bool {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn undo_edit(&mut self, i: usize) -> bool {
         self.edit(i, |e| Ok(e.undo())).unwrap_or(false)
     }
 
     /// Redoes the last undone edit of track `i`; false when there is none.
-    pub fn redo_edit(&mut self, i: usize) -> bool {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn redo_edit(&mut self, i: usize) -> bool {
         self.edit(i, |e| Ok(e.redo())).unwrap_or(false)
     }
 
     /// Selects keyframe `key` of track `i` (none out of range).
-    pub fn select_key(&mut self, i: usize, key: Option<usize>) {
+    pub(crate) fn select_key(&mut self, i: usize, key: Option<usize>) {
         if let Some(editor) = self.entry_mut(i).and_then(|e| e.editor.as_deref_mut()) {
             editor.select(key);
         }
@@ -150,7 +152,7 @@ impl ViewerState {
     }
 
     /// The edit state of the edited track, for the status.
-    pub fn edit_status(&self) -> Option<EditStatus> {
+    pub(crate) fn edit_status(&self) -> Option<EditStatus> {
         let track = self.edit_track()?;
         let editor = self.editor(track)?;
         Some(EditStatus {
@@ -163,14 +165,16 @@ impl ViewerState {
     }
 
     /// True when some track has edits not saved yet.
-    pub fn has_unsaved_edits(&self) -> bool {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn has_unsaved_edits(&self) -> bool {
         self.tracks()
             .iter()
             .any(|e| e.editor.as_ref().is_some_and(|ed| ed.is_unsaved()))
     }
 
     /// What saving track `i`'s motion writes, for an AIBO track.
-    pub fn save_request(&self, i: usize) -> Option<SaveRequest> {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn save_request(&self, i: usize) -> Option<SaveRequest> {
         let entry = self.tracks().get(i)?;
         let editor = entry.editor.as_deref()?;
         Some(SaveRequest {
@@ -188,7 +192,8 @@ impl ViewerState {
     }
 
     /// Sets (or clears) what the edit section says.
-    pub fn set_edit_message(&mut self, message: Option<String>) {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn set_edit_message(&mut self, message: Option<String>) {
         self.edit_message = message;
     }
 
@@ -196,7 +201,8 @@ impl ViewerState {
     /// a selection, the keyframe at the playhead) and says what happened in
     /// [`ViewerState::edit_message`]; `done` words a success without a
     /// message of its own.
-    pub fn edit_selected(
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn edit_selected(
         &mut self,
         done: &str,
         op: impl FnOnce(&mut Editor, usize) -> Result<Applied, EditError>,
@@ -221,7 +227,8 @@ impl ViewerState {
     }
 
     /// Words an edit's result in [`ViewerState::edit_message`].
-    pub fn report_edit(&mut self, done: &str, result: Result<Applied, EditError>) {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn report_edit(&mut self, done: &str, result: Result<Applied, EditError>) {
         self.edit_message = Some(match result {
             Ok(Applied {
                 message: Some(m), ..
@@ -239,3 +246,6 @@ impl ViewerState {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

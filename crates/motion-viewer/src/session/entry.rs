@@ -25,7 +25,7 @@ pub struct TrackEntry {
     pub markers: Vec<(f64, String)>,
     /// `check`'s findings with a time (AIBO motions), in time order.
     pub findings: Vec<FindingMark>,
-    /// The user's visibility toggle (solo overrides it; see [`super::state::ViewerState::is_shown`]).
+    /// The user's visibility toggle (solo overrides it; see [`super::viewer::ViewerState::is_shown`]).
     pub visible: bool,
     /// Why the last reload failed; the track shows its previous version meanwhile.
     pub error: Option<String>,

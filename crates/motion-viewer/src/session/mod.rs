@@ -1,11 +1,11 @@
 //! What the viewer shows, as plain data, with no window: the tracks with
 //! their visibility, solo and focus, the clock and the loop range
-//! ([`LoopRange`]), the entry list of an ODA archive opened whole
-//! ([`ArchiveList`]), the focused AIBO motion's joint values and `check`'s
-//! findings, the AIBO motions being edited ([`EditStatus`]), what is under
+//! (`LoopRange`), the entry list of an ODA archive opened whole
+//! (`ArchiveList`), the focused AIBO motion's joint values and `check`'s
+//! findings, the AIBO motions being edited (`EditStatus`), what is under
 //! the cursor and the status that scripts and tests read ([`Status`]), all
 //! held by one [`ViewerState`]; with feature `physics`, each AIBO track
-//! simulated on the physical dog ([`Simulations`]).
+//! simulated on the physical dog (`Simulations`).
 //!
 //! The window (`app`, feature `window`) and the web page drive a
 //! [`ViewerState`]; everything here builds and is tested without them.
@@ -23,15 +23,7 @@ pub(crate) mod pick;
 pub(crate) mod playback;
 #[cfg(feature = "physics")]
 pub(crate) mod sim;
-pub(crate) mod state;
 pub(crate) mod status;
+pub(crate) mod viewer;
 
-pub use archive::ArchiveList;
-pub use edit::{EditStatus, SaveRequest, suggested_path};
-pub use entry::TrackEntry;
-pub use playback::LoopRange;
-#[cfg(feature = "physics")]
-#[cfg_attr(docsrs, doc(cfg(feature = "physics")))]
-pub use sim::{SimMark, SimMode, SimStatus, SimTrackStatus, Simulations};
-pub use state::{Reload, ViewerState};
-pub use status::{CurveChannel, CurvesStatus, PlotArea, Status};
+pub(crate) use viewer::ViewerState;

@@ -21,7 +21,7 @@ pub struct FindingMark {
 
 /// The findings of `check` with a time on `track`, in time order (none for
 /// a track that is not an AIBO motion).
-pub fn finding_marks(track: &Track) -> Vec<FindingMark> {
+pub(crate) fn finding_marks(track: &Track) -> Vec<FindingMark> {
     let Track::Mtn { motion, .. } = track else {
         return Vec::new();
     };
@@ -44,7 +44,7 @@ pub fn finding_marks(track: &Track) -> Vec<FindingMark> {
 /// A track's body attitude and joint angles at `time_s`, in degrees, each
 /// with its label (`left_front_j1`, or the PRM name of an unknown joint);
 /// `None` for a track that is not an AIBO motion.
-pub fn joint_values(track: &Track, time_s: f64) -> Option<Vec<(String, f64)>> {
+pub(crate) fn joint_values(track: &Track, time_s: f64) -> Option<Vec<(String, f64)>> {
     let Track::Mtn { motion, .. } = track else {
         return None;
     };

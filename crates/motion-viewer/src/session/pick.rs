@@ -4,21 +4,21 @@
 //! against the triangles deformed on the CPU (cached per track and time, so
 //! a still cursor over a paused scene costs nothing).
 //!
-//! The values shown come from the typed states of [`crate::state`]: joint
+//! The values shown come from the typed states of [`crate::pose`]: joint
 //! angles in degrees, positions in each format's own units.
 
-use super::state::ViewerState;
+use super::viewer::ViewerState;
 use crate::anim::aibo::{joint_label, pose_from_mtn};
 use crate::anim::input_animation::{JOINT_NAMES, state_at as input_state_at};
 use crate::anim::memg::{Binding, Deformer};
+use crate::pose::{At, MtnState};
 use crate::scene::camera::OrbitCamera;
 use crate::scene::units::{aibo_point, unity_point};
 use crate::scene::{Placement, Track, rig};
-use crate::state::{At, MtnState};
 use glam::{Vec3, Vec4};
 
 /// How close to a joint (pixels on screen) the cursor must come to pick it.
-pub const PICK_RADIUS_PX: f32 = 10.0;
+pub(crate) const PICK_RADIUS_PX: f32 = 10.0;
 
 /// A part under the cursor and its values now.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,7 +41,7 @@ pub struct Ray {
 }
 
 /// The ray through pixel `cursor` of a `size` view seen by `camera`.
-pub fn ray_through(camera: &OrbitCamera, size: (u32, u32), cursor: (f32, f32)) -> Ray {
+pub(crate) fn ray_through(camera: &OrbitCamera, size: (u32, u32), cursor: (f32, f32)) -> Ray {
     let (w, h) = (size.0.max(1) as f32, size.1.max(1) as f32);
     let ndc = (2.0 * cursor.0 / w - 1.0, 1.0 - 2.0 * cursor.1 / h);
     let inverse = camera.view_projection(w / h).inverse();
@@ -253,7 +253,7 @@ fn intersect(ray: &Ray, a: Vec3, b: Vec3, c: Vec3) -> Option<f32> {
 
 fn memg_hover(
     track: usize,
-    entry: &super::state::TrackEntry,
+    entry: &super::viewer::TrackEntry,
     group: usize,
     t: f64,
     hit: Vec3,
@@ -287,7 +287,7 @@ fn memg_hover(
 }
 
 /// The values of a named AIBO or MRTK point at `t`.
-fn describe_point(track: usize, entry: &super::state::TrackEntry, name: &str, t: f64) -> Hover {
+fn describe_point(track: usize, entry: &super::viewer::TrackEntry, name: &str, t: f64) -> Hover {
     let values = match &entry.track {
         Track::Mtn { motion, .. } => {
             let s = MtnState::new(motion, At::Time(t));

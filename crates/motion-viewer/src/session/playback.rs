@@ -72,7 +72,7 @@ impl LoopRange {
 
     /// Moves the time into the range if it is outside: to the start when
     /// playing forward, to the end when playing backward.
-    pub fn contain(self, timeline: &mut Timeline) {
+    pub(crate) fn contain(self, timeline: &mut Timeline) {
         let t = timeline.time_s();
         if t < self.start || t > self.end {
             timeline.seek(if timeline.speed() > 0.0 {
@@ -85,7 +85,8 @@ impl LoopRange {
 
     /// In [`LoopMode::Once`] at the range's end in the direction of travel,
     /// goes back to its other end, so that play means "play the range again".
-    pub fn rewind_if_done(self, timeline: &mut Timeline) {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn rewind_if_done(self, timeline: &mut Timeline) {
         if timeline.loop_mode() != LoopMode::Once {
             return;
         }

@@ -13,7 +13,7 @@
 use glam::Vec3;
 use serde::Serialize;
 
-use super::state::ViewerState;
+use super::viewer::ViewerState;
 use crate::anim::aibo::{joint_label, pose_from_mtn};
 use crate::formats::mtn::Mtn;
 use crate::physics::{FOLLOW_MARGIN_DEG, Simulation, Stepper, reached_motion};
@@ -101,7 +101,7 @@ struct TrackSim {
 
 /// Every AIBO track's simulation; see the module docs.
 #[derive(Debug, Default)]
-pub struct Simulations {
+pub(crate) struct Simulations {
     mode: SimMode,
     tracks: Vec<Option<TrackSim>>,
     version: u64,
@@ -191,7 +191,7 @@ impl Simulations {
     }
 
     /// Shows the simulated dog as `mode` says; off forgets the simulations.
-    pub fn set_mode(&mut self, mode: SimMode) {
+    pub(crate) fn set_mode(&mut self, mode: SimMode) {
         self.mode = mode;
         if mode == SimMode::Off {
             self.tracks.clear();

@@ -4,7 +4,7 @@
 //! two cannot drift apart.
 
 use super::edit::EditStatus;
-use super::state::ViewerState;
+use super::viewer::ViewerState;
 use serde::Serialize;
 
 /// What the viewer shows now.
@@ -38,7 +38,7 @@ pub struct Status {
     /// The curves panel: whether it is open and the channels it shows
     /// (filled by the window; closed for [`Status::of`]).
     pub curves: CurvesStatus,
-    /// The AIBO motion being edited, if any (see [`super::EditStatus`]).
+    /// The AIBO motion being edited, if any .
     pub edit: Option<EditStatus>,
     /// The simulated dog (feature `physics`; filled by the window, `None`
     /// while off and for [`Status::of`]).

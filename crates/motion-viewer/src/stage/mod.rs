@@ -17,7 +17,7 @@
 //!    at time `t` (MEMG deformation at timestep `t · fps`) into the caller's
 //!    encoder, and [`Stage::frame_scene`] gathers the meshes with their
 //!    translations and the CPU-built primitives (AIBO stick figures from
-//!    [`rig`], MRTK hands, camera and gaze from [`hands`]) at the same `t`,
+//!    [`rig`], MRTK hands, camera and gaze from `scene::hands`) at the same `t`,
 //!    with a grid under [`Stage::bounds`].
 //! 3. The caller draws the frame with [`crate::gpu::Renderer::draw`] (window)
 //!    or [`crate::gpu::Capture::render`] (headless), framing the camera on

@@ -49,7 +49,10 @@ impl EntrySummary {
 
 /// Every entry of the archive `bytes` (read from `path`), in table order.
 /// A motion entry that does not decode is listed with the error as its warning.
-pub fn summarize_archive(path: &Path, bytes: &[u8]) -> Result<Vec<EntrySummary>, DecodeError> {
+pub(crate) fn summarize_archive(
+    path: &Path,
+    bytes: &[u8],
+) -> Result<Vec<EntrySummary>, DecodeError> {
     let entries = read_oda(bytes)?;
     Ok(entries
         .iter()

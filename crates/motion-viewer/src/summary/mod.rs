@@ -9,9 +9,10 @@
 mod archive;
 mod text;
 
+pub use archive::EntrySummary;
+pub(crate) use archive::summarize_archive;
 #[cfg(not(target_arch = "wasm32"))]
 pub use archive::summarize_paths;
-pub use archive::{EntrySummary, summarize_archive};
 
 use crate::anim::input_animation::duration_s;
 use crate::anim::memg::Binding;
@@ -305,6 +306,6 @@ impl InputAnimationSummary {
 
 /// An `f32` from a file as the decimal it was written as (1.3, not
 /// 1.2999999523…): the shortest text that reads back to the same `f32`.
-pub fn f32_as_written(x: f32) -> f64 {
+pub(crate) fn f32_as_written(x: f32) -> f64 {
     x.to_string().parse().unwrap_or(f64::from(x))
 }

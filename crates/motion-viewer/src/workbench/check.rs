@@ -28,7 +28,7 @@ use serde::Serialize;
 
 /// Angles within this many degrees of a limit count as on it: Sony's files
 /// store limits rounded to whole micro-radians (1 µrad ≈ 0.00006°).
-pub const RESOLUTION_DEG: f64 = 0.001;
+pub(crate) const RESOLUTION_DEG: f64 = 0.001;
 
 /// How far past a joint limit is a warning rather than an error, in degrees:
 /// Tekkotsu's ERS-210 mechanical limits lie 3° beyond its software limits,

@@ -24,7 +24,7 @@ use super::table::{Table, error, number, read_csv, read_json};
 use super::{Edit, finish};
 use std::io::{BufRead, BufReader, Read};
 
-pub use super::table::{CsvError, MAX_FIELD_BYTES, MAX_LINE_BYTES, MAX_ROWS, MAX_TABLE_BYTES};
+pub use super::table::CsvError;
 use crate::anim::aibo::joint_label;
 use crate::formats::aibo::{Joint, Model};
 use crate::formats::mtn::{Keyframe, Mtn, Scope, URAD_TO_DEG, design_label, prm_names};
@@ -66,7 +66,7 @@ pub fn from_json(bytes: &[u8], options: &FromTable) -> Result<Edit, CsvError> {
 /// Builds a motion from a CSV or JSON table (JSON when its first
 /// character that is not white space is `[`) read from `source` as it
 /// streams: a row at a time, each line, field and the whole within the caps
-/// of [`MAX_LINE_BYTES`], [`MAX_FIELD_BYTES`] and [`MAX_TABLE_BYTES`],
+/// (64 KiB a line, 1 KiB a field, 512 MiB and a million rows in all),
 /// checked while reading, so an oversized table is refused early and in
 /// bounded memory.
 pub fn from_table_reader(source: impl Read, options: &FromTable) -> Result<Edit, CsvError> {

@@ -27,7 +27,7 @@ pub fn mirror(m: &Mtn) -> Result<Edit, EditError> {
 /// applied to any keyframe of that motion (by [`mirror`], and by the editor
 /// to one keyframe).
 #[derive(Debug, Clone, PartialEq)]
-pub struct MirrorMap {
+pub(crate) struct MirrorMap {
     sources: Vec<(usize, bool)>,
 }
 

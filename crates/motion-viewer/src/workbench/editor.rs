@@ -15,12 +15,12 @@
 //! are written with their sizes corrected.
 //!
 //! Undo keeps whole keyframe vectors (a motion's keyframes are small: Sony's
-//! longest has a few hundred), up to [`UNDO_BUDGET_VALUES`] angles in all,
+//! longest has a few hundred), up to [`history::UNDO_BUDGET_VALUES`] angles in all,
 //! the oldest steps dropped beyond that.
 
 mod history;
-
-pub use history::UNDO_BUDGET_VALUES;
+#[cfg(test)]
+mod tests;
 
 use super::edit::MirrorMap;
 use super::{EditError, Report, check};
@@ -99,7 +99,7 @@ impl Editor {
 
     /// Starts editing `motion`, which the caller decoded from `bytes`:
     /// [`Editor::from_bytes`] without decoding them again.
-    pub fn decoded_from(motion: Mtn, bytes: Vec<u8>) -> Editor {
+    pub(crate) fn decoded_from(motion: Mtn, bytes: Vec<u8>) -> Editor {
         let mut editor = Editor::new(motion);
         editor.original_bytes = Some(bytes);
         editor
@@ -397,7 +397,7 @@ impl Editor {
 
     /// True when the motion differs from what was last saved
     /// ([`Editor::mark_saved`]; at first, from the original).
-    pub fn is_unsaved(&self) -> bool {
+    pub(crate) fn is_unsaved(&self) -> bool {
         self.current.keyframes != self.saved
     }
 

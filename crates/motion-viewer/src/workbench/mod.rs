@@ -11,7 +11,8 @@
 //!   `viewer export` writes);
 //! - [`check()`]: a motion against the robot's joint limits, servo speeds,
 //!   naming rules and standard postures, as a typed [`Report`];
-//! - [`Editor`]: one motion's keyframes edited in place, with undo.
+//! - `Editor` (the crate's own): one motion's keyframes edited in place,
+//!   with undo, for the window's and the page's curves panel.
 
 pub(crate) mod check;
 mod convert;
@@ -23,14 +24,12 @@ mod table;
 use crate::formats::aibo::{Joint, Model};
 use crate::formats::mtn::{self, MotionName, Mtn};
 
-pub use self::csv::{
-    CsvError, FromTable, MAX_FIELD_BYTES, MAX_LINE_BYTES, MAX_ROWS, MAX_TABLE_BYTES, from_csv,
-    from_json, from_table_reader,
-};
-pub use check::{Finding, FindingKind, Report, Severity, check};
+pub use self::csv::{CsvError, FromTable, from_csv, from_json, from_table_reader};
+pub use check::Finding;
+pub use check::{FindingKind, Report, Severity, check};
 pub use convert::convert;
-pub use edit::{MirrorMap, Retime, concat, mirror, retime, reverse, with_name};
-pub use editor::{Applied, Editor, UNDO_BUDGET_VALUES, edited_path};
+pub use edit::{Retime, concat, mirror, retime, reverse, with_name};
+pub(crate) use editor::{Applied, Editor, edited_path};
 
 // The workbench's errors into the crate's (here, not in `error`, which
 // the formats this module reads import: no cycle).

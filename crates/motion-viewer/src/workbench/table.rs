@@ -12,7 +12,7 @@ fn cut(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// The most rows a table may have: a 250 s motion sampled at 4 kHz.
-pub const MAX_ROWS: usize = 1_000_000;
+pub(crate) const MAX_ROWS: usize = 1_000_000;
 
 /// A table that does not make a motion: where and why, in one line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -66,11 +66,11 @@ pub(super) enum Cell {
 
 /// The longest line (a CSV record) read: a keyframe row of every channel
 /// is a few hundred bytes.
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
 /// The longest CSV field read: a number or a column name.
-pub const MAX_FIELD_BYTES: usize = 1024;
+pub(crate) const MAX_FIELD_BYTES: usize = 1024;
 /// The most bytes a table is read for: a million rows of every channel.
-pub const MAX_TABLE_BYTES: u64 = 512 << 20;
+pub(crate) const MAX_TABLE_BYTES: u64 = 512 << 20;
 /// How much of a value an error message quotes.
 const QUOTED_CHARS: usize = crate::text::QUOTED_CHARS;
 

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use glam::{DVec3, Vec3};
 use gltf_common::{Asset, out_dir};
+use gltf_common::{aibo_world, unity_world};
 use motion_viewer::anim::aibo::pose_from_mtn;
 use motion_viewer::anim::input_animation::{JOINT_NAMES, state_at};
 use motion_viewer::anim::memg::{Binding, bounding_box_over_time, deform_reference_f64};
@@ -17,7 +18,6 @@ use motion_viewer::export::gltf::{GltfOptions, GltfReport, write};
 use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::memg;
 use motion_viewer::scene::rig::ground_lift;
-use motion_viewer::scene::units::{aibo_point, unity_point};
 use motion_viewer::scene::{Plan, Track};
 
 /// MEMG: at most this fraction of the scene's bounding-box diagonal off.
@@ -355,7 +355,7 @@ fn aibo_error(asset: &Asset, tracks: &[Track], plan: &Plan, index: usize, ticks:
         let (model, pose) = pose_from_mtn(motion, t);
         let origin = offset + Vec3::Y * ground_lift(model, &pose);
         for &(name, p) in &pose.world {
-            let expected = (origin + aibo_point(p)).as_dvec3();
+            let expected = (origin + aibo_world(p)).as_dvec3();
             let node = point_node(asset, root, name);
             let found = asset.world(node, t as f32).w_axis.truncate();
             worst = worst.max(found.distance(expected));
@@ -394,7 +394,7 @@ fn aibo_points_match_the_rig() {
             for &(name, p) in &pose.body {
                 let node = point_node(&asset, &plan.placements[0].name, name);
                 let found = to_body.transform_point3(asset.world(node, t as f32).w_axis.truncate());
-                let e = found.distance(aibo_point(p).as_dvec3());
+                let e = found.distance(aibo_world(p).as_dvec3());
                 assert!(e < AIBO_TOLERANCE_M, "{file} {name} at {t}: {e:e} m");
             }
         }
@@ -454,13 +454,13 @@ fn mrtk_error(asset: &Asset, tracks: &[Track], plan: &Plan, index: usize) -> f64
             for (j, joint) in JOINT_NAMES.iter().enumerate() {
                 let node = under(asset, root, &format!("{side}_{joint}"));
                 let found = asset.world(node, t as f32).w_axis.truncate();
-                let expected = unity_point(hand.joints[j].position).as_dvec3() + offset;
+                let expected = unity_world(hand.joints[j].position).as_dvec3() + offset;
                 worst = worst.max(found.distance(expected));
             }
         }
         let camera = under(asset, root, "camera");
         let found = asset.world(camera, t as f32).w_axis.truncate();
-        let expected = unity_point(state.camera.unwrap().position).as_dvec3() + offset;
+        let expected = unity_world(state.camera.unwrap().position).as_dvec3() + offset;
         worst = worst.max(found.distance(expected));
     }
     assert!(
@@ -580,7 +580,14 @@ fn memg_texture_coordinates_and_colours_come_from_the_obj() {
         .material()
         .pbr_metallic_roughness()
         .base_color_factor();
-    let linear = |c: f32| motion_viewer::scene::colour::srgb_to_linear(c);
+    // sRGB's transfer function inverted (IEC 61966-2-1).
+    let linear = |c: f32| {
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
     assert_eq!(colour, [linear(0.5), linear(0.25), 0.0, 1.0]);
     // Weights stay in [0, 1] though q runs from −0.5 to 0.5.
     assert_eq!(asset.weights(node, 0.0), [0.0]);

@@ -8,7 +8,7 @@
 use crate::common::workbench::corpus;
 use motion_viewer::export::{Options, export};
 use motion_viewer::formats::mtn;
-use motion_viewer::state::{At, State, state_at};
+use motion_viewer::pose::{At, State, state_at};
 use motion_viewer::summary::{Summary, summarize};
 use motion_viewer::workbench::{FromTable, from_csv, from_json};
 use std::collections::BTreeSet;

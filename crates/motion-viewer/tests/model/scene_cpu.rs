@@ -1,20 +1,19 @@
-//! The scene's CPU half (no GPU needed): axis conversions, the AIBO stick
-//! figure, MRTK hands, and the side-by-side layout of real and synthetic tracks.
+//! The scene's CPU half (no GPU needed): the AIBO stick figure, a
+//! recording's bounds, and the side-by-side layout of real and synthetic
+//! tracks. (Axis conversions and hands: unit tests in `scene`.)
 
 use crate::common::stage as stage_common;
 
-use glam::{Quat, Vec3};
+use crate::common::gltf::unity_world;
+use glam::Vec3;
 use motion_viewer::anim::aibo::{JointAngles, forward_kinematics, pose_from_mtn};
-use motion_viewer::anim::input_animation::{HandState, InputState, Pose, Ray, state_at};
+use motion_viewer::anim::input_animation::state_at;
 use motion_viewer::formats::aibo::Model;
-use motion_viewer::formats::input_animation::JOINT_COUNT;
-use motion_viewer::scene::Plan;
 use motion_viewer::scene::Track;
-use motion_viewer::scene::hands::{self, JOINT_RADIUS_M as HAND_BALL, Side, hand_colour};
 use motion_viewer::scene::layout::{Footprint, GAP_FRACTION, Grounding, place};
 use motion_viewer::scene::rig::{self, JOINT_RADIUS_M as RIG_BALL, Part};
 use motion_viewer::scene::shapes::Primitives;
-use motion_viewer::scene::units::{aibo_point, unity_point, unity_rotation};
+use motion_viewer::scene::{Layout, Plan};
 use stage_common::*;
 
 #[track_caller]
@@ -22,54 +21,6 @@ fn assert_near(actual: Vec3, expected: Vec3, tolerance: f32) {
     assert!(
         (actual - expected).abs().max_element() <= tolerance,
         "{actual} != {expected}"
-    );
-}
-
-// ---- units ---------------------------------------------------------------
-
-#[test]
-fn aibo_millimetres_become_metres_with_z_up_as_y_and_left_as_minus_z() {
-    // 100 mm forward, 20 mm left, 50 mm down.
-    assert_near(
-        aibo_point([100.0, 20.0, -50.0]),
-        Vec3::new(0.1, -0.05, -0.02),
-        1e-7,
-    );
-}
-
-#[test]
-fn aibo_axes_stay_right_handed() {
-    // forward × left = up in the AIBO frame; the images must obey it too.
-    let x = aibo_point([1000.0, 0.0, 0.0]);
-    let y = aibo_point([0.0, 1000.0, 0.0]);
-    let z = aibo_point([0.0, 0.0, 1000.0]);
-    assert_near(x.cross(y), z, 1e-6);
-    assert_near(z, Vec3::Y, 1e-6);
-}
-
-#[test]
-fn unity_points_mirror_z() {
-    assert_near(unity_point([1.0, 2.0, 3.0]), Vec3::new(1.0, 2.0, -3.0), 0.0);
-}
-
-#[test]
-fn unity_rotations_turn_the_mirrored_vectors_alike() {
-    // Unity: Quaternion.Euler(0, 90, 0) * Vector3.forward == Vector3.right.
-    let h = std::f32::consts::FRAC_1_SQRT_2;
-    let yaw90 = [0.0, h, 0.0, h];
-    assert_near(
-        unity_rotation(yaw90) * unity_point([0.0, 0.0, 1.0]),
-        unity_point([1.0, 0.0, 0.0]),
-        1e-6,
-    );
-    // In general: rotate then mirror equals mirror then rotate the converted way.
-    let q = Quat::from_xyzw(0.3, -0.5, 0.2, 0.78).normalize();
-    let v = [0.4, -1.2, 2.5];
-    let rotated_in_unity = (q * Vec3::from(v)).to_array();
-    assert_near(
-        unity_rotation(q.to_array()) * unity_point(v),
-        unity_point(rotated_in_unity),
-        1e-5,
     );
 }
 
@@ -213,117 +164,17 @@ fn sitting_rig_still_rests_on_the_ground() {
 
 // ---- MRTK ----------------------------------------------------------------
 
-fn open_hand(pinching: bool) -> HandState {
-    let mut joints = [Pose::default(); JOINT_COUNT];
-    for (j, pose) in joints.iter_mut().enumerate() {
-        let o = joint_offset(j);
-        pose.position = [0.1 + o[0], 1.2 + o[1], 0.3 + o[2]];
-    }
-    HandState {
-        tracked: true,
-        pinching,
-        joints,
-    }
-}
-
-#[test]
-fn untracked_hand_draws_nothing() {
-    let mut hand = open_hand(false);
-    hand.tracked = false;
-    let mut out = Primitives::default();
-    hands::hand_primitives(&hand, Side::Left, Vec3::ZERO, &mut out);
-    assert_eq!(out, Primitives::default());
-}
-
-#[test]
-fn tracked_hand_draws_26_joints_and_the_finger_chains() {
-    let hand = open_hand(false);
-    let offset = Vec3::new(5.0, 0.0, 0.0);
-    let mut out = Primitives::default();
-    hands::hand_primitives(&hand, Side::Right, offset, &mut out);
-    // Joint 0 ("None") is skipped.
-    assert_eq!(out.spheres.len(), 26);
-    // Palm 1 + thumb 4 + four fingers × 5.
-    assert_eq!(out.capsules.len(), 25);
-    let world = |j: usize| {
-        let [x, y, z] = hand.joints[j].position;
-        offset + Vec3::new(x, y, -z)
-    };
-    // Index tip (11) hangs off the index distal joint (10); thumb tip (6) off 5.
-    for (a, b) in [(1, 2), (10, 11), (5, 6), (1, 22)] {
-        assert!(
-            out.capsules
-                .iter()
-                .any(|c| (c.a - world(a)).length() < 1e-6 && (c.b - world(b)).length() < 1e-6),
-            "no segment {a} → {b}"
-        );
-    }
-}
-
-#[test]
-fn pinching_turns_a_hand_orange() {
-    let mut calm = Primitives::default();
-    let mut pinch = Primitives::default();
-    hands::hand_primitives(&open_hand(false), Side::Left, Vec3::ZERO, &mut calm);
-    hands::hand_primitives(&open_hand(true), Side::Left, Vec3::ZERO, &mut pinch);
-    let [r, g, b, _] = calm.spheres[0].colour;
-    assert!(b > r && g > r, "not cyan: {:?}", calm.spheres[0].colour);
-    let [r, g, b, _] = pinch.spheres[0].colour;
-    assert!(r > g && g > b, "not orange: {:?}", pinch.spheres[0].colour);
-    assert_ne!(
-        hand_colour(Side::Left, false),
-        hand_colour(Side::Right, false)
-    );
-}
-
-#[test]
-fn gaze_ray_starts_at_the_converted_origin() {
-    let offset = Vec3::new(-2.0, 0.0, 1.0);
-    let state = InputState {
-        time_s: 0.0,
-        camera: None,
-        hands: None,
-        eye_gaze: Some(Ray {
-            origin: [0.1, 1.6, 0.4],
-            direction: [0.0, 0.0, 2.0],
-        }),
-    };
-    let mut out = Primitives::default();
-    hands::primitives(&state, offset, &mut out);
-    assert_eq!(out.lines.len(), 1);
-    let ray = out.lines[0];
-    assert_near(ray.a, offset + Vec3::new(0.1, 1.6, -0.4), 1e-6);
-    // Unity forward is world −z; the ray is 1 m long whatever the direction's length.
-    assert_near(ray.b, ray.a + Vec3::new(0.0, 0.0, -1.0), 1e-6);
-}
-
-#[test]
-fn camera_pyramid_points_where_the_head_looks() {
-    let h = std::f32::consts::FRAC_1_SQRT_2;
-    // Turned 90° right in Unity: looking along Unity +x, which stays world +x.
-    let camera = Pose {
-        position: [0.0, 1.6, 0.0],
-        rotation: [0.0, h, 0.0, h],
-    };
-    let lines = hands::camera_lines(&camera, Vec3::ZERO);
-    let apex = Vec3::new(0.0, 1.6, 0.0);
-    let far: Vec<Vec3> = lines
-        .iter()
-        .filter(|l| (l.a - apex).length() < 1e-6)
-        .map(|l| l.b)
-        .collect();
-    assert_eq!(far.len(), 4, "four edges leave the apex");
-    let base_centre = far.iter().sum::<Vec3>() / 4.0;
-    assert_near(
-        base_centre,
-        apex + Vec3::new(hands::FRUSTUM_DEPTH_M, 0.0, 0.0),
-        1e-6,
-    );
-}
+/// The radius of a drawn hand joint's ball (`scene::hands::JOINT_RADIUS_M`):
+/// the drawn figure reaches this far below its lowest joint.
+const HAND_BALL: f32 = 0.006;
 
 #[test]
 fn recording_bounds_cover_the_hands_from_their_lowest_wrist() {
-    let (lo, hi) = hands::bounds_over_time(&recording()).unwrap();
+    // One recording at true scale stands where it was recorded: its placed
+    // box less its offset is the box drawn over the whole recording.
+    let plan = Plan::with_layout(&[recording_track()], Layout::TrueScale).unwrap();
+    let p = &plan.placements[0];
+    let (lo, hi) = (p.min - p.offset, p.max - p.offset);
     // The synthetic hands' lowest joints are the wrists at the start.
     assert!((lo.y - (WRIST_Y - HAND_BALL)).abs() < 1e-5, "lo.y {}", lo.y);
     // The head camera is the highest thing drawn, plus its pyramid's notch.
@@ -396,10 +247,13 @@ fn samples_and_a_recording_stand_apart_on_the_ground() {
     for (track, p) in tracks.iter().zip(&plan.placements) {
         if let Track::InputAnimation { recording, .. } = track {
             for t in [0.0, 0.7, 1.5, 2.0] {
-                let mut out = Primitives::default();
-                hands::primitives(&state_at(recording, t), p.offset, &mut out);
-                for s in &out.spheres {
-                    assert!(s.centre.cmpge(p.min).all() && s.centre.cmple(p.max).all());
+                let hands = state_at(recording, t).hands.unwrap();
+                for hand in [hands.left, hands.right].iter().filter(|h| h.tracked) {
+                    // Joint 0 ("None") is not drawn.
+                    for joint in &hand.joints[1..] {
+                        let c = p.offset + unity_world(joint.position);
+                        assert!(c.cmpge(p.min).all() && c.cmple(p.max).all(), "{c}");
+                    }
                 }
             }
         }

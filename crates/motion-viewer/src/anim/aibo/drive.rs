@@ -12,11 +12,11 @@ use crate::formats::mtn::Mtn;
 /// How long the dog holds the first keyframe's posture on the ground before
 /// the motion starts, seconds: enough for the drop of at most 1 mm and the
 /// servos' transient to die out.
-pub const SETTLE_S: f64 = 0.5;
+pub(crate) const SETTLE_S: f64 = 0.5;
 
 /// How long the dog holds the last keyframe's posture after the motion ends,
 /// seconds: a motion that ends off balance falls within it.
-pub const HOLD_S: f64 = 1.0;
+pub(crate) const HOLD_S: f64 = 1.0;
 
 /// A motion's commanded angles for the simulated servos of one model.
 #[derive(Debug, Clone)]
@@ -67,14 +67,14 @@ impl<'a> Drive<'a> {
 
     /// The keyframes' expected clearances (see [`expected_clearance`]),
     /// keyframe order.
-    pub fn keyframe_clearances(&self) -> &[f64] {
+    pub(crate) fn keyframe_clearances(&self) -> &[f64] {
         &self.clearance
     }
 
     /// How far the commanded posture holds the body and head above the
     /// floor its paws stand on at `t`, metres: linear between the keyframes'
     /// (the same rule as the angles), held outside the motion.
-    pub fn clearance(&self, t: f64) -> f64 {
+    pub(crate) fn clearance(&self, t: f64) -> f64 {
         let times = self.keyframe_times_s();
         let c = &self.clearance;
         let Some(&end) = times.last() else { return 0.0 };

@@ -29,7 +29,7 @@ pub struct Link {
 }
 
 /// Where each link's frame is in the body frame: its origin and its axes.
-pub fn compose(links: &[Link]) -> Vec<(DVec3, DMat3)> {
+pub(crate) fn compose(links: &[Link]) -> Vec<(DVec3, DMat3)> {
     let mut frames: Vec<(DVec3, DMat3)> = Vec::with_capacity(links.len());
     for link in links {
         let offset = DVec3::from_array(link.offset);

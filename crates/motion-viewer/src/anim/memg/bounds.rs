@@ -31,11 +31,11 @@ use std::collections::HashSet;
 /// motion vertices × (basis size + 1) per sampled timestep, summed over the
 /// groups. A fraction of a second; a scene that fits it at every timestep is
 /// sampled at every timestep, so its box is exact.
-pub const BOUNDS_BUDGET: usize = 1 << 28;
+pub(crate) const BOUNDS_BUDGET: usize = 1 << 28;
 
 /// Most timesteps [`bounding_box_over_time`] deforms a group at, however
 /// many the motion declares or the budget would allow.
-pub const MAX_BOUNDS_TIMESTEPS: usize = 1024;
+pub(crate) const MAX_BOUNDS_TIMESTEPS: usize = 1024;
 
 /// Most vertices of one group followed through the motion.
 const MAX_PROBES: usize = 128;
@@ -74,7 +74,7 @@ pub fn bounding_box_over_time(
 /// [`bounding_box_over_time`] deforming each group at no more than
 /// `timesteps` timesteps (at least 2), as the module docs describe (tests
 /// use few to see the sampling at work on a small motion). Following the
-/// probes costs at most a sixteenth of [`BOUNDS_BUDGET`] a round.
+/// probes costs at most a sixteenth of its budget (2²⁸ values) a round.
 pub fn sampled_bounding_box(
     scene: &ObjScene,
     motion: &MemgMotion,

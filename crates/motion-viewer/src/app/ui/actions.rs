@@ -7,7 +7,7 @@
 pub enum CurveAction {
     /// A keyframe marker was clicked: select that keyframe.
     SelectKey {
-        /// The track, as an index into [`crate::session::state::ViewerState::tracks`].
+        /// The track, as an index into [`crate::session::viewer::ViewerState::tracks`].
         track: usize,
         /// The keyframe's index in the motion.
         key: usize,

@@ -14,7 +14,7 @@ use crate::anim::aibo::joint_label;
 use crate::app::Host;
 use crate::app::keys::Action;
 use crate::session::edit::SaveRequest;
-use crate::session::state::ViewerState;
+use crate::session::viewer::ViewerState;
 use crate::workbench::Editor;
 use egui::{Key, RichText};
 use std::path::{Path, PathBuf};
@@ -47,17 +47,17 @@ impl EditUi {
 
     /// True while the first value field has the keyboard with its text
     /// selected, so that what is typed replaces it (Enter put it there).
-    pub fn ready_to_type(&self) -> bool {
+    pub(crate) fn ready_to_type(&self) -> bool {
         self.ready_to_type
     }
 
     /// Asks whether to save the unsaved edits before quitting.
-    pub fn ask_quit(&mut self) {
+    pub(crate) fn ask_quit(&mut self) {
         self.confirm_quit = true;
     }
 
     /// Asks whether to write over the original.
-    pub fn ask_overwrite(&mut self) {
+    pub(crate) fn ask_overwrite(&mut self) {
         self.confirm_overwrite = true;
     }
 
@@ -76,7 +76,7 @@ impl EditUi {
 
 /// True when saving to `target` would write over the file `request` came
 /// from (for an archive entry, the archive).
-pub fn is_original(target: &Path, request: &SaveRequest) -> bool {
+pub(crate) fn is_original(target: &Path, request: &SaveRequest) -> bool {
     target == crate::scene::archive::disk_file(&request.original)
 }
 

@@ -26,7 +26,7 @@ pub fn window(ctx: &egui::Context) {
 }
 
 /// The mouse and drop gestures, as the help lists them.
-pub const MOUSE: [(&str, &str); 7] = [
+pub(crate) const MOUSE: [(&str, &str); 7] = [
     ("left drag", "orbit"),
     ("right / middle drag", "pan"),
     ("wheel", "zoom toward the cursor"),

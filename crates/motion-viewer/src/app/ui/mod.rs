@@ -27,7 +27,7 @@ pub use curves::CurvesPanel;
 use super::frame_time::FrameTimes;
 use crate::scene::Track;
 use crate::session::pick::Hover;
-use crate::session::state::ViewerState;
+use crate::session::viewer::ViewerState;
 use egui::{Align2, RichText};
 
 /// Width of the side panel, points.
@@ -164,7 +164,7 @@ impl Overlay<'_> {
         section(ui, "Under the cursor", true, |ui| {
             panel::hover(ui, self.state, self.ui.hover.as_ref());
         });
-        let aibo = |e: &crate::session::state::TrackEntry| matches!(e.track, Track::Mtn { .. });
+        let aibo = |e: &crate::session::viewer::TrackEntry| matches!(e.track, Track::Mtn { .. });
         if self.state.tracks().iter().any(aibo) {
             section(ui, "Joints", true, |ui| panel::joints(ui, self.state));
             let mut save = false;

@@ -5,7 +5,7 @@ use super::super::frame_time::FrameTimes;
 use crate::scene::Layout;
 use crate::session::mtn::joint_values;
 use crate::session::pick::Hover;
-use crate::session::state::ViewerState;
+use crate::session::viewer::ViewerState;
 use egui::{Color32, RichText};
 
 const ERROR: Color32 = Color32::from_rgb(255, 110, 100);

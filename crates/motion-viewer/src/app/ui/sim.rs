@@ -7,7 +7,7 @@
 //! feature it stays empty and the section says so.
 
 use crate::curves::Series;
-use crate::session::state::ViewerState;
+use crate::session::viewer::ViewerState;
 use egui::{Color32, RichText};
 use std::sync::Arc;
 

@@ -9,7 +9,7 @@
 //! double-click clears it. A click on a keyframe's tick selects that
 //! keyframe for editing and puts the playhead on it.
 
-use crate::session::state::ViewerState;
+use crate::session::viewer::ViewerState;
 use egui::{Color32, FontId, Pos2, Rect, Sense, Stroke, Vec2};
 
 /// Height of the scrub lane, points.

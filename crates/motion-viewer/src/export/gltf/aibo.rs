@@ -46,7 +46,7 @@ use crate::scene::units::{aibo_axes, aibo_point, aibo_rotation};
 pub const MAX_KEY_STEP_DEG: f64 = 2.0;
 
 /// The most frame ticks a motion may have for export (a key per tick).
-pub const MAX_TICKS: u64 = 500_000;
+pub(crate) const MAX_TICKS: u64 = 500_000;
 
 /// What an AIBO track needs.
 pub struct MtnTrack<'s> {
@@ -359,7 +359,7 @@ fn animate_if_moving<const N: usize>(
 }
 
 /// Animates a node through `placed` transforms, one per time.
-pub fn animate_trs(
+pub(crate) fn animate_trs(
     doc: &mut Document<'_>,
     node: Index<json::Node>,
     times: &[f32],

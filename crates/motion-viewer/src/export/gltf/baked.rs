@@ -27,7 +27,7 @@ use crate::anim::memg::Deformer;
 use crate::error::Result;
 
 /// The most timesteps `--baked` writes (one mesh each).
-pub const MAX_BAKED_FRAMES: usize = 100_000;
+pub(crate) const MAX_BAKED_FRAMES: usize = 100_000;
 
 /// The viewer's deformer and its output, shared by every frame's chunk.
 struct Posed<'s> {

@@ -48,7 +48,7 @@ fn json_bytes(root: &json::Root, pretty: bool) -> Result<Vec<u8>> {
 }
 
 /// Writes a `.glb`; returns its size in bytes.
-pub fn write_glb(
+pub(crate) fn write_glb(
     path: &Path,
     root: &json::Root,
     mut chunks: Vec<Chunk<'_>>,
@@ -62,7 +62,11 @@ pub fn write_glb(
 /// A `.glb` in memory (a web page offers it as a download); `name` is what
 /// errors call it.
 #[cfg(feature = "window")]
-pub fn glb_bytes(name: &str, root: &json::Root, mut chunks: Vec<Chunk<'_>>) -> Result<Vec<u8>> {
+pub(crate) fn glb_bytes(
+    name: &str,
+    root: &json::Root,
+    mut chunks: Vec<Chunk<'_>>,
+) -> Result<Vec<u8>> {
     let layout = GlbLayout::new(name, root, &chunks)?;
     let mut bytes = Vec::with_capacity(layout.total as usize);
     layout
@@ -125,7 +129,7 @@ impl GlbLayout {
 }
 
 /// The `.bin` a `.gltf` at `path` keeps its buffer in: same name, `.bin`.
-pub fn companion_bin(path: &Path) -> PathBuf {
+pub(crate) fn companion_bin(path: &Path) -> PathBuf {
     path.with_extension("bin")
 }
 
@@ -144,7 +148,7 @@ fn uri(name: &str) -> String {
 /// Writes a `.gltf` and its `.bin` (when the buffer has bytes) as one
 /// [`OutputSet`]: both appear, or neither (an old `.bin` beside it is left
 /// as it was); returns the files written with their sizes.
-pub fn write_gltf(
+pub(crate) fn write_gltf(
     path: &Path,
     mut root: json::Root,
     mut chunks: Vec<Chunk<'_>>,

@@ -68,7 +68,7 @@ impl<'a> Document<'a> {
     }
 
     /// Plans `len` bytes made by `fill` (padded to 4 here); returns their offset.
-    pub fn push_deferred(&mut self, len: u64, mut fill: Fill<'a>) -> u64 {
+    pub(crate) fn push_deferred(&mut self, len: u64, mut fill: Fill<'a>) -> u64 {
         let offset = self.len;
         let padded = len.next_multiple_of(4);
         self.chunks.push(Chunk {
@@ -85,7 +85,7 @@ impl<'a> Document<'a> {
     }
 
     /// Plans bytes already made; returns their offset.
-    pub fn push_bytes(&mut self, bytes: Vec<u8>) -> u64 {
+    pub(crate) fn push_bytes(&mut self, bytes: Vec<u8>) -> u64 {
         let len = bytes.len() as u64;
         let mut bytes = Some(bytes);
         self.push_deferred(
@@ -169,7 +169,7 @@ impl<'a> Document<'a> {
 
     /// `count` float vectors of `N` components made by `fill` when the file
     /// is written (little-endian), with `bounds` measured beforehand.
-    pub fn floats_deferred<const N: usize>(
+    pub(crate) fn floats_deferred<const N: usize>(
         &mut self,
         count: usize,
         target: Option<buffer::Target>,
@@ -266,7 +266,7 @@ impl<'a> Document<'a> {
     }
 
     /// Adds `child` under `parent`.
-    pub fn adopt(&mut self, parent: Index<json::Node>, child: Index<json::Node>) {
+    pub(crate) fn adopt(&mut self, parent: Index<json::Node>, child: Index<json::Node>) {
         let node = &mut self.root.nodes[parent.value()];
         node.children.get_or_insert_with(Vec::new).push(child);
     }
@@ -286,7 +286,7 @@ impl<'a> Document<'a> {
 
     /// Animates `property` of `node`: one output element (of `values`,
     /// flattened) per time.
-    pub fn animate<const N: usize>(
+    pub(crate) fn animate<const N: usize>(
         &mut self,
         node: Index<json::Node>,
         property: animation::Property,
@@ -301,7 +301,7 @@ impl<'a> Document<'a> {
 
     /// Animates the morph weights of `node`'s mesh: `weights` holds
     /// `targets` values per time, time after time.
-    pub fn animate_weights(
+    pub(crate) fn animate_weights(
         &mut self,
         node: Index<json::Node>,
         times: &[f32],

@@ -501,6 +501,6 @@ fn animate_trs(doc: &mut Document<'_>, node: Index<json::Node>, times: &[f32], t
 }
 
 /// A unit quaternion as glTF's (x, y, z, w) in `f32`.
-pub fn quat_f32(q: DQuat) -> [f32; 4] {
+pub(crate) fn quat_f32(q: DQuat) -> [f32; 4] {
     q.normalize().as_quat().to_array()
 }

@@ -70,7 +70,7 @@ pub fn parts(scene: &ObjScene, keep: impl Fn(usize) -> bool) -> Vec<Part> {
 
 /// Area-weighted vertex normals of `triangles` over `positions` (one per
 /// `.obj` vertex), unit length; a vertex on no triangle of any area gets +y.
-pub fn smooth_normals(positions: &[[f64; 3]], triangles: &[[u32; 3]]) -> Vec<[f32; 3]> {
+pub(crate) fn smooth_normals(positions: &[[f64; 3]], triangles: &[[u32; 3]]) -> Vec<[f32; 3]> {
     let mut sums = vec![[0f64; 3]; positions.len()];
     for t in triangles {
         let [a, b, c] = t.map(|i| positions[i as usize]);

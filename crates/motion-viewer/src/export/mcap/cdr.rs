@@ -15,7 +15,7 @@
 //! with `mcap-ros2-support`, the reader Foxglove's own tools use.
 
 /// The CDR little-endian encapsulation header.
-pub const HEADER: [u8; 4] = [0x00, 0x01, 0x00, 0x00];
+pub(crate) const HEADER: [u8; 4] = [0x00, 0x01, 0x00, 0x00];
 
 /// One message being encoded.
 #[derive(Debug, Clone)]
@@ -124,7 +124,7 @@ impl Cdr {
     }
 
     /// `geometry_msgs/Quaternion`, `[x, y, z, w]`.
-    pub fn quat(&mut self, q: [f64; 4]) -> &mut Self {
+    pub(crate) fn quat(&mut self, q: [f64; 4]) -> &mut Self {
         self.f64(q[0]).f64(q[1]).f64(q[2]).f64(q[3])
     }
 

@@ -24,7 +24,7 @@ pub fn position_to_ros(p: [f64; 3]) -> [f64; 3] {
 /// A Unity rotation `[x, y, z, w]` in REP 103's axes: the same turn seen
 /// through [`position_to_ros`] (a reflection, so the vector part is mapped
 /// and negated).
-pub fn rotation_to_ros(q: [f64; 4]) -> [f64; 4] {
+pub(crate) fn rotation_to_ros(q: [f64; 4]) -> [f64; 4] {
     [-q[2], q[0], -q[1], q[3]]
 }
 

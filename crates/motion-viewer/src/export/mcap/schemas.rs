@@ -60,7 +60,7 @@ macro_rules! pose_deps {
 }
 
 /// `sensor_msgs/msg/JointState`.
-pub const JOINT_STATE: Schema = Schema {
+pub(crate) const JOINT_STATE: Schema = Schema {
     name: "sensor_msgs/msg/JointState",
     text: concat!(
         "std_msgs/Header header\n",
@@ -73,7 +73,7 @@ pub const JOINT_STATE: Schema = Schema {
 };
 
 /// `tf2_msgs/msg/TFMessage`.
-pub const TF_MESSAGE: Schema = Schema {
+pub(crate) const TF_MESSAGE: Schema = Schema {
     name: "tf2_msgs/msg/TFMessage",
     text: concat!(
         "geometry_msgs/TransformStamped[] transforms\n",
@@ -97,7 +97,7 @@ pub const TF_MESSAGE: Schema = Schema {
 };
 
 /// `std_msgs/msg/String`.
-pub const STRING: Schema = Schema {
+pub(crate) const STRING: Schema = Schema {
     name: "std_msgs/msg/String",
     text: "string data\n",
 };
@@ -109,7 +109,7 @@ pub const BOOL: Schema = Schema {
 };
 
 /// `geometry_msgs/msg/PoseStamped`.
-pub const POSE_STAMPED: Schema = Schema {
+pub(crate) const POSE_STAMPED: Schema = Schema {
     name: "geometry_msgs/msg/PoseStamped",
     text: concat!(
         "std_msgs/Header header\n",

@@ -57,7 +57,7 @@ pub const VALUE_BYTES: u64 = 28;
 
 /// The most bytes of a time sample's line beyond its numbers: indentation,
 /// the time code, brackets.
-pub const LINE_BYTES: u64 = 64;
+pub(crate) const LINE_BYTES: u64 = 64;
 
 /// What [`write()`] wrote.
 #[derive(Debug, Clone, PartialEq)]
@@ -276,7 +276,7 @@ pub(crate) struct UsdStage<'w, 'o> {
 
 impl UsdStage<'_, '_> {
     /// Writes `args` (`write!(stage, …)`), an error naming the output.
-    pub fn write_fmt(&mut self, args: fmt::Arguments<'_>) -> Result<()> {
+    pub(crate) fn write_fmt(&mut self, args: fmt::Arguments<'_>) -> Result<()> {
         self.w.write_fmt(args).map_err(|e| Error::io(self.out, e))
     }
 
@@ -317,7 +317,7 @@ impl UsdStage<'_, '_> {
     }
 
     /// A prim name under `/Scene` made from `name`, unique.
-    pub fn unique_name(&mut self, name: &str) -> String {
+    pub(crate) fn unique_name(&mut self, name: &str) -> String {
         let base = identifier(name);
         let mut candidate = base.clone();
         let mut n = 1;

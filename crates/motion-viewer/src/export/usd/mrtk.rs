@@ -22,7 +22,7 @@ pub fn position_to_usd(p: [f64; 3]) -> [f64; 3] {
 
 /// A Unity rotation `[x, y, z, w]` in the stage's axes (the same turn seen
 /// through [`position_to_usd`]).
-pub fn rotation_to_usd(q: [f64; 4]) -> [f64; 4] {
+pub(crate) fn rotation_to_usd(q: [f64; 4]) -> [f64; 4] {
     [-q[0], -q[1], q[2], q[3]]
 }
 

@@ -76,7 +76,7 @@ impl Spill {
 
     /// The bytes held in memory while spilling and reading back series of
     /// `widths` (an estimate, for sizing the work before it starts).
-    pub fn held_bytes(widths: &[usize]) -> u64 {
+    pub(crate) fn held_bytes(widths: &[usize]) -> u64 {
         let row: u64 = widths.iter().map(|&w| 8 * w as u64).sum();
         let widest = widths.iter().map(|&w| 8 * w as u64).max().unwrap_or(0);
         if row <= BLOCK_BYTES as u64 {

@@ -71,7 +71,7 @@ impl WrapMode {
     }
 
     /// The number the file stores.
-    pub fn to_i32(self) -> i32 {
+    pub(crate) fn to_i32(self) -> i32 {
         match self {
             WrapMode::Default => 0,
             WrapMode::Once => 1,
@@ -110,7 +110,7 @@ impl WeightedMode {
     }
 
     /// The number the file stores.
-    pub fn to_i32(self) -> i32 {
+    pub(crate) fn to_i32(self) -> i32 {
         match self {
             WeightedMode::None => 0,
             WeightedMode::In => 1,
@@ -120,12 +120,12 @@ impl WeightedMode {
     }
 
     /// True when the in-weight counts (modes In and Both).
-    pub fn has_in(self) -> bool {
+    pub(crate) fn has_in(self) -> bool {
         matches!(self, WeightedMode::In | WeightedMode::Both)
     }
 
     /// True when the out-weight counts (modes Out and Both).
-    pub fn has_out(self) -> bool {
+    pub(crate) fn has_out(self) -> bool {
         matches!(self, WeightedMode::Out | WeightedMode::Both)
     }
 }

@@ -29,7 +29,7 @@ pub enum Scope {
 
 /// Splits a design label such as `DRX-1000_Legs` into its base label and scope;
 /// `None` for an unknown suffix.
-pub fn split_design(design: &str) -> (&str, Option<Scope>) {
+pub(crate) fn split_design(design: &str) -> (&str, Option<Scope>) {
     match design.split_once('_') {
         None => (design, Some(Scope::Full)),
         Some((base, suffix)) => {
@@ -62,7 +62,7 @@ impl Scope {
 
 /// The design label of a model's full-body motions, e.g. `"DRX-1000"` for the
 /// ERS-7 (`"DRX-900"` for the ERS-220; see [`model_for`]).
-pub fn design_label(model: Model) -> &'static str {
+pub(crate) fn design_label(model: Model) -> &'static str {
     match model {
         Model::Ers110 => "DRX-700",
         Model::Ers210 => "DRX-910",
@@ -75,7 +75,7 @@ pub fn design_label(model: Model) -> &'static str {
 /// The model a design label names, before looking at the joints.
 ///
 /// `DRX-900` is the ERS-220 label; [`model_for`] refines it with the joints.
-pub fn design_model(design: &str) -> Option<Model> {
+pub(crate) fn design_model(design: &str) -> Option<Model> {
     match split_design(design).0 {
         "DRX-700" => Some(Model::Ers110),
         "DRX-910" => Some(Model::Ers210),
@@ -93,7 +93,7 @@ pub fn design_model(design: &str) -> Option<Model> {
 /// and the twelve leg servos, exactly the servos both robots share, so they
 /// play the same on either and stay ERS-220. A `DRX-900` motion that drives a
 /// servo only the ERS-210 has (mouth, ears or tail) is an ERS-210 motion.
-pub fn model_for(design: &str, joints: &[String]) -> Option<Model> {
+pub(crate) fn model_for(design: &str, joints: &[String]) -> Option<Model> {
     let model = design_model(design)?;
     if model == Model::Ers220 {
         let ers210_only = joints.iter().any(|name| {
@@ -179,7 +179,7 @@ fn ers310_role(path: &str) -> Option<Joint> {
 /// The 18 ERS-110 joints in file order: head `r0` (tilt, pan, roll, mouth),
 /// `r2` right front, `r3` left front, `r4` right hind, `r5` left hind
 /// (rotator, elevator, knee each), tail `r1` (tilt, pan).
-pub const ERS110_ORDER: [Joint; 18] = [
+pub(crate) const ERS110_ORDER: [Joint; 18] = [
     Joint::HeadTilt,
     Joint::HeadPan,
     Joint::HeadRoll,

@@ -41,18 +41,17 @@ use crate::formats::aibo::{BodyPart, Joint, Model};
 
 pub use decode::decode;
 pub use encode::encode;
-pub use joints::{
-    ERS110_ORDER, Scope, design_label, design_model, model_for, prm_names, split_design,
-};
+pub use joints::{Scope, prm_names};
+pub(crate) use joints::{design_label, design_model, model_for, split_design};
 pub use oda::{OdaEntry, read_oda};
 
 /// The file magic.
 pub const MAGIC: &[u8; 4] = b"OMTN";
 /// The size of section 0, header included.
-pub const SECTION0_SIZE: u32 = 24;
+pub(crate) const SECTION0_SIZE: u32 = 24;
 /// The frame period used when section 0 says 0 (every ERS-110 file): Sony's
 /// player ignores the field and runs at 16 ms.
-pub const DEFAULT_FRAME_MS: u32 = 16;
+pub(crate) const DEFAULT_FRAME_MS: u32 = 16;
 /// Micro-radians to degrees.
 pub const URAD_TO_DEG: f64 = 180.0 / (1_000_000.0 * std::f64::consts::PI);
 
@@ -180,8 +179,8 @@ impl MotionName {
 }
 
 impl Mtn {
-    /// The robot model, from the design label and, for `DRX-900`, the joints
-    /// (see [`model_for`]). Partial-body designs (`DRX-1000_Legs`) name their model too.
+    /// The robot model, from the design label and, for `DRX-900`, the joints.
+    /// Partial-body designs (`DRX-1000_Legs`) name their model too.
     pub fn model(&self) -> Option<Model> {
         model_for(&self.design, &self.joints)
     }
@@ -193,7 +192,7 @@ impl Mtn {
     }
 
     /// True for ERS-110 files, whose section 3 size is a u16.
-    pub fn is_ers110(&self) -> bool {
+    pub(crate) fn is_ers110(&self) -> bool {
         design_model(&self.design) == Some(Model::Ers110)
     }
 

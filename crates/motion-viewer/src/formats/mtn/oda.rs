@@ -43,13 +43,13 @@ pub struct OdaEntry {
 
 impl OdaEntry {
     /// True for a motion (type `OMTN`).
-    pub fn is_motion(&self) -> bool {
+    pub(crate) fn is_motion(&self) -> bool {
         &self.kind == b"OMTN"
     }
 
     /// The type tag as text: `OMTN`, `WAVE`, `MIDI`; bytes outside printable
     /// ASCII (and the NULs that pad a short tag) as `\xNN`.
-    pub fn kind_name(&self) -> String {
+    pub(crate) fn kind_name(&self) -> String {
         self.kind
             .iter()
             .map(|&b| {

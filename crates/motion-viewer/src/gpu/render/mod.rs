@@ -168,7 +168,7 @@ impl Renderer {
     /// One pass rather than a second one that loads the picture: a CPU
     /// adapter's window image can be slow to read back (see BENCHMARKS.md).
     #[allow(clippy::too_many_arguments)]
-    pub fn draw_viewport(
+    pub(crate) fn draw_viewport(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::TextureView,

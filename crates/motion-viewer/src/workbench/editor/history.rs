@@ -46,24 +46,24 @@ impl History {
     }
 
     /// The step to go back to, closing any gesture.
-    pub fn take_undo(&mut self) -> Option<Step> {
+    pub(crate) fn take_undo(&mut self) -> Option<Step> {
         self.gesture = None;
         self.undo.pop()
     }
 
     /// The step to go forward to, closing any gesture.
-    pub fn take_redo(&mut self) -> Option<Step> {
+    pub(crate) fn take_redo(&mut self) -> Option<Step> {
         self.gesture = None;
         self.redo.pop()
     }
 
     /// What an undo replaced, to redo.
-    pub fn push_redo(&mut self, step: Step) {
+    pub(crate) fn push_redo(&mut self, step: Step) {
         self.redo.push(step);
     }
 
     /// What a redo replaced, to undo (redo's stack kept).
-    pub fn push_undo(&mut self, step: Step) {
+    pub(crate) fn push_undo(&mut self, step: Step) {
         self.undo.push(step);
         self.trim();
     }

@@ -33,7 +33,7 @@ pub enum Geom {
 
 impl Geom {
     /// The lowest height of the shape for a link at `origin` with axes `axes`.
-    pub fn lowest_z(&self, origin: DVec3, axes: DQuat) -> f64 {
+    pub(crate) fn lowest_z(&self, origin: DVec3, axes: DQuat) -> f64 {
         let at = |p: [f64; 3]| (origin + axes * DVec3::from_array(p)).z;
         match *self {
             Geom::Sphere { centre, radius } => at(centre) - radius,

@@ -24,16 +24,16 @@ use geom::solid;
 const M_PER_MM: f64 = 1e-3;
 
 /// Standard gravity, m/s².
-pub const GRAVITY_M_S2: f64 = 9.806_65;
+pub(crate) const GRAVITY_M_S2: f64 = 9.806_65;
 
 /// Coulomb friction between every part and the ground (both engines): the
 /// figure the reference model used, a rubber paw on a wooden floor;
 /// an assumption (docs/physics.md).
-pub const FRICTION: f64 = 0.8;
+pub(crate) const FRICTION: f64 = 0.8;
 
 /// The paw's ball: Tekkotsu's ERS-7 model gives the ball of the foot a
 /// 26 mm diameter; the other models are assumed to have the same.
-pub const PAW_RADIUS_M: f64 = 0.013;
+pub(crate) const PAW_RADIUS_M: f64 = 0.013;
 
 /// The servos as position actuators: torque = kp·(target − angle) − kd·speed,
 /// clamped to ±`torque_limit_nm`; the target moves toward the commanded angle
@@ -51,7 +51,7 @@ pub struct ServoGains {
 /// Every servo's gains (docs/physics.md): the torque limit is Webots' ERS-7
 /// `maxTorque` (5.4542 N·m); the stiffness and damping are assumptions that
 /// hold a standing dog within about a degree of its pose.
-pub const SERVO: ServoGains = ServoGains {
+pub(crate) const SERVO: ServoGains = ServoGains {
     kp: 10.0,
     kd: 0.2,
     torque_limit_nm: 5.4542,
@@ -66,17 +66,17 @@ pub const STEP_S: f64 = 0.002;
 /// contacts drift with the step (an ERS-7 walk's body ends its first second
 /// 34 mm from MuJoCo's own 1 ms run at 2 ms, where rapier's moves 3 mm), so
 /// the reference engine keeps the finer one.
-pub const MUJOCO_STEP_S: f64 = 0.001;
+pub(crate) const MUJOCO_STEP_S: f64 = 0.001;
 
 mod geom;
 mod mass;
 mod pose;
 
 pub use geom::{Collider, Geom, Part};
-pub use mass::{MassBudget, masses, total_mass_kg};
-pub use pose::{
-    START_CLEARANCE_M, attitude, expected_clearance, resting_attitude, start_pose, tilt_deg,
-};
+pub use mass::masses;
+#[cfg(test)]
+use mass::total_mass_kg;
+pub use pose::{expected_clearance, start_pose, tilt_deg};
 
 /// A simulated servo.
 #[derive(Debug, Clone, PartialEq)]
@@ -170,7 +170,7 @@ impl PhysicalModel {
 
     /// The lowest point of every collision shape, metres, for the pose of
     /// [`Self::frames`].
-    pub fn lowest_z(&self, frames: &[(DVec3, DQuat)]) -> f64 {
+    pub(crate) fn lowest_z(&self, frames: &[(DVec3, DQuat)]) -> f64 {
         self.links
             .iter()
             .zip(frames)

@@ -6,12 +6,6 @@ use glam::{DQuat, DVec3};
 
 use super::{Geom, Part, PhysicalModel};
 
-/// The trunk attitude of a body roll, pitch, yaw in degrees (the rig's
-/// [`super::super::body_rotation`]) as a quaternion.
-pub fn attitude(body_rpy_deg: [f64; 3]) -> DQuat {
-    DQuat::from_mat3(&super::super::body_rotation(body_rpy_deg))
-}
-
 /// Height of the lowest shape above the ground at the start, metres.
 pub const START_CLEARANCE_M: f64 = 0.001;
 

@@ -5,7 +5,7 @@
 
 use crate::curves::{self, Channel, Series};
 use crate::scene::Track;
-use crate::session::state::ViewerState;
+use crate::session::viewer::ViewerState;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 

@@ -22,8 +22,8 @@ mod tree;
 
 use super::actions::CurveAction;
 use super::sim::SimView;
-use crate::session::state::ViewerState;
 use crate::session::status::{CurveChannel, CurvesStatus};
+use crate::session::viewer::ViewerState;
 use cache::{ChannelKey, SeriesCache};
 use draw::Shown;
 use egui::Color32;
@@ -59,7 +59,7 @@ pub struct CurvesPanel {
 
 impl CurvesPanel {
     /// The panel, open on the channels matching `pattern` when one is given.
-    pub fn with_pattern(pattern: Option<String>) -> CurvesPanel {
+    pub(crate) fn with_pattern(pattern: Option<String>) -> CurvesPanel {
         CurvesPanel {
             open: pattern.is_some(),
             defaulted: pattern.is_some(),
@@ -69,7 +69,7 @@ impl CurvesPanel {
     }
 
     /// Overlays track B, or stops.
-    pub fn toggle_compare(&mut self) {
+    pub(crate) fn toggle_compare(&mut self) {
         self.compare = !self.compare;
         self.version += 1;
     }

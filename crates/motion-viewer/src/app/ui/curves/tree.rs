@@ -5,7 +5,7 @@
 
 use super::cache::{ChannelKey, SeriesCache};
 use crate::curves::Channel;
-use crate::session::state::ViewerState;
+use crate::session::viewer::ViewerState;
 use egui::{Color32, RichText};
 
 /// Tracks with more channels than this start with their groups closed.

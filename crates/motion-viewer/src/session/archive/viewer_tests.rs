@@ -3,11 +3,11 @@
 //! another entry picked in its place), archive entries reloaded by
 //! `ARCHIVE:NAME`, and `check`'s findings kept with their track.
 
-use motion_viewer::anim::timeline::Timeline;
-use motion_viewer::formats::mtn::{self, Mtn, read_oda};
-use motion_viewer::scene::{DiskMaterials, Input, Track};
-use motion_viewer::session::Reload;
-use motion_viewer::session::ViewerState;
+use crate::anim::timeline::Timeline;
+use crate::formats::mtn::{self, Mtn, read_oda};
+use crate::scene::{DiskMaterials, Input, Track};
+use crate::session::ViewerState;
+use crate::session::viewer::Reload;
 use std::path::Path;
 
 const ARCHIVE: &str = "ers7_MOTION7.ODA";

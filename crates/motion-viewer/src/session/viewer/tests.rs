@@ -2,12 +2,13 @@
 //! range, keyframe jumps on each format, the fit layout's scale factors, and
 //! reloading (time kept; a bad file leaves the last good version).
 
-use motion_viewer::anim::timeline::{LoopMode, Timeline};
-use motion_viewer::scene::layout::{Footprint, Grounding, scales};
-use motion_viewer::scene::{DiskMaterials, Input, Layout};
-use motion_viewer::session::Reload;
-use motion_viewer::session::{Status, ViewerState};
-use motion_viewer::summary::Summary;
+use crate::anim::timeline::{LoopMode, Timeline};
+use crate::scene::layout::{Footprint, Grounding, scales};
+use crate::scene::{DiskMaterials, Input, Layout};
+use crate::session::status::Status;
+use crate::session::viewer::Reload;
+use crate::session::viewer::ViewerState;
+use crate::summary::Summary;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -387,7 +388,7 @@ fn start_time_applies_once_the_first_tracks_arrive() {
 
 /// The MEMG scene and motion and the MRTK recording behind a track.
 fn shared_parts(state: &ViewerState) -> (*const u8, *const u8, *const u8) {
-    use motion_viewer::Track;
+    use crate::Track;
     let tracks = state.tracks();
     let Track::Memg { scene, motion, .. } = &tracks[0].track else {
         panic!("flags first");
@@ -419,13 +420,13 @@ fn layout_switches_edits_and_the_stage_share_one_copy_of_each_motion() {
     );
     // What the stage is built from is the same data, not a copy of it.
     let decoded = state.decoded();
-    let motion_viewer::Track::Memg { motion, .. } = &decoded[0] else {
+    let crate::Track::Memg { motion, .. } = &decoded[0] else {
         panic!("flags first");
     };
     assert_eq!(Arc::as_ptr(motion).cast(), opened.1);
     // The plan the stage is given is the one placed for these tracks.
     assert_eq!(
         *state.plan(),
-        motion_viewer::scene::Plan::with_layout(&decoded, Layout::TrueScale).unwrap()
+        crate::scene::Plan::with_layout(&decoded, Layout::TrueScale).unwrap()
     );
 }

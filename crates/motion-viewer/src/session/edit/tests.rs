@@ -3,12 +3,13 @@
 //! and findings following edits, the revision and generation, the status,
 //! and what a save writes.
 
-use motion_viewer::anim::timeline::Timeline;
-use motion_viewer::formats::mtn;
-use motion_viewer::scene::{DiskMaterials, Input, Track};
-use motion_viewer::session::EditStatus;
-use motion_viewer::session::{Status, ViewerState};
-use motion_viewer::workbench::EditError;
+use crate::anim::timeline::Timeline;
+use crate::formats::mtn;
+use crate::scene::{DiskMaterials, Input, Track};
+use crate::session::edit::EditStatus;
+use crate::session::status::Status;
+use crate::session::viewer::ViewerState;
+use crate::workbench::EditError;
 use std::path::Path;
 
 fn data(name: &str) -> Vec<u8> {
@@ -163,7 +164,7 @@ fn a_save_writes_the_edited_bytes_beside_the_original() {
 
 #[test]
 fn an_archive_entry_is_saved_under_its_name() {
-    use motion_viewer::session::suggested_path;
+    use crate::session::edit::suggested_path;
     let track = Track::Mtn {
         path: "/a/ers210_MOTION.ODA:a_sit#sit_so0_greet".into(),
         motion: mtn::decode(&data("sony_stand_sit.mtn")).unwrap(),
@@ -177,7 +178,7 @@ fn an_archive_entry_is_saved_under_its_name() {
 
 #[test]
 fn a_file_changed_on_disk_does_not_replace_unsaved_edits() {
-    use motion_viewer::session::Reload;
+    use crate::session::viewer::Reload;
     let mut state = three();
     state.edit(1, |e| e.set_value(2, LF_J1, 12.5)).unwrap();
     let generation = state.generation();
@@ -209,14 +210,14 @@ fn a_file_changed_on_disk_does_not_replace_unsaved_edits() {
 
 #[test]
 fn undoing_every_edit_saves_the_opened_files_bytes_even_where_they_do_not_re_encode() {
-    use crate::common::test_data;
     // The two real files whose declared section sizes lie: our encoder
     // writes them corrected, so only the bytes opened give them back.
     for file in [
         "cartheur-aibo__aibo-lab/sit_lose01.mtn",
         "Doggies-Galore__AIBOMotionWorkbench/KnownGoodERS7.mtn",
     ] {
-        let path = test_data("mtn").join(file);
+        let path =
+            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/mtn")).join(file);
         let bytes = std::fs::read(&path).unwrap();
         assert_ne!(mtn::encode(&mtn::decode(&bytes).unwrap()), bytes, "{file}");
         let mut state =

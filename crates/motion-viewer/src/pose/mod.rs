@@ -1,6 +1,7 @@
-//! A motion's state at one time, as plain data: one type per format behind
-//! [`State`], built by [`state_at`]. `viewer export --time S --out s.json`
-//! writes it; the window's panels read it.
+//! A motion's pose at one time (its state), as plain data: one type per
+//! format behind [`State`], built by [`state_at`].
+//! `viewer export --time S --out s.json` writes it; the window's panels read
+//! it.
 //!
 //! The serialised field names are the keys `export` has always written.
 
@@ -362,7 +363,7 @@ impl InputAnimationState {
     }
 
     /// The same data as an evaluated [`InputState`].
-    pub fn from_state(s: &InputState) -> Self {
+    pub(crate) fn from_state(s: &InputState) -> Self {
         let pose = |p: &Pose| PoseState {
             position: p.position,
             rotation: p.rotation,

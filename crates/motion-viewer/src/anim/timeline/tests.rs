@@ -1,6 +1,6 @@
 //! The shared playback timeline: every transport, speed, loop and frame rule.
 
-use motion_viewer::anim::timeline::{LoopMode, MAX_SPEED, MIN_SPEED, Timeline};
+use crate::anim::timeline::{LoopMode, MAX_DURATION_S, MAX_SPEED, MIN_SPEED, Timeline};
 
 const FPS30: f64 = 1.0 / 30.0;
 
@@ -400,4 +400,13 @@ fn frame_count_covers_both_ends() {
     assert_eq!(Timeline::new(2.0, FPS30).frame_count(), 61);
     // sony_stand_sit.mtn: 305 frames of 16 ms = 4.880 s → indices 0..=305.
     assert_eq!(Timeline::new(4.88, 0.016).frame_count(), 306);
+}
+
+#[test]
+fn timeline_stops_at_24_hours() {
+    assert_eq!(MAX_DURATION_S, 86_400.0);
+    let timeline = Timeline::new(1e30, 1.0 / 60.0);
+    assert_eq!(timeline.duration_s(), MAX_DURATION_S);
+    assert_eq!(timeline.frame_count(), 86_400 * 60 + 1);
+    assert_eq!(Timeline::new(4.88, 0.016).duration_s(), 4.88);
 }

@@ -132,7 +132,8 @@ impl ViewerState {
     }
 
     /// Forgets the last load error.
-    pub fn clear_error(&mut self) {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn clear_error(&mut self) {
         self.error = None;
     }
 
@@ -142,7 +143,8 @@ impl ViewerState {
     }
 
     /// An archive's entry list, to edit its search text.
-    pub fn archive_mut(&mut self, i: usize) -> Option<&mut ArchiveList> {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn archive_mut(&mut self, i: usize) -> Option<&mut ArchiveList> {
         self.archives.get_mut(i)
     }
 
@@ -351,7 +353,8 @@ impl ViewerState {
     }
 
     /// Switches between [`Layout::Fit`] and [`Layout::TrueScale`].
-    pub fn set_layout(&mut self, layout: Layout) {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn set_layout(&mut self, layout: Layout) {
         let previous = self.layout_asked.replace(layout);
         let tracks = self.tracks.clone();
         if let Err(e) = self.commit(tracks) {
@@ -371,7 +374,8 @@ impl ViewerState {
     }
 
     /// Flips track `i`'s visibility (ignored out of range).
-    pub fn toggle_visible(&mut self, i: usize) {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn toggle_visible(&mut self, i: usize) {
         if let Some(e) = self.tracks.get_mut(i) {
             e.visible = !e.visible;
         }
@@ -383,7 +387,8 @@ impl ViewerState {
     }
 
     /// Solos track `i`, or ends the solo if it is the soloed one.
-    pub fn toggle_solo(&mut self, i: usize) {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn toggle_solo(&mut self, i: usize) {
         if i < self.tracks.len() {
             self.solo = if self.solo == Some(i) { None } else { Some(i) };
         }
@@ -395,13 +400,15 @@ impl ViewerState {
     }
 
     /// Focuses track `i` (`None`: every track).
-    pub fn set_focus(&mut self, i: Option<usize>) {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn set_focus(&mut self, i: Option<usize>) {
         self.focus = i.filter(|&i| i < self.tracks.len());
     }
 
     /// Focuses the next (`step` = 1) or previous (−1) track, wrapping; from
     /// no focus, the first or last.
-    pub fn cycle_focus(&mut self, step: i64) {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn cycle_focus(&mut self, step: i64) {
         let n = self.tracks.len() as i64;
         if n == 0 {
             return;
@@ -423,7 +430,8 @@ impl ViewerState {
 
     /// Keyframe times the jumps use: the focused track's, else those of
     /// every shown track, merged.
-    pub fn jump_times(&self) -> Vec<f64> {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn jump_times(&self) -> Vec<f64> {
         match self.focus {
             Some(i) => self.tracks[i].keyframes.clone(),
             None => {
@@ -440,7 +448,8 @@ impl ViewerState {
 
     /// Jumps to the next keyframe after the current time (`forward`) or the
     /// previous one before it; stays put when there is none.
-    pub fn jump_keyframe(&mut self, forward: bool) {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn jump_keyframe(&mut self, forward: bool) {
         let times = self.jump_times();
         let now = self.timeline.time_s();
         let eps = 1e-6 * self.timeline.frame_period_s();
@@ -455,13 +464,15 @@ impl ViewerState {
     }
 
     /// The loop range, seconds, if one is set.
-    pub fn loop_range(&self) -> Option<(f64, f64)> {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn loop_range(&self) -> Option<(f64, f64)> {
         self.loop_range.map(|r| (r.start, r.end))
     }
 
     /// Loops playback over `a..b` (either order, clamped to the timeline);
     /// a range shorter than one frame clears it.
-    pub fn set_loop_range(&mut self, a: f64, b: f64) {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn set_loop_range(&mut self, a: f64, b: f64) {
         self.loop_range = LoopRange::new(a, b, self.timeline.frame_period_s())
             .and_then(|r| r.clamped(self.timeline.duration_s()));
         if let Some(r) = self.loop_range {
@@ -470,7 +481,8 @@ impl ViewerState {
     }
 
     /// Ends the loop range.
-    pub fn clear_loop_range(&mut self) {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn clear_loop_range(&mut self) {
         self.loop_range = None;
     }
 
@@ -485,7 +497,8 @@ impl ViewerState {
 
     /// Play or pause; playing from the end of a loop range (in the direction
     /// of travel) starts it over.
-    pub fn toggle_play(&mut self) {
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    pub(crate) fn toggle_play(&mut self) {
         if let (Some(r), false) = (self.loop_range, self.timeline.is_playing()) {
             r.rewind_if_done(&mut self.timeline);
         }
@@ -533,3 +546,6 @@ fn input_name(input: &Input) -> PathBuf {
         None => input.path.clone(),
     }
 }
+
+#[cfg(test)]
+mod tests;
