@@ -89,6 +89,9 @@ mod loaded;
 pub mod output;
 pub mod pose;
 pub mod scene;
+// What the window shows, as plain data: built and tested without the
+// window (feature `window`), which is what reads it.
+#[cfg_attr(not(feature = "window"), allow(dead_code, unused_imports))]
 pub(crate) mod session;
 pub mod summary;
 #[cfg(feature = "synthetic")]

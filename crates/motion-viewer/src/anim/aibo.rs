@@ -282,7 +282,7 @@ fn leg_prefix(leg: Leg) -> &'static str {
 /// The body rotation for roll, pitch, yaw in degrees: yaw about z, then
 /// pitch about the turned y, then roll about the turned x (Z-Y-X), with the
 /// signs of the module docs.
-pub fn body_rotation(body_rpy_deg: [f64; 3]) -> DMat3 {
+pub(crate) fn body_rotation(body_rpy_deg: [f64; 3]) -> DMat3 {
     let [roll, pitch, yaw] = body_rpy_deg.map(f64::to_radians);
     // Pitch + lifts the front: x turns toward +z, which is -pitch about +y.
     DMat3::from_rotation_z(yaw) * DMat3::from_rotation_y(-pitch) * DMat3::from_rotation_x(roll)

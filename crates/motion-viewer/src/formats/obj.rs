@@ -45,7 +45,7 @@ pub struct ObjGroup {
 
 impl ObjScene {
     /// The index of the group called `name`.
-    pub fn group_index(&self, name: &str) -> Option<usize> {
+    pub(crate) fn group_index(&self, name: &str) -> Option<usize> {
         self.groups.iter().position(|g| g.name == name)
     }
 }

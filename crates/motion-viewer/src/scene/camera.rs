@@ -104,6 +104,7 @@ impl OrbitCamera {
         self.pitch = pitch;
     }
 
+    #[cfg_attr(not(feature = "window"), allow(dead_code))] // the window's
     /// Orbits by the given angles (radians); pitch stays within ±89°.
     pub(crate) fn orbit(&mut self, d_yaw: f32, d_pitch: f32) {
         self.yaw = (self.yaw + d_yaw).rem_euclid(std::f32::consts::TAU);
@@ -118,6 +119,7 @@ impl OrbitCamera {
         self.target += (-right * dx + up * dy) * view_height;
     }
 
+    #[cfg_attr(not(feature = "window"), allow(dead_code))] // the window's
     /// Scales the distance by `factor` (< 1 zooms in), moving the target toward
     /// `point` by the same proportion so `point` stays under the cursor.
     pub(crate) fn zoom_toward(&mut self, point: Vec3, factor: f32) {
@@ -127,7 +129,7 @@ impl OrbitCamera {
     }
 
     /// The eye position.
-    pub fn eye(&self) -> Vec3 {
+    pub(crate) fn eye(&self) -> Vec3 {
         self.target + self.distance * self.basis().2
     }
 

@@ -15,7 +15,7 @@ use std::str::FromStr;
 /// How tracks are sized before they are placed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Layout {
-    /// Every track scaled to the size of the largest ([`scales`]); a
+    /// Every track scaled to the size of the largest; a
     /// recording floating above the ground is set down on it
     /// ([`super::plan::Plan::with_layout`]).
     Fit,
@@ -35,6 +35,7 @@ impl Layout {
         }
     }
 
+    #[cfg_attr(not(feature = "window"), allow(dead_code))] // the window's
     /// The other layout.
     pub(crate) fn toggled(self) -> Layout {
         match self {
@@ -119,7 +120,7 @@ impl Footprint {
 /// for [`Layout::Fit`], the largest footprint's longest side over this one's
 /// (so the largest keeps scale 1). An empty or degenerate box (nothing drawn,
 /// a single point) keeps scale 1 rather than blowing up.
-pub fn scales(footprints: &[Footprint], layout: Layout) -> Vec<f32> {
+pub(crate) fn scales(footprints: &[Footprint], layout: Layout) -> Vec<f32> {
     let largest = footprints.iter().map(Footprint::size).fold(0.0, f32::max);
     footprints
         .iter()

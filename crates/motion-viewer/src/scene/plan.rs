@@ -1,6 +1,6 @@
 //! Where every track stands and how long they run, measured on the CPU: each
 //! track's box over its whole motion in world axes (converted by the crate's `scene::units`), turned
-//! into one scale ([`super::layout::scales`]) and translation
+//! into one scale and translation
 //! ([`super::layout::place`]) per track. The GPU stage and the exporters place
 //! tracks by the same [`Plan`].
 
@@ -141,7 +141,7 @@ impl Plan {
 }
 
 /// Binds a MEMG motion to its scene, the error naming the motion file.
-pub fn bind(track: &Track, scene: &ObjScene, motion: &MemgMotion) -> Result<Binding> {
+pub(crate) fn bind(track: &Track, scene: &ObjScene, motion: &MemgMotion) -> Result<Binding> {
     Binding::new(scene, motion).map_err(|reason| Error::mismatch(track.path(), reason))
 }
 

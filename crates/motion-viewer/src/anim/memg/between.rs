@@ -76,7 +76,7 @@ impl Between {
 
     /// Group `g`'s coefficient `j` here, in `f64`; NaN where the file has
     /// no such coefficient (a [`super::Binding`] refuses such a motion first).
-    pub fn coefficient(&self, g: &MemgGroup, j: usize) -> f64 {
+    pub(crate) fn coefficient(&self, g: &MemgGroup, j: usize) -> f64 {
         let r = g.basis_len;
         let q = |t: usize| g.coeffs.get(t * r + j).map_or(f64::NAN, |&v| f64::from(v));
         let a = q(self.t0);
