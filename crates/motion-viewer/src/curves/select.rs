@@ -36,7 +36,7 @@ pub fn matches(pattern: &str, name: &str) -> bool {
 }
 
 /// The channels of `track` that any of `patterns` matches, in table order.
-pub fn select(track: &Track, patterns: &[String]) -> Vec<Channel> {
+pub(crate) fn select(track: &Track, patterns: &[String]) -> Vec<Channel> {
     channels(track)
         .into_iter()
         .filter(|c| patterns.iter().any(|p| matches(p, &c.name)))
@@ -84,7 +84,7 @@ pub enum Window {
 impl Window {
     /// The window on the clock: frames `A..B` of the first track's frame
     /// period (B excluded), the seconds `A..=B`, or every frame.
-    pub fn clock(self, tracks: &[Track]) -> clock::Window {
+    pub(crate) fn clock(self, tracks: &[Track]) -> clock::Window {
         match self {
             Window::All => clock::Window::Whole,
             Window::Frames(a, b) => {

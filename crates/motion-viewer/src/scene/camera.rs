@@ -111,9 +111,10 @@ impl OrbitCamera {
         self.pitch = (self.pitch + d_pitch).clamp(-MAX_PITCH, MAX_PITCH);
     }
 
+    #[cfg_attr(not(feature = "window"), allow(dead_code))] // the window's
     /// Slides target and eye in the view plane; `dx`, `dy` are fractions of
     /// the view height (so a drag moves the scene with the mouse).
-    pub fn pan(&mut self, dx: f32, dy: f32) {
+    pub(crate) fn pan(&mut self, dx: f32, dy: f32) {
         let view_height = 2.0 * self.distance * (self.fov_y * 0.5).tan();
         let (right, up, _) = self.basis();
         self.target += (-right * dx + up * dy) * view_height;
@@ -134,7 +135,7 @@ impl OrbitCamera {
     }
 
     /// World → view.
-    pub fn view(&self) -> Mat4 {
+    pub(crate) fn view(&self) -> Mat4 {
         glam::camera::rh::view::look_at_mat4(self.eye(), self.target, Vec3::Y)
     }
 

@@ -28,7 +28,7 @@ impl Layout {
     /// The layout to use when none is asked for: [`Layout::Fit`] when tracks
     /// of different kinds are mixed (`kinds` names each track's kind, in any
     /// form that compares), [`Layout::TrueScale`] otherwise.
-    pub fn auto<K: PartialEq>(kinds: &[K]) -> Layout {
+    pub(crate) fn auto<K: PartialEq>(kinds: &[K]) -> Layout {
         match kinds.split_first() {
             Some((first, rest)) if rest.iter().any(|k| k != first) => Layout::Fit,
             _ => Layout::TrueScale,
@@ -107,7 +107,7 @@ impl Footprint {
     }
 
     /// The box scaled by `scale` about the track's own origin.
-    pub fn scaled(&self, scale: f32) -> Footprint {
+    pub(crate) fn scaled(&self, scale: f32) -> Footprint {
         Footprint {
             min: self.min * scale,
             max: self.max * scale,
