@@ -85,7 +85,7 @@ impl Window {
     }
 
     /// The seconds `start_s..=end_s`, both ends included: `--time-range A..B`.
-    pub fn seconds(start_s: f64, end_s: f64) -> Window {
+    pub(crate) fn seconds(start_s: f64, end_s: f64) -> Window {
         Window::Seconds {
             start_s,
             end_s,
@@ -174,7 +174,7 @@ impl Grid {
 
     /// The time of the grid's `i`-th frame: `(first + i) · period`, the one
     /// formula every path uses, so that equal frames are equal times.
-    pub fn time_s(&self, i: u64) -> f64 {
+    pub(crate) fn time_s(&self, i: u64) -> f64 {
         self.first.saturating_add(i) as f64 * self.period_s
     }
 

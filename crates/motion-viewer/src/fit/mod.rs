@@ -110,7 +110,7 @@ impl<'a> Animation<'a> {
     }
 
     /// The diagonal of the box holding every vertex at every timestep.
-    pub fn diagonal(&self) -> f64 {
+    pub(crate) fn diagonal(&self) -> f64 {
         use rayon::prelude::*;
         let (lo, hi) = self
             .positions

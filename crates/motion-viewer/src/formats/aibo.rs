@@ -107,7 +107,7 @@ impl Leg {
     ];
 
     /// True for the front legs.
-    pub fn is_front(self) -> bool {
+    pub(crate) fn is_front(self) -> bool {
         matches!(self, Leg::LeftFront | Leg::RightFront)
     }
 
@@ -193,7 +193,7 @@ impl BodyPart {
 
 impl Joint {
     /// The body part this joint moves.
-    pub fn part(self) -> BodyPart {
+    pub(crate) fn part(self) -> BodyPart {
         match self {
             Joint::HeadTilt | Joint::HeadPan | Joint::HeadRoll => BodyPart::Head,
             Joint::Mouth => BodyPart::Mouth,

@@ -77,7 +77,7 @@ impl FromStr for Layout {
 }
 
 /// The gap between neighbours, as a fraction of the widest track's width.
-pub const GAP_FRACTION: f32 = 0.2;
+pub(crate) const GAP_FRACTION: f32 = 0.2;
 
 /// How a track meets the ground.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -139,7 +139,7 @@ pub(crate) fn scales(footprints: &[Footprint], layout: Layout) -> Vec<f32> {
 /// The translation of each footprint, in order: along x one after another
 /// with [`GAP_FRACTION`] of the widest width between them, the row centred
 /// on x = 0, each centred on z = 0, and in y as its [`Grounding`] says.
-pub fn place(footprints: &[Footprint]) -> Vec<Vec3> {
+pub(crate) fn place(footprints: &[Footprint]) -> Vec<Vec3> {
     let widest = footprints
         .iter()
         .map(|f| f.max.x - f.min.x)

@@ -1,6 +1,6 @@
 //! The scene on the CPU: the files given, loaded and paired into [`Track`]s
 //! (behind the front door, [`crate::open_with`]), and what the viewer does with them before any GPU is involved:
-//! each track's box over its whole motion and where it stands ([`plan`],
+//! each track's box over its whole motion and where it stands ([`Plan`],
 //! [`layout`]), the axes and units of each format (`units`, inside), and the
 //! plain shapes that draw the tracks without a mesh ([`shapes`], [`rig`], the
 //! MRTK hands inside; [`Track::primitives`] for any track).
@@ -12,7 +12,7 @@ pub(crate) mod colour;
 pub(crate) mod hands;
 pub mod layout;
 pub(crate) mod load;
-pub mod plan;
+pub(crate) mod plan;
 pub mod rig;
 pub mod shapes;
 pub(crate) mod unit_mesh;
