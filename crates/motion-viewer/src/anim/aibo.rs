@@ -48,7 +48,7 @@ pub type JointAngles = HashMap<Joint, f64>;
 
 /// A joint's range of motion in degrees.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Limit {
+pub(crate) struct Limit {
     /// The joint.
     pub joint: Joint,
     /// Lowest angle, degrees.

@@ -174,7 +174,7 @@ impl Grid {
 
     /// The time of the grid's `i`-th frame: `(first + i) · period`, the one
     /// formula every path uses, so that equal frames are equal times.
-    pub(crate) fn time_s(&self, i: u64) -> f64 {
+    pub fn time_s(&self, i: u64) -> f64 {
         self.first.saturating_add(i) as f64 * self.period_s
     }
 

@@ -19,7 +19,7 @@ pub const ROUNDS: usize = 3;
 
 /// A rigid transform `x = R·s + c`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Rigid {
+pub(crate) struct Rigid {
     /// `R`, row-major, a rotation (orthonormal, determinant +1).
     pub rotation: [[f64; 3]; 3],
     /// `c`.

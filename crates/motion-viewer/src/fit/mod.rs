@@ -51,7 +51,7 @@ mod run;
 #[cfg(test)]
 mod tests;
 
-pub use frames::Rigid;
+pub(crate) use frames::Rigid;
 pub use input::{AnimationSource, Pc2, groups_of, read_pc2};
 pub use report::GroupReport;
 pub use report::{Bytes, FitReport, Seconds};

@@ -272,8 +272,8 @@ pub struct Provenance {
 ///
 /// `None` for the ears, which are binary on every model (no speed to keep).
 /// The ERS-110 and ERS-310 have no published figures: they get the ERS-210's
-/// (see [`speed_provenance`]).
-pub(crate) fn max_speed_rad_s(model: Model, joint: Joint) -> Option<f64> {
+/// (`check`'s report says so: its `speeds`, [`crate::workbench::Report::speeds`]).
+pub fn max_speed_rad_s(model: Model, joint: Joint) -> Option<f64> {
     let ers7 = model == Model::Ers7;
     Some(match joint {
         Joint::Leg(_, LegJoint::Rotator) if ers7 => 4.865_105_29,

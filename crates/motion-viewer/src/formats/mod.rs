@@ -20,7 +20,7 @@ pub mod input_animation;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod mapping;
 pub mod memg;
-pub(crate) mod mtl;
+pub mod mtl;
 pub mod mtn;
 pub mod obj;
 

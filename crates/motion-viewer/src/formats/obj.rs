@@ -3,7 +3,7 @@
 //! MEMG mappings index the file's global `v` list. Loaders that build one mesh
 //! per object renumber vertices in first-use order and drop unreferenced
 //! ones, which breaks those indices; so the geometry is read here line by
-//! line, and a small reader of its own reads the material libraries
+//! line, and [`super::mtl`] reads the material libraries
 //! ([`ObjMaterial`]).
 
 pub use super::mtl::ObjMaterial;

@@ -27,7 +27,7 @@ pub(crate) const JOINT_RADIUS_M: f32 = 0.009;
 
 /// What a point or bone belongs to, for its colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Part {
+pub(crate) enum Part {
     /// The trunk (the outline through the shoulders, the body box).
     Body,
     /// The two left legs.
