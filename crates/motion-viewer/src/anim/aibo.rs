@@ -75,6 +75,8 @@ pub(crate) struct LegGeometry {
 
 /// How the head servos are chained after the neck tilt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+// Each name is the chain's axis order, so most begin with the tilt.
+#[allow(clippy::enum_variant_names)]
 pub(crate) enum HeadChain {
     /// Tilt, pan, then roll about the head's forward axis (ERS-110, ERS-210, ERS-220).
     TiltPanRoll,
