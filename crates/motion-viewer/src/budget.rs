@@ -23,7 +23,7 @@ pub(crate) const MAX_RENDER_PIXELS: u64 = 50_000_000_000;
 /// covers them) one frame may be estimated to cost: a thousand layers of
 /// 1280×720. A real scene covers the picture a few times over; a file whose
 /// million triangles lie on top of each other covers it a million times.
-pub const MAX_FRAME_FRAGMENTS: f64 = 1e9;
+pub(crate) const MAX_FRAME_FRAGMENTS: f64 = 1e9;
 
 /// The most bytes a synthetic scene may take while it is generated (its
 /// grid, basis, coefficients and frames): the documented 10 million-vertex
@@ -60,7 +60,7 @@ pub struct RenderRequest {
 
 impl RenderRequest {
     /// Pixels drawn over every frame.
-    pub fn pixels(&self) -> u64 {
+    pub(crate) fn pixels(&self) -> u64 {
         self.frames
             .saturating_mul(u64::from(self.size[0]) * u64::from(self.size[1]))
     }
@@ -145,7 +145,7 @@ fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
 }
 
 /// Refuses a frame estimated (by [`frame_fragments`]) at more than
-/// [`MAX_FRAME_FRAGMENTS`], naming the input `file` and its triangles.
+/// 10⁹ fragments, naming the input `file` and its triangles.
 pub fn check_frame_cost(
     file: &Path,
     triangles: usize,

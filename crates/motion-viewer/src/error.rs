@@ -300,7 +300,7 @@ pub enum Error {
 }
 
 /// wgpu's error behind a [`GpuError`].
-pub type GpuCause = Box<dyn std::error::Error + Send + Sync + 'static>;
+pub(crate) type GpuCause = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// What went wrong on the GPU, by kind. The message is one line that holds
 /// the cause's text too; the cause itself (wgpu's error) is `source()`.

@@ -72,9 +72,12 @@
 // a test moved in from `tests/` to reach a crate-private item reads the same.
 #[cfg(test)]
 extern crate self as motion_viewer;
+// What every test harness shares (`tests/common/`, included, not copied).
 #[cfg(test)]
-#[path = "test_common.rs"]
+#[path = "../../../tests/common/mod.rs"]
 mod common;
+#[cfg(test)]
+mod model_tests;
 
 pub mod anim;
 pub mod budget;
@@ -89,6 +92,9 @@ mod loaded;
 pub mod output;
 pub mod pose;
 pub mod scene;
+// What the window shows, as plain data: built and tested without the
+// window (feature `window`), which is what reads it.
+#[cfg_attr(not(feature = "window"), allow(dead_code, unused_imports))]
 pub(crate) mod session;
 pub mod summary;
 #[cfg(feature = "synthetic")]

@@ -40,7 +40,7 @@ use crate::formats::mtn::Mtn;
 
 pub use links::Link;
 pub(crate) use links::compose;
-pub use models::rig_model;
+pub(crate) use models::rig_model;
 
 /// Joint angles in degrees by joint. Joints a model has that are missing
 /// here take the model's neutral stance.
@@ -48,7 +48,7 @@ pub type JointAngles = HashMap<Joint, f64>;
 
 /// A joint's range of motion in degrees.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Limit {
+pub(crate) struct Limit {
     /// The joint.
     pub joint: Joint,
     /// Lowest angle, degrees.
@@ -66,7 +66,7 @@ impl Limit {
 
 /// One leg pair's segments, in the leg frame at zero angles (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LegGeometry {
+pub(crate) struct LegGeometry {
     /// Knee relative to the shoulder.
     pub upper: [f64; 3],
     /// Paw relative to the knee.
@@ -75,7 +75,9 @@ pub struct LegGeometry {
 
 /// How the head servos are chained after the neck tilt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HeadChain {
+// Each name is the chain's axis order, so most begin with the tilt.
+#[allow(clippy::enum_variant_names)]
+pub(crate) enum HeadChain {
     /// Tilt, pan, then roll about the head's forward axis (ERS-110, ERS-210, ERS-220).
     TiltPanRoll,
     /// Tilt, pan, then a second tilt (nod) (ERS-7).
@@ -86,7 +88,7 @@ pub enum HeadChain {
 
 /// One robot model's kinematics: geometry, joint limits and neutral stance.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RigModel {
+pub(crate) struct RigModel {
     /// The model this data describes.
     pub model: Model,
     /// The left front shoulder (J1 axis); the other three mirror it in x and y.
@@ -121,7 +123,7 @@ pub struct RigModel {
 
 impl RigModel {
     /// The limit of `joint`, if the model has one.
-    pub fn limit(&self, joint: Joint) -> Option<&Limit> {
+    pub(crate) fn limit(&self, joint: Joint) -> Option<&Limit> {
         self.limits.iter().find(|l| l.joint == joint)
     }
 
@@ -139,7 +141,7 @@ impl RigModel {
     }
 
     /// The neutral stance as joint angles.
-    pub fn neutral_angles(&self) -> JointAngles {
+    pub(crate) fn neutral_angles(&self) -> JointAngles {
         self.neutral.iter().copied().collect()
     }
 }
@@ -192,19 +194,19 @@ const BONES: [(&str, &str); 18] = [
 
 /// The stick figure's bones as pairs of [`POINT_NAMES`]; every model has the
 /// same points, so the same bones.
-pub fn bones(_model: Model) -> &'static [(&'static str, &'static str)] {
+pub(crate) fn bones(_model: Model) -> &'static [(&'static str, &'static str)] {
     &BONES
 }
 
 /// The body box for a renderer: centre and half extents in the body frame
 /// (rotate with [`RigPose::body_rotation`] for the world).
-pub fn body_box(model: Model) -> ([f64; 3], [f64; 3]) {
+pub(crate) fn body_box(model: Model) -> ([f64; 3], [f64; 3]) {
     rig_model(model).body_box
 }
 
 /// The head box for a renderer: centre and half extents in the head frame,
 /// whose origin is the `head` point and whose axes are [`RigPose::head_rotation`].
-pub fn head_box(model: Model) -> ([f64; 3], [f64; 3]) {
+pub(crate) fn head_box(model: Model) -> ([f64; 3], [f64; 3]) {
     rig_model(model).head_box
 }
 
@@ -234,7 +236,7 @@ pub struct RigPose {
 
 impl RigPose {
     /// A point in the body frame by name.
-    pub fn body_point(&self, name: &str) -> Option<[f64; 3]> {
+    pub(crate) fn body_point(&self, name: &str) -> Option<[f64; 3]> {
         find(&self.body, name)
     }
 
@@ -282,7 +284,7 @@ fn leg_prefix(leg: Leg) -> &'static str {
 /// The body rotation for roll, pitch, yaw in degrees: yaw about z, then
 /// pitch about the turned y, then roll about the turned x (Z-Y-X), with the
 /// signs of the module docs.
-pub fn body_rotation(body_rpy_deg: [f64; 3]) -> DMat3 {
+pub(crate) fn body_rotation(body_rpy_deg: [f64; 3]) -> DMat3 {
     let [roll, pitch, yaw] = body_rpy_deg.map(f64::to_radians);
     // Pitch + lifts the front: x turns toward +z, which is -pitch about +y.
     DMat3::from_rotation_z(yaw) * DMat3::from_rotation_y(-pitch) * DMat3::from_rotation_x(roll)

@@ -85,7 +85,7 @@ impl Window {
     }
 
     /// The seconds `start_s..=end_s`, both ends included: `--time-range A..B`.
-    pub fn seconds(start_s: f64, end_s: f64) -> Window {
+    pub(crate) fn seconds(start_s: f64, end_s: f64) -> Window {
         Window::Seconds {
             start_s,
             end_s,

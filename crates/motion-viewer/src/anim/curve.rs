@@ -151,7 +151,7 @@ fn weight(w: f32) -> f64 {
 }
 
 /// Cubic Hermite on s ∈ [0, 1] with end slopes already scaled by the segment length.
-pub fn hermite(v0: f64, m0: f64, m1: f64, v1: f64, s: f64) -> f64 {
+pub(crate) fn hermite(v0: f64, m0: f64, m1: f64, v1: f64, s: f64) -> f64 {
     let s2 = s * s;
     let s3 = s2 * s;
     (2.0 * s3 - 3.0 * s2 + 1.0) * v0

@@ -7,6 +7,8 @@ pub mod input_animation;
 pub mod memg;
 pub mod mtn;
 pub(crate) mod rigid;
+// The window's clock: built and tested without the window.
+#[cfg_attr(not(feature = "window"), allow(dead_code))]
 pub(crate) mod timeline;
 
 pub use timeline::{LoopMode, MAX_DURATION_S};

@@ -146,7 +146,7 @@ impl Action {
     ];
 
     /// What the action does, as the help overlay says it.
-    pub fn description(self) -> &'static str {
+    pub(crate) fn description(self) -> &'static str {
         match self {
             Action::TogglePlay => "play / pause",
             Action::StepBack => "one frame back",

@@ -266,6 +266,7 @@ impl Series {
         spans
     }
 
+    #[cfg_attr(not(feature = "window"), allow(dead_code))] // the window's
     /// [`Series::value_at`]'s body.
     pub(super) fn value_at_impl(&self, t: f64) -> Option<f64> {
         let n = self.times.len().min(self.values.len());

@@ -220,7 +220,7 @@ fn picks(track: &Track, names: &[&str]) -> Result<Vec<Pick>> {
 }
 
 /// `N channels: a, b, c, …` (the first few names), for messages.
-pub fn listing(names: &[&str]) -> String {
+pub(crate) fn listing(names: &[&str]) -> String {
     const SHOWN: usize = 8;
     match names.len() {
         0 => "it has no channels".into(),
@@ -238,6 +238,7 @@ pub fn listing(names: &[&str]) -> String {
     }
 }
 
+#[cfg_attr(not(feature = "window"), allow(dead_code))] // the curves panel's
 /// The times [`sample_frames`] samples `track` at: every frame of its own
 /// period from 0 to its duration, last frame included; every k-th frame
 /// when there are more than 2 000 000.
@@ -246,6 +247,7 @@ pub(crate) fn frame_times(track: &Track) -> Vec<f64> {
     grid.every(grid.stride_for(MAX_SAMPLES as u64)).collect()
 }
 
+#[cfg_attr(not(feature = "window"), allow(dead_code))] // the curves panel's
 /// Samples the channels `names` of `track` at every frame of the track (at
 /// its own frame period; a coarser one when it has more than
 /// [`MAX_SAMPLES`] frames).
@@ -287,6 +289,7 @@ impl Series {
         spans
     }
 
+    #[cfg_attr(not(feature = "window"), allow(dead_code))] // the window's
     /// The value at `t`, linearly between samples; `None` outside the series.
     pub(crate) fn value_at(&self, t: f64) -> Option<f64> {
         self.value_at_impl(t)

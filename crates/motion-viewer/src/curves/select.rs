@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// Whether `name` matches `pattern`: `*` stands for any run of characters
 /// (none included), `?` for exactly one; every other character for itself.
-pub fn matches(pattern: &str, name: &str) -> bool {
+pub(crate) fn matches(pattern: &str, name: &str) -> bool {
     let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
     // Greedy with one backtrack point, the last `*`: linear in practice and
     // never exponential, whatever the pattern.
@@ -36,7 +36,7 @@ pub fn matches(pattern: &str, name: &str) -> bool {
 }
 
 /// The channels of `track` that any of `patterns` matches, in table order.
-pub fn select(track: &Track, patterns: &[String]) -> Vec<Channel> {
+pub(crate) fn select(track: &Track, patterns: &[String]) -> Vec<Channel> {
     channels(track)
         .into_iter()
         .filter(|c| patterns.iter().any(|p| matches(p, &c.name)))
@@ -84,7 +84,7 @@ pub enum Window {
 impl Window {
     /// The window on the clock: frames `A..B` of the first track's frame
     /// period (B excluded), the seconds `A..=B`, or every frame.
-    pub fn clock(self, tracks: &[Track]) -> clock::Window {
+    pub(crate) fn clock(self, tracks: &[Track]) -> clock::Window {
         match self {
             Window::All => clock::Window::Whole,
             Window::Frames(a, b) => {
@@ -97,7 +97,7 @@ impl Window {
 
     /// The window in seconds for `tracks`, `[t0, t1]` with `t0 ≤ t1`.
     /// Fails on a window that is empty or holds no time of any track.
-    pub fn seconds(self, tracks: &[Track], out: &Path) -> Result<(f64, f64)> {
+    pub(crate) fn seconds(self, tracks: &[Track], out: &Path) -> Result<(f64, f64)> {
         let end = tracks.iter().map(Track::duration_s).fold(0.0, f64::max);
         let (a, b) = match self {
             Window::All => (0.0, end),

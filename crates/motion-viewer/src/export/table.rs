@@ -275,7 +275,7 @@ pub fn check(track: &Track, sampling: &Sampling, out: &Path, input_bytes: u64) -
 
 /// Writes `track`'s table to `w` (the file `out`, for errors); returns the
 /// warnings. Call [`check`] first.
-pub fn write_to(
+pub(crate) fn write_to(
     track: &Track,
     sampling: &Sampling,
     format: TableFormat,

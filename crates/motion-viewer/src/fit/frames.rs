@@ -19,7 +19,7 @@ pub const ROUNDS: usize = 3;
 
 /// A rigid transform `x = R·s + c`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Rigid {
+pub(crate) struct Rigid {
     /// `R`, row-major, a rotation (orthonormal, determinant +1).
     pub rotation: [[f64; 3]; 3],
     /// `c`.
@@ -45,7 +45,7 @@ impl Rigid {
     }
 
     /// The row-major 3×4 matrix `[R | c]` a MEMG file stores.
-    pub fn matrix(&self) -> [f64; 12] {
+    pub(crate) fn matrix(&self) -> [f64; 12] {
         let (r, c) = (&self.rotation, &self.translation);
         [
             r[0][0], r[0][1], r[0][2], c[0], r[1][0], r[1][1], r[1][2], c[1], r[2][0], r[2][1],

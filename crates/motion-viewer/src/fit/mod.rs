@@ -51,7 +51,7 @@ mod run;
 #[cfg(test)]
 mod tests;
 
-pub use frames::Rigid;
+pub(crate) use frames::Rigid;
 pub use input::{AnimationSource, Pc2, groups_of, read_pc2};
 pub use report::GroupReport;
 pub use report::{Bytes, FitReport, Seconds};
@@ -110,7 +110,7 @@ impl<'a> Animation<'a> {
     }
 
     /// The diagonal of the box holding every vertex at every timestep.
-    pub fn diagonal(&self) -> f64 {
+    pub(crate) fn diagonal(&self) -> f64 {
         use rayon::prelude::*;
         let (lo, hi) = self
             .positions

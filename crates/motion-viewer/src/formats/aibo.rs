@@ -107,7 +107,7 @@ impl Leg {
     ];
 
     /// True for the front legs.
-    pub fn is_front(self) -> bool {
+    pub(crate) fn is_front(self) -> bool {
         matches!(self, Leg::LeftFront | Leg::RightFront)
     }
 
@@ -193,7 +193,7 @@ impl BodyPart {
 
 impl Joint {
     /// The body part this joint moves.
-    pub fn part(self) -> BodyPart {
+    pub(crate) fn part(self) -> BodyPart {
         match self {
             Joint::HeadTilt | Joint::HeadPan | Joint::HeadRoll => BodyPart::Head,
             Joint::Mouth => BodyPart::Mouth,
@@ -272,8 +272,8 @@ pub struct Provenance {
 ///
 /// `None` for the ears, which are binary on every model (no speed to keep).
 /// The ERS-110 and ERS-310 have no published figures: they get the ERS-210's
-/// (see [`speed_provenance`]).
-pub(crate) fn max_speed_rad_s(model: Model, joint: Joint) -> Option<f64> {
+/// (`check`'s report says so: its `speeds`, [`crate::workbench::Report::speeds`]).
+pub fn max_speed_rad_s(model: Model, joint: Joint) -> Option<f64> {
     let ers7 = model == Model::Ers7;
     Some(match joint {
         Joint::Leg(_, LegJoint::Rotator) if ers7 => 4.865_105_29,

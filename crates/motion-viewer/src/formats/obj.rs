@@ -3,7 +3,8 @@
 //! MEMG mappings index the file's global `v` list. Loaders that build one mesh
 //! per object renumber vertices in first-use order and drop unreferenced
 //! ones, which breaks those indices; so the geometry is read here line by
-//! line, and [`super::mtl`] reads the material libraries.
+//! line, and [`super::mtl`] reads the material libraries
+//! ([`ObjMaterial`]).
 
 pub use super::mtl::ObjMaterial;
 use crate::error::DecodeError;
@@ -45,7 +46,7 @@ pub struct ObjGroup {
 
 impl ObjScene {
     /// The index of the group called `name`.
-    pub fn group_index(&self, name: &str) -> Option<usize> {
+    pub(crate) fn group_index(&self, name: &str) -> Option<usize> {
         self.groups.iter().position(|g| g.name == name)
     }
 }

@@ -116,7 +116,7 @@ impl GpuContext {
     }
 
     /// The limits the device was opened with.
-    pub fn limits(&self) -> wgpu::Limits {
+    pub(crate) fn limits(&self) -> wgpu::Limits {
         self.device.limits()
     }
 

@@ -260,7 +260,7 @@ fn whole_as_integer<S: Serializer>(x: &f64, s: S) -> std::result::Result<S::Ok, 
 /// timesteps ([`crate::anim::memg::steps_at`]), between two timesteps when
 /// it is not whole. Fails before the start or past the last timestep,
 /// saying the motion's range, as an [`Error::Mismatch`] for `file`.
-pub fn place(m: &MemgMotion, at: At, file: &Path) -> Result<Between> {
+pub(crate) fn place(m: &MemgMotion, at: At, file: &Path) -> Result<Between> {
     let invalid = |reason: String| Error::mismatch(file, reason);
     let steps = match at {
         At::Frame(n) => n as f64,

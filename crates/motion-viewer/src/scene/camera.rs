@@ -104,20 +104,23 @@ impl OrbitCamera {
         self.pitch = pitch;
     }
 
+    #[cfg_attr(not(feature = "window"), allow(dead_code))] // the window's
     /// Orbits by the given angles (radians); pitch stays within ±89°.
     pub(crate) fn orbit(&mut self, d_yaw: f32, d_pitch: f32) {
         self.yaw = (self.yaw + d_yaw).rem_euclid(std::f32::consts::TAU);
         self.pitch = (self.pitch + d_pitch).clamp(-MAX_PITCH, MAX_PITCH);
     }
 
+    #[cfg_attr(not(feature = "window"), allow(dead_code))] // the window's
     /// Slides target and eye in the view plane; `dx`, `dy` are fractions of
     /// the view height (so a drag moves the scene with the mouse).
-    pub fn pan(&mut self, dx: f32, dy: f32) {
+    pub(crate) fn pan(&mut self, dx: f32, dy: f32) {
         let view_height = 2.0 * self.distance * (self.fov_y * 0.5).tan();
         let (right, up, _) = self.basis();
         self.target += (-right * dx + up * dy) * view_height;
     }
 
+    #[cfg_attr(not(feature = "window"), allow(dead_code))] // the window's
     /// Scales the distance by `factor` (< 1 zooms in), moving the target toward
     /// `point` by the same proportion so `point` stays under the cursor.
     pub(crate) fn zoom_toward(&mut self, point: Vec3, factor: f32) {
@@ -127,12 +130,12 @@ impl OrbitCamera {
     }
 
     /// The eye position.
-    pub fn eye(&self) -> Vec3 {
+    pub(crate) fn eye(&self) -> Vec3 {
         self.target + self.distance * self.basis().2
     }
 
     /// World → view.
-    pub fn view(&self) -> Mat4 {
+    pub(crate) fn view(&self) -> Mat4 {
         glam::camera::rh::view::look_at_mat4(self.eye(), self.target, Vec3::Y)
     }
 

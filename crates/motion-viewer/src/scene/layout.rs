@@ -15,7 +15,7 @@ use std::str::FromStr;
 /// How tracks are sized before they are placed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Layout {
-    /// Every track scaled to the size of the largest ([`scales`]); a
+    /// Every track scaled to the size of the largest; a
     /// recording floating above the ground is set down on it
     /// ([`super::plan::Plan::with_layout`]).
     Fit,
@@ -28,13 +28,14 @@ impl Layout {
     /// The layout to use when none is asked for: [`Layout::Fit`] when tracks
     /// of different kinds are mixed (`kinds` names each track's kind, in any
     /// form that compares), [`Layout::TrueScale`] otherwise.
-    pub fn auto<K: PartialEq>(kinds: &[K]) -> Layout {
+    pub(crate) fn auto<K: PartialEq>(kinds: &[K]) -> Layout {
         match kinds.split_first() {
             Some((first, rest)) if rest.iter().any(|k| k != first) => Layout::Fit,
             _ => Layout::TrueScale,
         }
     }
 
+    #[cfg_attr(not(feature = "window"), allow(dead_code))] // the window's
     /// The other layout.
     pub(crate) fn toggled(self) -> Layout {
         match self {
@@ -76,7 +77,7 @@ impl FromStr for Layout {
 }
 
 /// The gap between neighbours, as a fraction of the widest track's width.
-pub const GAP_FRACTION: f32 = 0.2;
+pub(crate) const GAP_FRACTION: f32 = 0.2;
 
 /// How a track meets the ground.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,7 +107,7 @@ impl Footprint {
     }
 
     /// The box scaled by `scale` about the track's own origin.
-    pub fn scaled(&self, scale: f32) -> Footprint {
+    pub(crate) fn scaled(&self, scale: f32) -> Footprint {
         Footprint {
             min: self.min * scale,
             max: self.max * scale,
@@ -119,7 +120,7 @@ impl Footprint {
 /// for [`Layout::Fit`], the largest footprint's longest side over this one's
 /// (so the largest keeps scale 1). An empty or degenerate box (nothing drawn,
 /// a single point) keeps scale 1 rather than blowing up.
-pub fn scales(footprints: &[Footprint], layout: Layout) -> Vec<f32> {
+pub(crate) fn scales(footprints: &[Footprint], layout: Layout) -> Vec<f32> {
     let largest = footprints.iter().map(Footprint::size).fold(0.0, f32::max);
     footprints
         .iter()
@@ -138,7 +139,7 @@ pub fn scales(footprints: &[Footprint], layout: Layout) -> Vec<f32> {
 /// The translation of each footprint, in order: along x one after another
 /// with [`GAP_FRACTION`] of the widest width between them, the row centred
 /// on x = 0, each centred on z = 0, and in y as its [`Grounding`] says.
-pub fn place(footprints: &[Footprint]) -> Vec<Vec3> {
+pub(crate) fn place(footprints: &[Footprint]) -> Vec<Vec3> {
     let widest = footprints
         .iter()
         .map(|f| f.max.x - f.min.x)

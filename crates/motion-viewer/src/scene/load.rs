@@ -141,7 +141,7 @@ impl Input {
     }
 
     /// The file name without its folder, for matching and display.
-    pub fn file_name(&self) -> String {
+    pub(crate) fn file_name(&self) -> String {
         file_name(&self.path)
     }
 }

@@ -1,7 +1,7 @@
 //! The scene on the CPU: the files given, loaded and paired into [`Track`]s
 //! (behind the front door, [`crate::open_with`]), and what the viewer does with them before any GPU is involved:
-//! each track's box over its whole motion and where it stands ([`plan`],
-//! [`layout`]), the axes and units of each format (`units`, inside), and the
+//! each track's box over its whole motion and where it stands ([`Plan`],
+//! [`Layout`]), the axes and units of each format (`units`, inside), and the
 //! plain shapes that draw the tracks without a mesh ([`shapes`], [`rig`], the
 //! MRTK hands inside; [`Track::primitives`] for any track).
 //! The GPU stage and the exporters both build on it.
@@ -10,9 +10,9 @@ pub mod archive;
 pub mod camera;
 pub(crate) mod colour;
 pub(crate) mod hands;
-pub mod layout;
+pub(crate) mod layout;
 pub(crate) mod load;
-pub mod plan;
+pub(crate) mod plan;
 pub mod rig;
 pub mod shapes;
 pub(crate) mod unit_mesh;

@@ -1,7 +1,7 @@
 //! Where every track stands and how long they run, measured on the CPU: each
 //! track's box over its whole motion in world axes (converted by the crate's `scene::units`), turned
-//! into one scale ([`super::layout::scales`]) and translation
-//! ([`super::layout::place`]) per track. The GPU stage and the exporters place
+//! into one scale and translation per track (side by side along x, a gap
+//! between each). The GPU stage and the exporters place
 //! tracks by the same [`Plan`].
 
 use glam::{Mat4, Vec3};
@@ -38,7 +38,7 @@ impl Placement {
     }
 
     /// A point of the track's own world placed on the stage.
-    pub fn place(&self, p: Vec3) -> Vec3 {
+    pub(crate) fn place(&self, p: Vec3) -> Vec3 {
         self.offset + self.scale * p
     }
 }
@@ -141,7 +141,7 @@ impl Plan {
 }
 
 /// Binds a MEMG motion to its scene, the error naming the motion file.
-pub fn bind(track: &Track, scene: &ObjScene, motion: &MemgMotion) -> Result<Binding> {
+pub(crate) fn bind(track: &Track, scene: &ObjScene, motion: &MemgMotion) -> Result<Binding> {
     Binding::new(scene, motion).map_err(|reason| Error::mismatch(track.path(), reason))
 }
 

@@ -23,11 +23,11 @@ use crate::formats::mtn::Mtn;
 /// Radius of a bone, metres.
 pub(crate) const BONE_RADIUS_M: f32 = 0.006;
 /// Radius of a joint ball, metres.
-pub const JOINT_RADIUS_M: f32 = 0.009;
+pub(crate) const JOINT_RADIUS_M: f32 = 0.009;
 
 /// What a point or bone belongs to, for its colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Part {
+pub(crate) enum Part {
     /// The trunk (the outline through the shoulders, the body box).
     Body,
     /// The two left legs.
@@ -67,7 +67,7 @@ impl Part {
     }
 
     /// Linear RGBA.
-    pub fn colour(self) -> [f32; 4] {
+    pub(crate) fn colour(self) -> [f32; 4] {
         match self {
             Part::Body => [0.62, 0.63, 0.66, 1.0],
             Part::LeftLeg => [0.08, 0.30, 0.95, 1.0],
@@ -174,7 +174,7 @@ fn extent_points(model: Model, pose: &RigPose) -> Vec<Vec3> {
 
 /// The box the figure of `pose` fills, lifted onto the ground by
 /// [`ground_lift`], body centre above the origin (world metres).
-pub fn extent(model: Model, pose: &RigPose) -> (Vec3, Vec3) {
+pub(crate) fn extent(model: Model, pose: &RigPose) -> (Vec3, Vec3) {
     let lift = Vec3::Y * ground_lift(model, pose);
     extent_points(model, pose)
         .into_iter()
@@ -185,12 +185,12 @@ pub fn extent(model: Model, pose: &RigPose) -> (Vec3, Vec3) {
 
 /// Most poses [`bounds_over_time`] evaluates, however long the motion or
 /// however many keyframes it has.
-pub const MAX_BOUNDS_SAMPLES: usize = 4096;
+pub(crate) const MAX_BOUNDS_SAMPLES: usize = 4096;
 
 /// Poses sampled inside each keyframe segment besides its ends, while
 /// [`MAX_BOUNDS_SAMPLES`] allows: joint angles are linear between keyframes,
 /// but the points the forward kinematics puts them at are not.
-pub const SEGMENT_SAMPLES: usize = 3;
+pub(crate) const SEGMENT_SAMPLES: usize = 3;
 
 /// The times [`bounds_over_time`] poses a motion whose keyframes fall at
 /// `keyframe_times` (seconds, ascending): every keyframe and
@@ -198,7 +198,7 @@ pub const SEGMENT_SAMPLES: usize = 3;
 /// there are more keyframes than [`MAX_BOUNDS_SAMPLES`], that many keyframes
 /// evenly spread from the first to the last. Never more than
 /// [`MAX_BOUNDS_SAMPLES`] times, whatever the frame counts say.
-pub fn bounds_sample_times(keyframe_times: &[f64]) -> Vec<f64> {
+pub(crate) fn bounds_sample_times(keyframe_times: &[f64]) -> Vec<f64> {
     let count = keyframe_times.len();
     if count == 0 {
         // A motion built in code without keyframes still has its one pose.
@@ -229,7 +229,7 @@ pub fn bounds_sample_times(keyframe_times: &[f64]) -> Vec<f64> {
 /// centre above the origin, from the poses at [`bounds_sample_times`]: at
 /// most [`MAX_BOUNDS_SAMPLES`] poses, so a keyframe that claims four billion
 /// frames costs no more than one that claims four.
-pub fn bounds_over_time(mtn: &Mtn) -> (Vec3, Vec3) {
+pub(crate) fn bounds_over_time(mtn: &Mtn) -> (Vec3, Vec3) {
     let rig = MtnRig::new(mtn);
     bounds_sample_times(rig.keyframe_times_s())
         .into_iter()

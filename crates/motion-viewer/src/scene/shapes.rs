@@ -50,7 +50,7 @@ pub struct Line {
 
 impl Line {
     /// A ray from `origin` along `direction` (need not be unit) for `length`.
-    pub fn ray(origin: Vec3, direction: Vec3, length: f32, colour: [f32; 4]) -> Line {
+    pub(crate) fn ray(origin: Vec3, direction: Vec3, length: f32, colour: [f32; 4]) -> Line {
         Line {
             a: origin,
             b: origin + direction.normalize_or_zero() * length,

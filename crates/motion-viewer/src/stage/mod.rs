@@ -6,7 +6,7 @@
 //!
 //! 1. [`Stage::new`] takes the loaded [`Track`]s, places them by the CPU
 //!    [`Plan`] at their true scale (each track's box over its whole motion,
-//!    in a row, on the ground; see [`crate::scene::plan`]), and uploads the
+//!    in a row, on the ground; see [`crate::scene::Plan`]), and uploads the
 //!    GPU state (a [`GpuDeformer`] per MEMG track). [`Stage::from_tracks`]
 //!    takes the tracks themselves and [`StageOptions`]: how they are sized
 //!    ([`Layout`]), where MEMG meshes are deformed ([`DeformOn`]; the CPU

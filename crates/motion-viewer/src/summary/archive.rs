@@ -30,7 +30,7 @@ pub struct EntrySummary {
 
 impl EntrySummary {
     /// One line: kind, size, and for a motion its model, keyframes and duration.
-    pub fn headline(&self) -> String {
+    pub(crate) fn headline(&self) -> String {
         let mut line = format!("ODA entry · {} · {} bytes", self.kind, self.bytes);
         if let Some(m) = &self.mtn {
             line += &format!(

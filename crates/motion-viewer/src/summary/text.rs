@@ -16,7 +16,7 @@ impl Summary {
     }
 
     /// One line: format, model or groups, size, duration.
-    pub fn headline(&self) -> String {
+    pub(crate) fn headline(&self) -> String {
         match self {
             Summary::Mtn(s) => format!(
                 "AIBO motion · {} · {} joints · {} keyframes · {} frames of {} ms · {:.3} s",

@@ -23,7 +23,7 @@ const fn leg(leg: Leg, servo: LegJoint) -> Joint {
 }
 
 /// The model's rig data.
-pub fn rig_model(model: Model) -> &'static RigModel {
+pub(crate) fn rig_model(model: Model) -> &'static RigModel {
     match model {
         Model::Ers110 => &ERS110,
         Model::Ers210 => &ERS210,

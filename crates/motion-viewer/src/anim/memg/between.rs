@@ -39,7 +39,7 @@ impl Between {
     /// The place of `steps` (a time counted in timesteps, snapped within
     /// `clock::SLACK` of a whole one), clamped to the motion's timesteps;
     /// `None` when it has none. NaN counts as 0.
-    pub fn at_steps(motion: &MemgMotion, steps: f64) -> Option<Between> {
+    pub(crate) fn at_steps(motion: &MemgMotion, steps: f64) -> Option<Between> {
         let last = motion.timesteps.checked_sub(1)?;
         let s = clock::snap(steps);
         let s = if s.is_nan() {
@@ -70,13 +70,13 @@ impl Between {
     }
 
     /// The time in timesteps this place stands for.
-    pub fn steps(&self) -> f64 {
+    pub(crate) fn steps(&self) -> f64 {
         self.t0 as f64 + self.w
     }
 
     /// Group `g`'s coefficient `j` here, in `f64`; NaN where the file has
     /// no such coefficient (a [`super::Binding`] refuses such a motion first).
-    pub fn coefficient(&self, g: &MemgGroup, j: usize) -> f64 {
+    pub(crate) fn coefficient(&self, g: &MemgGroup, j: usize) -> f64 {
         let r = g.basis_len;
         let q = |t: usize| g.coeffs.get(t * r + j).map_or(f64::NAN, |&v| f64::from(v));
         let a = q(self.t0);
@@ -88,7 +88,7 @@ impl Between {
 
     /// The row-major 3×4 transform a group with parent `parent` takes here:
     /// its local frame's, or the identity for a group in world space.
-    pub fn transform(&self, motion: &MemgMotion, parent: i32) -> [f64; 12] {
+    pub(crate) fn transform(&self, motion: &MemgMotion, parent: i32) -> [f64; 12] {
         const IDENTITY: [f64; 12] = [1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1., 0.];
         self.frame(motion, parent).unwrap_or(IDENTITY)
     }

@@ -48,7 +48,7 @@ pub(crate) fn split_design(design: &str) -> (&str, Option<Scope>) {
 
 impl Scope {
     /// The design-label suffix of the scope, e.g. `"_Legs"`; empty for the full body.
-    pub fn suffix(self) -> &'static str {
+    pub(crate) fn suffix(self) -> &'static str {
         match self {
             Scope::Full => "",
             Scope::Head => "_Head",

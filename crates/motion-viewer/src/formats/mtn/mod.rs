@@ -46,7 +46,7 @@ pub(crate) use joints::{design_label, design_model, model_for, split_design};
 pub use oda::{OdaEntry, read_oda};
 
 /// The file magic.
-pub const MAGIC: &[u8; 4] = b"OMTN";
+pub(crate) const MAGIC: &[u8; 4] = b"OMTN";
 /// The size of section 0, header included.
 pub(crate) const SECTION0_SIZE: u32 = 24;
 /// The frame period used when section 0 says 0 (every ERS-110 file): Sony's

@@ -43,7 +43,7 @@ pub struct OdaEntry {
 
 impl OdaEntry {
     /// True for a motion (type `OMTN`).
-    pub(crate) fn is_motion(&self) -> bool {
+    pub fn is_motion(&self) -> bool {
         &self.kind == b"OMTN"
     }
 

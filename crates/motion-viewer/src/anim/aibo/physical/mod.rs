@@ -76,7 +76,9 @@ pub use geom::{Collider, Geom, Part};
 pub use mass::masses;
 #[cfg(test)]
 use mass::total_mass_kg;
-pub use pose::{expected_clearance, start_pose, tilt_deg};
+#[cfg_attr(not(feature = "physics"), allow(unused_imports))] // the simulator's
+pub use pose::tilt_deg;
+pub use pose::{expected_clearance, start_pose};
 
 /// A simulated servo.
 #[derive(Debug, Clone, PartialEq)]

@@ -136,6 +136,7 @@ fn clearance_at(physical: &PhysicalModel, angles: &[f64], attitude: DQuat) -> f6
 }
 
 /// The body's tilt: the angle between its up axis and the world's, degrees.
+#[cfg_attr(not(feature = "physics"), allow(dead_code))] // the simulator's
 pub fn tilt_deg(attitude: DQuat) -> f64 {
     let up = attitude * DVec3::Z;
     up.z.clamp(-1.0, 1.0).acos().to_degrees()
