@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The library's API surface in three figures (issue 35), for a before/after
 # note:
-#   1. the public items rustdoc lists (nightly, --output-format json, all
-#      features), by kind;
+#   1. the public items rustdoc lists (nightly, --output-format json), by
+#      kind: with the library's default features (the issue's count) and
+#      with all of them (gpu, window, synthetic, fit, physics);
 #   2. `Result<_, String>` in library code (crates/motion-viewer/src, test
 #      files left out), signatures spread over lines included;
 #   3. the `duplicates` tool's first line (pairs of repeated places).
@@ -17,40 +18,37 @@
 # (their visibility is `default`). A re-export adds no item: the item it
 # names is counted where it is defined, if rustdoc lists it.
 #
-# Figures (issue 35), same script, all features:
-#   main 5e118b1: 1178 items (714 fn, 185 struct, 114 const, 94 mod,
-#     56 enum, 7 type, 5 assoc const, 3 trait); 989 with default features;
+# Figures (issue 35), this script:
+#   118474b (25 Nov, when the issue was filed): default features 869
+#     (536 fn, 129 struct, 84 const, 70 mod, 40 enum, 6 type, 2 assoc
+#     const, 2 trait: the issue's "867 … 536 functions and methods, 129
+#     structs, 84 constants, 70 modules, 40 enums"); all features 996;
+#     Result<_, String> 23; duplicates 138 pairs (308 files).
+#   5e118b1 (26 Nov, fit and physics merged): default 989, all 1178;
 #     Result<_, String> 25; duplicates 187 pairs (360 files).
-#   branch issue-35: 944 items (583 fn, 161 struct, 78 const, 53 mod,
-#     54 enum, 7 type, 5 assoc const, 3 trait); Result<_, String> 0;
-#     duplicates 187 pairs (361 files).
-#   main 0a01509 (after issue-37b): 971 items; branch issue-35b: 862 items
-#     (527 fn, 166 struct, 54 enum, 50 const, 50 mod, 7 type, 5 assoc
-#     const, 3 trait); Result<_, String> 0; duplicates 194 pairs (369 files).
-#   branch issue-35b (session, the window's clock, the physical dog, the
-#     keyframe editor and every item nothing outside the crate needs made
-#     crate-private; the model tests moved into the crate): 581 items
-#     (312 fn, 147 struct, 48 enum, 45 mod, 17 const, 5 type, 4 assoc
-#     const, 3 trait); Result<_, String> 0.
-# The issue's 867 is not reproduced by any rule tried on 5e118b1 (a walk
-# from the crate root through modules, re-exports and inherent impls gives
-# 1193); it was likely taken before later merges.
+#   0a01509 (first part of issue 35 merged): all 944 (971 with the
+#     simulation's types merged beside it); Result<_, String> 0.
+#   b27e4ba (second part merged): default 425 (234 fn, 98 struct, 38 mod,
+#     36 enum, 11 const, 4 type, 2 assoc const, 2 trait); all 581 (312 fn,
+#     147 struct, 48 enum, 45 mod, 17 const, 5 type, 4 assoc const,
+#     3 trait); Result<_, String> 0.
 set -euo pipefail
 root=$(cd "${1:-$(git rev-parse --show-toplevel)}" && pwd)
 target=${CARGO_TARGET_DIR:-$root/target}
 cd "$root"
-cargo +nightly rustdoc --quiet --manifest-path "$root/Cargo.toml" -p motion-viewer \
-    --all-features --target-dir "$target" -- -Z unstable-options --output-format json
-json="$target/doc/motion_viewer.json"
 
-python3 - "$json" <<'EOF'
+count() {
+    local label=$1
+    shift
+    cargo +nightly rustdoc --quiet --manifest-path "$root/Cargo.toml" -p motion-viewer \
+        "$@" --target-dir "$target" -- -Z unstable-options --output-format json
+    python3 - "$target/doc/motion_viewer.json" "$label" <<'EOF'
 import json, sys, collections
 doc = json.load(open(sys.argv[1]))
-index = doc["index"]
 skip = {"impl", "use", "struct_field", "variant"}
 counts = collections.Counter()
 by_module = collections.Counter()
-for item in index.values():
+for item in doc["index"].values():
     if item.get("crate_id") != 0 or item.get("visibility") != "public":
         continue
     kind = next(iter(item["inner"])) if isinstance(item["inner"], dict) else item["inner"]
@@ -60,13 +58,14 @@ for item in index.values():
     span = item.get("span") or {}
     where = span.get("filename", "?").split("src/", 1)[-1].split("/")[0].removesuffix(".rs")
     by_module[where] += 1
-total = sum(counts.values())
-print(f"public items (rustdoc JSON, all features): {total}")
-for kind, n in counts.most_common():
-    print(f"  {kind}: {n}")
-print("by the source file or folder that defines them:")
-print("  " + ", ".join(f"{m} {n}" for m, n in by_module.most_common()))
+print(f"public items (rustdoc JSON, {sys.argv[2]}): {sum(counts.values())}")
+print("  " + ", ".join(f"{kind} {n}" for kind, n in counts.most_common()))
+print("  by where they are defined: "
+      + ", ".join(f"{m} {n}" for m, n in by_module.most_common()))
 EOF
+}
+count "default features"
+count "all features" --all-features
 
 strings=$(find crates/motion-viewer/src -name '*.rs' ! -name 'tests.rs' ! -name '*_tests.rs' -print0 |
     xargs -0 perl -0777 -ne '

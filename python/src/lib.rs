@@ -1,6 +1,6 @@
 //! `motion_viewer._core`: the Python extension over the motion-viewer
 //! library. Files open through the library's front door; each track becomes
-//! a [`track::Track`] whose samplers fill numpy arrays with the GIL released.
+//! a `Track` (`track.rs`) whose samplers fill numpy arrays with the GIL released.
 //! The exceptions, the `mtn` workbench's Python face and the type stubs live
 //! beside it in `motion_viewer/`.
 

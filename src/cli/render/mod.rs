@@ -256,7 +256,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
 }
 
 /// Refuses, before any drawing, a frame whose meshes are estimated to cost
-/// more than [`budget::MAX_FRAME_FRAGMENTS`] at `size` (a small file of
+/// more than 10⁹ fragments at `size` (a small file of
 /// triangles stacked on each other), naming the file.
 fn check_frame_cost(tracks: &[scene::Track], size: [u32; 2]) -> Result<()> {
     for track in tracks {
