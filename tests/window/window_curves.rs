@@ -95,8 +95,6 @@ fn c_opens_the_curves_and_a_click_seeks() {
     });
     assert_eq!(first.1, (Vec::new(), None), "the panel starts closed");
     let key = keyboard(&display);
-    // Let the first frames settle before the key (as the other window tests do).
-    std::thread::sleep(std::time::Duration::from_millis(1500));
     key("c");
     let (names, plot) = wait_for(lines, STEP_TIMEOUT, "the curves panel drawn", |l| {
         parse_curves(l).filter(|(_, plot)| plot.is_some())
@@ -182,7 +180,6 @@ fn a_keyframe_dragged_on_its_curve_is_saved_with_its_new_value() {
         parse_status(l).map(|_| parse_curves(l).and_then(|(_, plot)| plot))
     });
     let key = keyboard(&display);
-    std::thread::sleep(Duration::from_millis(1500));
     let [t0, t1, left, right, top, bottom, v0, v1] = settled_plot(lines, first);
     let x = (left + (key_s - t0) / (t1 - t0) * (right - left)).round();
     let y = (top + (v1 - key_deg) / (v1 - v0) * (bottom - top)).round();

@@ -38,9 +38,6 @@ fn an_edit_typed_in_the_window_is_saved_beside_the_original() {
     wait_for(lines, START_TIMEOUT, "the first frame", parse_status);
     edit_line(lines, "track 0 keyframe - dirty false undo_depth 0");
     let key = keyboard(&display);
-    // Let the first frames settle before the first key (as the other window
-    // tests do): a key sent at once was lost once in a CI run.
-    std::thread::sleep(Duration::from_millis(1500));
 
     // Keyframe jumps select: 0.976 s is keyframe 1, 1.792 s keyframe 2.
     key("period");

@@ -322,10 +322,10 @@ pub(crate) fn keyboard(display: &str) -> impl Fn(&str) + '_ {
     let window = window.lines().next().expect("window id").trim().to_string();
     // No window manager under Xvfb: focus the window directly.
     tool(display, "xdotool", &["windowfocus", "--sync", &window]);
-    // Let the first frames settle before the first key, as the curves and
-    // edit tests do: winit reports no state that says it will take keys, and
-    // a key sent at once was lost in a CI run (`]` in
-    // `tracks_hide_and_keyframes_jump`, 27 Nov).
+    // Let the first frames settle before the first key: winit reports no
+    // state that says it will take keys, and a key sent at once was lost in
+    // CI runs (the edit test's once, `]` in `tracks_hide_and_keyframes_jump`
+    // on 27 Nov). Every window test gets this wait here, once.
     std::thread::sleep(Duration::from_millis(1500));
     move |name: &str| {
         tool(display, "xdotool", &["key", "--clearmodifiers", name]);

@@ -10,15 +10,12 @@
 //! The window (`app`, feature `window`) and the web page drive a
 //! [`ViewerState`]; everything here builds and is tested without them.
 
-// The window (feature `window`) is what reads most of this; without it,
-// what only the window asks for (picking, the focused motion's joints and
-// findings, an archive's rows) is built and tested but not called.
+// The window (feature `window`) is what reads all of this; without it, the
+// module is built and tested but not called (lib.rs allows that, once).
 pub(crate) mod archive;
 pub(crate) mod edit;
 pub(crate) mod entry;
-#[cfg_attr(not(feature = "window"), allow(dead_code))]
 pub(crate) mod mtn;
-#[cfg_attr(not(feature = "window"), allow(dead_code))]
 pub(crate) mod pick;
 pub(crate) mod playback;
 #[cfg(feature = "physics")]
