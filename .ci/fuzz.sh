@@ -3,7 +3,10 @@
 # nightly toolchain is installed (cargo-fuzz needs one); without it, says so
 # and succeeds. Installs cargo-fuzz if it is missing.
 #
-#   .ci/fuzz.sh [SECONDS_PER_TARGET]      (default 20)
+#   .ci/fuzz.sh [--build-only | --run-only] [SECONDS_PER_TARGET]  (default 20)
+#
+# --build-only builds the targets and stops; --run-only runs them, built
+# before (`.ci/run` builds them beside the other builds, runs them last).
 #
 # The whole script, the nightly build of the fuzz crate included, keeps to
 # FUZZ_TOTAL_SECONDS (default 290): after the build, each target gets the
@@ -18,6 +21,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
+mode=all
+case "${1:-}" in
+--build-only | --run-only) mode=${1#--}; shift ;;
+esac
 per_target="${1:-20}"
 total="${FUZZ_TOTAL_SECONDS:-290}"
 targets=(mtn oda memg obj_memg mrtk probe pipeline)
@@ -55,9 +62,12 @@ for t in "${targets[@]}"; do
 done
 
 cd fuzz
-cargo +nightly fuzz build -O 2>&1 | tail -n 3
+if [ "$mode" != run-only ]; then
+  cargo +nightly fuzz build -O 2>&1 | tail -n 3
+  echo "fuzz: built in $(($(date +%s) - started)) s"
+  [ "$mode" != build-only ] || exit 0
+fi
 built=$(date +%s)
-echo "fuzz: built in $((built - started)) s"
 
 left=$((total - (built - started)))
 share=$((left / ${#targets[@]}))

@@ -7,7 +7,7 @@
 //! 10⁵ samples over a view that moves every frame (nothing kept from the
 //! frame before), and of one 10⁶-sample channel on 1920 columns.
 //!
-//! `cargo bench --bench curves`
+//! `cargo bench -p motion-viewer-benches --bench curves`
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use motion_viewer::anim::curve::evaluate;
@@ -84,7 +84,7 @@ fn bench_evaluate(c: &mut Criterion) {
 }
 
 fn bench_state_at(c: &mut Criterion) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/hands.mrtk");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("data/hands.mrtk");
     let Ok(bytes) = std::fs::read(&path) else {
         eprintln!(
             "skipping mrtk_state_at: {} is missing; make it with \

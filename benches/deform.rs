@@ -4,7 +4,7 @@
 //! one `Deformer` (its scratch) across frames, as a viewer does. Throughput is bytes
 //! of U (as f32) per frame, so criterion's GiB/s for the two compare directly.
 //!
-//! `cargo bench --bench deform`
+//! `cargo bench -p motion-viewer-benches --bench deform`
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use motion_viewer::anim::memg::{Binding, Deformer, deform};

@@ -1,7 +1,7 @@
 //! AIBO `.mtn`: decoding the two seed files and a few corpus files, and
 //! sampling a pose (`anim::mtn::pose_at`) between keyframes.
 //!
-//! `cargo bench --bench mtn`
+//! `cargo bench -p motion-viewer-benches --bench mtn`
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use motion_viewer::anim::mtn::pose_at;
@@ -22,7 +22,7 @@ const FILES: [&str; 6] = [
 
 /// The file's bytes and a short name for the report.
 fn read(relative: &str) -> (String, Vec<u8>) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(relative);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let name = path.file_stem().unwrap().to_string_lossy().into_owned();
     (name, bytes)

@@ -13,6 +13,7 @@ viewer's code.
 Usage: python mujoco_drive.py MODEL.xml...
 """
 
+import bisect
 import json
 import math
 import sys
@@ -46,7 +47,7 @@ def commanded(times, rows, t, lo, hi):
     elif t >= times[-1]:
         c = rows[-1]
     else:
-        b = next(i for i, k in enumerate(times) if k >= t)
+        b = bisect.bisect_left(times, t)  # the first key at or after t
         a = b - 1
         span = times[b] - times[a]
         u = (t - times[a]) / span if span > 0 else 1.0
@@ -60,7 +61,7 @@ def interpolate(times, values, t):
         return values[0]
     if t >= times[-1]:
         return values[-1]
-    b = next(i for i, k in enumerate(times) if k >= t)
+    b = bisect.bisect_left(times, t)  # the first key at or after t
     a = b - 1
     span = times[b] - times[a]
     u = (t - times[a]) / span if span > 0 else 1.0

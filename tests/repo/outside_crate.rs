@@ -20,12 +20,16 @@ const MAIN: &str = r#"fn main() -> Result<(), Box<dyn std::error::Error>> {
 "#;
 
 /// The crate's folder (in a temporary folder) with its manifest and main.
+/// Built without debug info: the test runs it once and reads its output,
+/// and debug info for the library and each dependency costs only compile
+/// and link time here.
 fn outside_crate() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let library = repo("crates/motion-viewer");
     let manifest = format!(
         "[package]\nname = \"first-ten-lines\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
-         [dependencies]\nmotion-viewer = {{ path = {:?} }}\n\n[workspace]\n",
+         [dependencies]\nmotion-viewer = {{ path = {:?} }}\n\n[workspace]\n\n\
+         [profile.dev]\ndebug = false\n",
         library.display().to_string()
     );
     std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();

@@ -1,0 +1,1 @@
+//! Nothing: the benchmarks are the `[[bench]]` targets beside this file.
