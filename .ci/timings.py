@@ -31,6 +31,9 @@ def main() -> None:
         raise SystemExit(f"timings: {path}: {e.strerror}")
     table = units(html)
     total = sum(u["duration"] for u in table)
+    if total <= 0:
+        print(f"timings: {len(table)} units, nothing compiled (the build was already there)")
+        return
     wall = max((u["start"] + u["duration"] for u in table), default=0.0)
     print(f"timings: {len(table)} units, {total:.0f} s of compiling in {wall:.0f} s of wall time; the {count} slowest:")
     for u in sorted(table, key=lambda u: -u["duration"])[:count]:

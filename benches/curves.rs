@@ -84,7 +84,9 @@ fn bench_evaluate(c: &mut Criterion) {
 }
 
 fn bench_state_at(c: &mut Criterion) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("data/hands.mrtk");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("data/hands.mrtk");
     let Ok(bytes) = std::fs::read(&path) else {
         eprintln!(
             "skipping mrtk_state_at: {} is missing; make it with \

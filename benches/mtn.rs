@@ -22,7 +22,9 @@ const FILES: [&str; 6] = [
 
 /// The file's bytes and a short name for the report.
 fn read(relative: &str) -> (String, Vec<u8>) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(relative);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(relative);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let name = path.file_stem().unwrap().to_string_lossy().into_owned();
     (name, bytes)

@@ -68,21 +68,37 @@ def interpolate(times, values, t):
     return values[a] + (values[b] - values[a]) * u
 
 
-def lowest_z(m, d, geoms):
-    """The lowest point of the geoms, from MuJoCo's own placement of them."""
-    low = math.inf
-    for g in geoms:
-        z = d.geom_xpos[g][2]
-        r = d.geom_xmat[g].reshape(3, 3)
-        size = m.geom_size[g]
-        kind = m.geom_type[g]
-        if kind == mujoco.mjtGeom.mjGEOM_SPHERE:
-            low = min(low, z - size[0])
-        elif kind == mujoco.mjtGeom.mjGEOM_CAPSULE:
-            low = min(low, z - abs(r[2, 2]) * size[1] - size[0])
-        elif kind == mujoco.mjtGeom.mjGEOM_BOX:
-            low = min(low, z - sum(abs(r[2, i]) * size[i] for i in range(3)))
-    return low
+class LowestZ:
+    """The lowest point of the geoms, from MuJoCo's own placement of them:
+    a sphere's centre less its radius, a capsule's less its half length along
+    the vertical and its radius, a box's less its half extents along the
+    vertical. Each kind computed over its geoms at once (numpy), in the same
+    order of operations as one geom at a time, so the same bits."""
+
+    def __init__(self, m, geoms):
+        geoms = np.asarray(geoms, dtype=np.intp)
+        kind = m.geom_type[geoms]
+        self.kinds = []
+        for k in (mujoco.mjtGeom.mjGEOM_SPHERE, mujoco.mjtGeom.mjGEOM_CAPSULE, mujoco.mjtGeom.mjGEOM_BOX):
+            of_kind = geoms[kind == k]
+            if len(of_kind):
+                self.kinds.append((k, of_kind, m.geom_size[of_kind]))
+
+    def __call__(self, d):
+        low = math.inf
+        for kind, geoms, size in self.kinds:
+            z = d.geom_xpos[geoms, 2]
+            # geom_xmat holds each 3x3 rotation by rows: r[2, i] is column 6 + i.
+            r2 = d.geom_xmat[geoms, 6:9]
+            if kind == mujoco.mjtGeom.mjGEOM_SPHERE:
+                below = z - size[:, 0]
+            elif kind == mujoco.mjtGeom.mjGEOM_CAPSULE:
+                below = z - np.abs(r2[:, 2]) * size[:, 1] - size[:, 0]
+            else:
+                reach = np.abs(r2[:, 0]) * size[:, 0] + np.abs(r2[:, 1]) * size[:, 1]
+                below = z - (reach + np.abs(r2[:, 2]) * size[:, 2])
+            low = min(low, float(below.min()))
+        return low
 
 
 def run(path):
@@ -101,6 +117,7 @@ def run(path):
     clearance = np.array(m.numeric("expected_clearance").data) if times else np.zeros(1)
     names = [mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_GEOM, g) or "" for g in range(m.ngeom)]
     trunk = [g for g, n in enumerate(names) if "_body_" in n or "_head_" in n]
+    lowest_z = LowestZ(m, trunk)
     on_floor_since, cause = None, None
     steps = (
         round(settle / dt) + math.ceil(duration / dt - 1e-9) + round(hold / dt)
@@ -124,7 +141,7 @@ def run(path):
         if tilt > FALL_TILT_DEG and not falls:
             falls, fall_time, cause = True, t, "tilt"
         expected = interpolate(times, clearance, t) if times else 0.0
-        if lowest_z(m, d, trunk) <= CONTACT_M and expected >= EXPECTED_CLEARANCE_M:
+        if lowest_z(d) <= CONTACT_M and expected >= EXPECTED_CLEARANCE_M:
             if on_floor_since is None:
                 on_floor_since = t
             if t - on_floor_since + dt >= FLOOR_FALL_S - 1e-9 and not falls:
