@@ -285,8 +285,23 @@ fn remove_partial_outputs_on_interrupt() {
     // the process ends, and a partial file may stay behind.
     let _ = ctrlc::set_handler(|| {
         motion_viewer::output::remove_partial_files();
-        std::process::exit(130);
+        exit_now(130);
     });
+}
+
+/// Ends the process at once with `code`. On Unix without the C library's
+/// exit handlers: the GPU driver's (Mesa's) run there while a render thread
+/// may still be inside it, and a crash in them (SIGSEGV, seen under load)
+/// would replace the 130 an interrupted command reports. Nothing is left to
+/// flush: the partial outputs are gone and the messages written.
+fn exit_now(code: i32) -> ! {
+    #[cfg(unix)]
+    // SAFETY: _exit only ends the process; it touches no Rust state.
+    unsafe {
+        libc::_exit(code)
+    }
+    #[cfg(not(unix))]
+    std::process::exit(code)
 }
 
 /// Parses the command line, runs it, and turns an error into one line on stderr.
