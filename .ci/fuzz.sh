@@ -8,10 +8,10 @@
 # --build-only builds the targets and stops; --run-only runs them, built
 # before (`.ci/run` builds them beside the other builds, runs them last).
 #
-# The whole script, the nightly build of the fuzz crate included, keeps to
-# FUZZ_TOTAL_SECONDS (default 290): after the build, each target gets the
-# smaller of SECONDS_PER_TARGET and an equal share of the time left (at
-# least 5 s). Each target starts from its seeds: the real files in
+# The whole script, the nightly build of the fuzz crate included (none with
+# --run-only), keeps to FUZZ_TOTAL_SECONDS (default 290): after the build,
+# each target gets the smaller of SECONDS_PER_TARGET and an equal share of
+# the time left (at least 5 s). Each target starts from its seeds: the real files in
 # tests/data and data/, fuzz/seeds/ (see its README) and every input that
 # once failed (tests/data/fuzz/TARGET/). A crash, a timeout (2 s per input)
 # or running out of memory (2 GiB) fails the script; libFuzzer leaves the

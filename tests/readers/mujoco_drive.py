@@ -39,20 +39,10 @@ def keyframes(m):
 
 
 def commanded(times, rows, t, lo, hi):
-    """Linear between keys, held before the first and after the last."""
+    """The keys' command at `t` (`interpolate`), clamped to the servos' range."""
     if not times:
         return None
-    if t <= times[0]:
-        c = rows[0]
-    elif t >= times[-1]:
-        c = rows[-1]
-    else:
-        b = bisect.bisect_left(times, t)  # the first key at or after t
-        a = b - 1
-        span = times[b] - times[a]
-        u = (t - times[a]) / span if span > 0 else 1.0
-        c = rows[a] + (rows[b] - rows[a]) * u
-    return np.clip(c, lo, hi)
+    return np.clip(interpolate(times, rows, t), lo, hi)
 
 
 def interpolate(times, values, t):
