@@ -20,4 +20,5 @@ mod oda_cli;
 mod outputs;
 mod robots_cli;
 mod simulate_cli;
+mod words_cli;
 mod workbench_cli;
