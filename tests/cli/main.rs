@@ -8,6 +8,7 @@ mod common;
 mod bench_cli;
 mod curves_cli;
 mod diff_cli;
+mod far_marker_cli;
 mod fit_cli;
 mod hostile;
 mod hostile_bounds;
