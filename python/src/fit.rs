@@ -17,6 +17,7 @@ use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::PyBytes;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 /// Fits a MEMG motion to `positions` (frames × vertices × 3, float32,
@@ -178,17 +179,26 @@ fn until_interrupted<T: Send>(
     stop: &AtomicBool,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
+    // Whether the work has ended, and its wake-up call.
+    let ended = (Mutex::new(false), Condvar::new());
     std::thread::scope(|scope| {
-        let (done, finished) = std::sync::mpsc::channel::<()>();
-        let worker = scope.spawn(move || {
+        let worker = scope.spawn(|| {
             let result = work();
-            let _ = done.send(());
+            *ended.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            ended.1.notify_all();
             result
         });
         let mut raised = None;
         loop {
-            let ended = py.detach(|| finished.recv_timeout(Duration::from_millis(50)).is_ok());
-            if ended || worker.is_finished() {
+            let done = py.detach(|| {
+                let flag = ended.0.lock().unwrap_or_else(|e| e.into_inner());
+                let (flag, _) = ended
+                    .1
+                    .wait_timeout_while(flag, Duration::from_millis(50), |done| !*done)
+                    .unwrap_or_else(|e| e.into_inner());
+                *flag
+            });
+            if done || worker.is_finished() {
                 break;
             }
             if raised.is_none()
