@@ -118,11 +118,16 @@ fn expand_folders(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 
 /// A verdict as a few lines of text.
 fn readable(out: &mut String, v: &Verdict) -> std::fmt::Result {
+    let why = match v.fall_cause {
+        Some("tilt") => format!("tilt past {}°", physics::FALL_TILT_DEG),
+        _ => "body on the floor where it should stand clear".to_string(),
+    };
     let what = match v.fall_time_s {
-        Some(t) => match v.fall_cause {
-            Some("tilt") => format!("FALLS at {t:.2} s (tilt past {}°)", physics::FALL_TILT_DEG),
-            _ => format!("FALLS at {t:.2} s (body on the floor where it should stand clear)"),
-        },
+        _ if !v.first_posture_stands => format!(
+            "its first posture does not stand: it FALLS while settling, before the motion \
+             starts ({why})"
+        ),
+        Some(t) => format!("FALLS at {t:.2} s ({why})"),
         None => "stands".to_string(),
     };
     writeln!(
@@ -130,6 +135,9 @@ fn readable(out: &mut String, v: &Verdict) -> std::fmt::Result {
         "{} ({}, {:.2} s): {what}; peak tilt {:.1}° at {:.2} s, body as low as {:.3} m",
         v.motion, v.model, v.duration_s, v.peak_tilt_deg, v.peak_tilt_time_s, v.min_body_height_m
     )?;
+    for w in &v.warnings {
+        writeln!(out, "  warning: {w}")?;
+    }
     let slip = v.paws.iter().map(|p| p.slip_m).fold(0.0, f64::max);
     writeln!(
         out,
@@ -146,12 +154,23 @@ fn readable(out: &mut String, v: &Verdict) -> std::fmt::Result {
     for j in v.joints.iter().filter(|j| j.could_not_follow()) {
         writeln!(
             out,
-            "  {} could not follow: {:+.1}° behind at {:.2} s, beyond {}° for {:.2} s",
+            "  {} could not follow: {:+.1}° behind at {:.2} s, beyond {}° for {:.2} s of the motion",
             j.label,
             j.max_error_deg,
             j.at_s,
             physics::FOLLOW_MARGIN_DEG,
             j.beyond_margin_s
+        )?;
+    }
+    for j in v
+        .joints
+        .iter()
+        .filter(|j| j.hold_max_error_deg.abs() > physics::FOLLOW_MARGIN_DEG)
+    {
+        writeln!(
+            out,
+            "  {} in the hold after the motion: {:+.1}° behind at {:.2} s",
+            j.label, j.hold_max_error_deg, j.hold_at_s
         )?;
     }
     Ok(())

@@ -4,6 +4,7 @@
 
 use crate::app::{mtn_from_csv, three_legs_up_table, viewer};
 use crate::common::{data, test_data};
+use motion_viewer::formats::aibo::{Joint, LegJoint};
 use motion_viewer::formats::mtn;
 use std::process::Output;
 
@@ -200,4 +201,115 @@ fn bad_input_ends_in_one_clear_line() {
         &simulate(&[empty.as_os_str()]),
         "holds no .mtn or .oda file",
     );
+}
+
+/// The ERS-210's upper joint limits, degrees (docs/formats.md §1: Tekkotsu's
+/// `ERS210Info.h` `outputRanges`); the ears have none.
+fn ers210_upper_deg(joint: Joint) -> Option<f64> {
+    Some(match joint {
+        Joint::Leg(_, LegJoint::Rotator) => 117.0,
+        Joint::Leg(_, LegJoint::Elevator) => 89.0,
+        Joint::Leg(_, LegJoint::Knee) => 147.0,
+        Joint::HeadTilt => 43.0,
+        Joint::HeadPan => 89.6,
+        Joint::HeadRoll => 29.0,
+        Joint::TailTilt | Joint::TailPan => 22.0,
+        Joint::Mouth => -3.0,
+        Joint::LeftEar | Joint::RightEar => return None,
+    })
+}
+
+/// The seed with every servo of keyframe 3 `past_deg` beyond its upper
+/// limit, written to `dir`; the number of servos moved.
+fn past_every_upper_limit(dir: &std::path::Path, past_deg: f64) -> (std::path::PathBuf, usize) {
+    let mut m = mtn::decode(&std::fs::read(data("sony_stand_sit.mtn")).unwrap()).unwrap();
+    let roles = m.joint_roles();
+    let mut moved = 0;
+    for (urad, role) in m.keyframes[3].joints.iter_mut().zip(roles) {
+        if let Some(upper) = role.and_then(ers210_upper_deg) {
+            *urad = ((upper + past_deg) * 1e6 * std::f64::consts::PI / 180.0).round() as i32;
+            moved += 1;
+        }
+    }
+    let path = dir.join(format!("past{past_deg}.mtn"));
+    std::fs::write(&path, mtn::encode(&m)).unwrap();
+    (path, moved)
+}
+
+/// `viewer mtn check --json` on one motion: its limit findings' severities.
+fn limit_severities(path: &std::path::Path) -> Vec<String> {
+    let o = viewer()
+        .args([
+            "mtn".as_ref(),
+            "check".as_ref(),
+            "--json".as_ref(),
+            path.as_os_str(),
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    v[0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"] == "limit")
+        .map(|f| f["severity"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn past_a_limit_within_the_stop_warns_and_past_the_stop_errs_in_check_and_simulate() {
+    let dir = tempfile::tempdir().unwrap();
+    // 3° past: the mechanical stop (Tekkotsu's ERS-210 `mechanicalLimits`,
+    // 3° beyond): a warning in `mtn check`, and in `simulate`'s verdict.
+    let (three, moved) = past_every_upper_limit(dir.path(), 3.0);
+    assert_eq!(moved, 18, "12 leg servos, 3 head, 2 tail, the mouth");
+    assert_eq!(limit_severities(&three), vec!["warning"; moved]);
+    let o = simulate(&[three.as_os_str(), "--json".as_ref()]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    let warnings = verdicts(&o)[0]["warnings"].as_array().unwrap().clone();
+    assert_eq!(warnings.len(), moved, "{warnings:?}");
+    for w in &warnings {
+        let w = w.as_str().unwrap();
+        assert!(w.starts_with("keyframe 3: "), "{w}");
+        assert!(w.contains("3.00° past its limit"), "{w}");
+        assert!(w.contains("within its mechanical stop 3° beyond"), "{w}");
+    }
+    let o = simulate(&[three.as_os_str()]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    let said = text
+        .lines()
+        .filter(|l| l.starts_with("  warning: keyframe 3: "))
+        .count();
+    assert_eq!(said, moved, "{text}");
+    // 5° past: beyond the stop, an error in both; simulate refuses it.
+    let (five, moved) = past_every_upper_limit(dir.path(), 5.0);
+    assert_eq!(limit_severities(&five), vec!["error"; moved]);
+    refused(&simulate(&[five.as_os_str()]), "5.00° past its limit");
+    refused(
+        &simulate(&[five.as_os_str()]),
+        "and past its mechanical stop 3° beyond",
+    );
+}
+
+#[test]
+fn a_first_posture_that_cannot_stand_is_said_so_without_a_negative_fall_time() {
+    // Sony's ERS-110 `ct#741`: the dog falls before the motion starts.
+    let entry = format!("{}:ct#741", test_data("oda/ers110_Motion.ODA").display());
+    let o = simulate(&[entry.as_ref(), "--json".as_ref()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v = &verdicts(&o)[0];
+    assert_eq!(v["falls"], true);
+    assert_eq!(v["first_posture_stands"], false);
+    assert!(v["fall_time_s"].is_null(), "{v}");
+    let o = simulate(&[entry.as_ref()]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("its first posture does not stand: it FALLS while settling"),
+        "{text}"
+    );
+    assert!(!text.contains("FALLS at"), "{text}");
+    // A motion that stands has a first posture that stands.
+    let o = simulate(&[data("sony_stand_sit.mtn").as_os_str(), "--json".as_ref()]);
+    assert_eq!(verdicts(&o)[0]["first_posture_stands"], true);
 }

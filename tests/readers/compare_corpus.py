@@ -44,7 +44,9 @@ def main(folder):
                 f"{'falls' if mj['falls'] else 'stands'} in MuJoCo "
                 f"({mj['fall_cause']}, peak tilt {mj['peak_tilt_deg']:.1f}°)"
             )
-        elif v["falls"] and abs(v["fall_time_s"] - mj["fall_time_s"]) > 0.3:
+        elif v["first_posture_stands"] != mj["first_posture_stands"]:
+            lines.append(f"{o['label']}: the first posture stands in one engine only")
+        elif v["fall_time_s"] is not None and abs(v["fall_time_s"] - mj["fall_time_s"]) > 0.3:
             late.append(f"{o['label']}: {v['fall_time_s']:.3f} s here, {mj['fall_time_s']:.3f} s in MuJoCo")
         at = {round(r[0], 6): r[1:] for r in mj["trajectory"]}
         gap = 0.0

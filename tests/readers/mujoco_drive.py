@@ -1,8 +1,8 @@
 """Plays MJCF files written by `viewer export X.mtn --out x.xml` in MuJoCo.
 
-For each model given, prints one JSON line: the verdict (falls, fall time,
-peak tilt, lowest body height) and the body's position every 10 ms, from
-MuJoCo's own simulation of the file. The protocol is the one docs/physics.md
+For each model given, prints one JSON line: the verdict (falls, whether the
+first posture stands, fall time, peak tilt, lowest body height) and the
+body's position every 10 ms, from MuJoCo's own simulation of the file. The protocol is the one docs/physics.md
 states and the MJCF carries: start at the `start` key, hold the first
 keyframe for `settle_s`, play the keyframes (linear between them, the
 commanded angles clamped to each servo's `ctrlrange`), hold the last one for
@@ -141,10 +141,14 @@ def run(path):
         low = min(low, float(d.qpos[2]))
         if (k + 1) % 10 == 0:
             traj.append([round(t, 6)] + [float(v) for v in d.qpos[0:3]])
+    # A fall that began while settling, before the motion: the first
+    # posture does not stand, and the fall has no time in the motion.
+    first_posture_stands = not (falls and fall_time < 0)
     return {
         "file": path,
         "falls": falls,
-        "fall_time_s": fall_time,
+        "first_posture_stands": first_posture_stands,
+        "fall_time_s": fall_time if first_posture_stands else None,
         "fall_cause": cause,
         "peak_tilt_deg": peak,
         "peak_tilt_time_s": peak_t,

@@ -29,6 +29,7 @@ pub(crate) mod drive;
 mod links;
 mod models;
 pub(crate) mod physical;
+mod stops;
 
 use std::collections::HashMap;
 
@@ -41,12 +42,14 @@ use crate::formats::mtn::Mtn;
 pub use links::Link;
 pub(crate) use links::compose;
 pub(crate) use models::rig_model;
+pub(crate) use stops::{RESOLUTION_DEG, Reach};
 
 /// Joint angles in degrees by joint. Joints a model has that are missing
 /// here take the model's neutral stance.
 pub type JointAngles = HashMap<Joint, f64>;
 
-/// A joint's range of motion in degrees.
+/// A joint's range of motion in degrees: its software limit (`stops` says
+/// what lies past it: the mechanical stop, and the one rule for both).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Limit {
     /// The joint.
@@ -55,13 +58,6 @@ pub(crate) struct Limit {
     pub min_deg: f64,
     /// Highest angle, degrees.
     pub max_deg: f64,
-}
-
-impl Limit {
-    /// True when `deg` lies within the range (ends included).
-    pub fn contains(&self, deg: f64) -> bool {
-        (self.min_deg..=self.max_deg).contains(&deg)
-    }
 }
 
 /// One leg pair's segments, in the leg frame at zero angles (see the module docs).
@@ -436,13 +432,13 @@ fn resolve_angles(
                 ));
                 return (joint, neutral);
             }
-            if let Some(limit) = rig.limit(joint).filter(|l| !l.contains(deg)) {
-                warnings.push(format!(
-                    "{model} {} = {deg:.2}° is beyond its limit {}..{}°",
-                    joint_label(joint),
-                    limit.min_deg,
-                    limit.max_deg
-                ));
+            // The stops' rule (`stops`), in its words: the sampler draws
+            // any angle, and says what `mtn check` would.
+            if let Some((_, past)) = rig
+                .limit(joint)
+                .and_then(|l| l.past(&joint_label(joint), deg))
+            {
+                warnings.push(format!("{model} {past}"));
             }
             (joint, deg)
         })

@@ -221,6 +221,32 @@ fn tail_tilt_plus_raises_and_pan_plus_swings_left() {
 }
 
 #[test]
+fn the_samplers_limit_warning_is_checks_sentence() {
+    // ERS-7 front J1: limit -115..130° (Tekkotsu's ERS7Info.h), the stop
+    // 3° beyond; the tail and mouth at legal angles.
+    let m = Model::Ers7;
+    let legal = [(Joint::TailTilt, 5.0), (Joint::Mouth, -3.0)];
+    let warnings = |deg: f64| {
+        forward_kinematics(m, &with(m, &[&legal[..], &[(LF1, deg)]].concat()), [0.0; 3]).warnings
+    };
+    assert_eq!(
+        warnings(131.0),
+        [
+            "ERS-7 left_front_j1 is 131.00°, 1.00° past its limit -115..130°, within its \
+          mechanical stop 3° beyond"
+        ]
+    );
+    assert_eq!(
+        warnings(-120.0),
+        [
+            "ERS-7 left_front_j1 is -120.00°, 5.00° past its limit -115..130°, and past its \
+          mechanical stop 3° beyond"
+        ]
+    );
+    assert!(warnings(130.0).is_empty());
+}
+
+#[test]
 fn beyond_limit_warns_and_does_not_clamp() {
     let m = Model::Ers7;
     // Tail and mouth at legal angles, so that the only warning is J1's.

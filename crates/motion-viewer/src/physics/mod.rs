@@ -25,7 +25,7 @@ use crate::anim::aibo::physical::{STEP_S, physical_model};
 use crate::error::{Error, Result};
 use crate::formats::aibo::Model;
 use crate::formats::mtn::Mtn;
-use crate::workbench::check::{FindingKind, Severity};
+use crate::workbench::check::{Finding, FindingKind, Severity};
 
 pub use output::{reached_motion, write_csv};
 pub(crate) use stepper::Stepper;
@@ -101,7 +101,9 @@ fn servos_of(physical: &crate::anim::aibo::physical::PhysicalModel) -> Vec<SimSe
 
 /// Refuses what cannot be simulated, in one line: a motion of no known
 /// model, one that never moves (shorter than one frame), one that drives a
-/// servo past its stop (the workbench check's limit errors).
+/// servo past its mechanical stop (`check`'s limit errors: the stops' rule
+/// of `anim::aibo::stops`). Past a limit but within the stop is played, and
+/// said in the verdict's warnings ([`limit_warnings`]).
 pub fn check_simulable(mtn: &Mtn, name: &str) -> Result<Model> {
     let fail = |reason: String| Error::unsupported(name, reason);
     let model = mtn.model().ok_or_else(|| {
@@ -117,21 +119,39 @@ pub fn check_simulable(mtn: &Mtn, name: &str) -> Result<Model> {
             mtn.keyframes.len()
         )));
     }
-    let report = crate::workbench::check(mtn);
-    if let Some(f) = report
-        .findings
-        .iter()
-        .find(|f| f.severity == Severity::Error && f.kind == FindingKind::Limit)
-    {
-        let at = f
-            .keyframe
-            .map_or_else(String::new, |k| format!("keyframe {k}: "));
+    if let Some(f) = limit_findings(mtn).find(|f| f.severity == Severity::Error) {
         return Err(fail(format!(
-            "{at}{}; a servo cannot be driven past its stop",
-            f.message
+            "{}: a servo cannot be driven past its stop",
+            at_keyframe(&f)
         )));
     }
     Ok(model)
+}
+
+/// `check`'s warnings for angles past a joint's limit but within its
+/// mechanical stop, as the verdict lists them: the simulated servo stops at
+/// the limit (the physical dog's joint range, docs/physics.md).
+pub(crate) fn limit_warnings(mtn: &Mtn) -> Vec<String> {
+    limit_findings(mtn)
+        .filter(|f| f.severity == Severity::Warning)
+        .map(|f| format!("{}; simulated at the limit", at_keyframe(&f)))
+        .collect()
+}
+
+/// `check`'s findings on joint limits.
+fn limit_findings(mtn: &Mtn) -> impl Iterator<Item = Finding> {
+    crate::workbench::check(mtn)
+        .findings
+        .into_iter()
+        .filter(|f| f.kind == FindingKind::Limit)
+}
+
+/// A finding's sentence after its keyframe: `keyframe 3: left_front_j3 is …`.
+fn at_keyframe(f: &Finding) -> String {
+    match f.keyframe {
+        Some(k) => format!("keyframe {k}: {}", f.message),
+        None => f.message.clone(),
+    }
 }
 
 /// Simulates `mtn` (named `name` in the verdict and in errors).
@@ -177,6 +197,110 @@ mod tests {
         let a = simulate(&seed(), "seed").unwrap();
         let b = simulate(&seed(), "seed").unwrap();
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn each_joints_largest_difference_is_the_motions_and_the_holds_is_apart() {
+        let sim = simulate(&seed(), "seed").unwrap();
+        let v = &sim.verdict;
+        // After Sony's sit the hind rotators still move in the hold: over
+        // the whole run their largest difference falls there, past 4.88 s.
+        let k = sim
+            .servos
+            .iter()
+            .position(|s| s.label == "left_hind_j1")
+            .unwrap();
+        let j = &v.joints[k];
+        assert!(j.hold_at_s > v.duration_s, "{j:?}");
+        assert!(j.hold_max_error_deg.abs() > j.max_error_deg.abs(), "{j:?}");
+        assert!(j.at_s <= v.duration_s, "{j:?}");
+        // Every servo: no recorded frame of the motion (or of the hold) is
+        // further behind than the figure for the motion (or the hold).
+        for (k, j) in v.joints.iter().enumerate() {
+            for f in &sim.frames {
+                let behind = (f.commanded_deg[k] - f.reached_deg[k]).abs();
+                let most = if f.t <= v.duration_s {
+                    j.max_error_deg
+                } else {
+                    j.hold_max_error_deg
+                };
+                assert!(
+                    behind <= most.abs() + 1e-9,
+                    "{} at {}: {behind}",
+                    j.label,
+                    f.t
+                );
+            }
+        }
+    }
+
+    /// The seed with every servo of keyframe 3 that has a limit at
+    /// `past_deg` beyond its upper limit.
+    fn past_every_upper_limit(past_deg: f64) -> Mtn {
+        let mut m = seed();
+        let rig = crate::anim::aibo::rig_model(m.model().unwrap());
+        let roles = m.joint_roles();
+        for (urad, role) in m.keyframes[3].joints.iter_mut().zip(roles) {
+            if let Some(limit) = role.and_then(|j| rig.limit(j)) {
+                let deg = limit.max_deg + past_deg;
+                *urad = (deg * 1e6 * std::f64::consts::PI / 180.0).round() as i32;
+            }
+        }
+        m
+    }
+
+    #[test]
+    fn three_degrees_past_every_limit_is_played_with_checks_warnings() {
+        let m = past_every_upper_limit(3.0);
+        let report = crate::workbench::check(&m);
+        let limits: Vec<_> = report
+            .findings
+            .iter()
+            .filter(|f| f.kind == FindingKind::Limit)
+            .collect();
+        // The seed's 20 ERS-210 joints but its two ears (which have no
+        // limit): a warning each.
+        assert_eq!(limits.len(), 18);
+        assert!(limits.iter().all(|f| f.severity == Severity::Warning));
+        let sim = simulate(&m, "past").unwrap();
+        let want: Vec<String> = limits
+            .iter()
+            .map(|f| format!("keyframe 3: {}; simulated at the limit", f.message))
+            .collect();
+        assert_eq!(sim.verdict.warnings, want);
+        assert!(
+            want[0].contains("3.00° past its limit")
+                && want[0].contains("within its mechanical stop"),
+            "{}",
+            want[0]
+        );
+        // The seed itself has none.
+        assert!(
+            simulate(&seed(), "seed")
+                .unwrap()
+                .verdict
+                .warnings
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn five_degrees_past_every_limit_is_refused_in_checks_words() {
+        let m = past_every_upper_limit(5.0);
+        let report = crate::workbench::check(&m);
+        let first = report
+            .findings
+            .iter()
+            .find(|f| f.kind == FindingKind::Limit)
+            .unwrap();
+        assert_eq!(first.severity, Severity::Error);
+        let e = check_simulable(&m, "past").unwrap_err().to_string();
+        assert!(e.contains(&format!("keyframe 3: {}", first.message)), "{e}");
+        assert!(
+            e.contains("5.00° past its limit") && e.contains("and past its mechanical stop"),
+            "{e}"
+        );
+        assert!(simulate(&m, "past").is_err());
     }
 
     #[test]

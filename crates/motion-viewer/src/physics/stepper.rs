@@ -67,6 +67,7 @@ impl Stepper {
             physical.model,
             duration,
             servos.iter().map(|s| (s.name, s.label.clone())).collect(),
+            super::limit_warnings(mtn),
         );
         let (settle, play, hold) = step_counts(duration);
         Stepper {

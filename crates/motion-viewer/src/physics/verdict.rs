@@ -5,7 +5,7 @@
 use glam::{DQuat, DVec3};
 use serde::Serialize;
 
-use crate::anim::aibo::physical::{PAW_RADIUS_M, tilt_deg};
+use crate::anim::aibo::physical::{PAW_RADIUS_M, STEP_S, tilt_deg};
 use crate::formats::aibo::Model;
 
 /// The body's tilt past which the dog has fallen, degrees: a sitting AIBO
@@ -40,9 +40,13 @@ pub struct Verdict {
     /// lay on the floor for 0.05 s where the commanded posture
     /// holds them 0.06 m above it.
     pub falls: bool,
-    /// When it did, seconds of the motion (negative: while settling before
-    /// the first keyframe; past the duration: in the hold after the last);
-    /// `null` when it stands.
+    /// False when the dog fell while it settled in the first keyframe's
+    /// posture, before the motion starts: that posture does not stand, and
+    /// the motion is never played (`falls` true, `fall_time_s` null).
+    pub first_posture_stands: bool,
+    /// When it fell, seconds of the motion from 0 (past the duration: in
+    /// the hold after the last keyframe); `null` when it stands or when its
+    /// first posture does not.
     pub fall_time_s: Option<f64>,
     /// Why: `"tilt"` or `"body on the floor"`; `null` when it stands.
     pub fall_cause: Option<&'static str>,
@@ -62,6 +66,10 @@ pub struct Verdict {
     pub ground_contacts: Vec<PartContact>,
     /// Per servo: how far the reached angle fell behind the commanded one.
     pub joints: Vec<JointFollow>,
+    /// What was not played as written: each angle past a joint's limit but
+    /// within its mechanical stop, in `check`'s words (the simulated servo
+    /// stops at the limit).
+    pub warnings: Vec<String>,
 }
 
 fn model_name<S: serde::Serializer>(model: &Model, s: S) -> Result<S::Ok, S::Error> {
@@ -90,23 +98,33 @@ pub struct PartContact {
     pub total_s: f64,
 }
 
-/// How well one servo followed its commands.
+/// How well one servo followed its commands: while the motion plays (from
+/// its start to its last step), and apart from that in the hold after it,
+/// where the last keyframe is held and a servo may still be catching up.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct JointFollow {
     /// The model's PRM name of the servo.
     pub joint: &'static str,
     /// Its short label (`left_front_j1`…).
     pub label: String,
-    /// The largest commanded − reached difference, degrees (signed).
+    /// The largest commanded − reached difference while the motion plays,
+    /// degrees (signed).
     pub max_error_deg: f64,
     /// When, seconds of the motion.
     pub at_s: f64,
-    /// Time the difference stayed beyond [`FOLLOW_MARGIN_DEG`], seconds.
+    /// Time the difference stayed beyond [`FOLLOW_MARGIN_DEG`] while the
+    /// motion plays, seconds.
     pub beyond_margin_s: f64,
+    /// The largest commanded − reached difference in the hold after the
+    /// motion, degrees (signed).
+    pub hold_max_error_deg: f64,
+    /// When, seconds of the motion (past its duration).
+    pub hold_at_s: f64,
 }
 
 impl JointFollow {
-    /// True when the servo could not follow: beyond the margin at some time.
+    /// True when the servo could not follow: beyond the margin at some time
+    /// while the motion plays.
     pub fn could_not_follow(&self) -> bool {
         self.beyond_margin_s > 0.0
     }
@@ -121,6 +139,8 @@ pub struct Tally {
     paw_last: Vec<Option<(DVec3, DVec3)>>,
     /// Since when the body or head has lain on the floor unexpectedly.
     on_floor_since: Option<f64>,
+    /// The time of the motion's last step, seconds: later steps are the hold.
+    play_end_s: f64,
 }
 
 /// One step's state, as an engine reports it.
@@ -155,18 +175,21 @@ pub const PAW_NAMES: [&str; 4] = ["left_front", "right_front", "left_hind", "rig
 
 impl Tally {
     /// An empty tally for `motion` of `model`; `servos` are the PRM names and
-    /// labels, `links` the physical links' names.
+    /// labels, `warnings` what the verdict is to say (see [`Verdict::warnings`]).
     pub fn new(
         motion: String,
         model: Model,
         duration_s: f64,
         servos: Vec<(&'static str, String)>,
+        warnings: Vec<String>,
     ) -> Tally {
+        let play_end_s = super::step_counts(duration_s).1 as f64 * STEP_S;
         Tally {
             verdict: Verdict {
                 motion,
                 model,
                 falls: false,
+                first_posture_stands: true,
                 fall_time_s: None,
                 fall_cause: None,
                 peak_tilt_deg: 0.0,
@@ -191,11 +214,15 @@ impl Tally {
                         max_error_deg: 0.0,
                         at_s: 0.0,
                         beyond_margin_s: 0.0,
+                        hold_max_error_deg: 0.0,
+                        hold_at_s: play_end_s,
                     })
                     .collect(),
+                warnings,
             },
             paw_last: vec![None; PAW_NAMES.len()],
             on_floor_since: None,
+            play_end_s,
         }
     }
 
@@ -211,9 +238,7 @@ impl Tally {
             v.peak_tilt_time_s = s.t;
         }
         if tilt > FALL_TILT_DEG && !v.falls {
-            v.falls = true;
-            v.fall_time_s = Some(s.t);
-            v.fall_cause = Some("tilt");
+            fell(v, s.t, "tilt");
         }
         let unexpected =
             s.trunk_lowest_z <= CONTACT_M && s.expected_clearance_m >= EXPECTED_CLEARANCE_M;
@@ -222,9 +247,7 @@ impl Tally {
         } else {
             let since = *self.on_floor_since.get_or_insert(s.t);
             if s.t - since + s.dt >= FLOOR_FALL_S - 1e-9 && !v.falls {
-                v.falls = true;
-                v.fall_time_s = Some(since);
-                v.fall_cause = Some("body on the floor");
+                fell(v, since, "body on the floor");
             }
         }
         v.min_body_height_m = v.min_body_height_m.min(s.body_position.z);
@@ -263,8 +286,18 @@ impl Tally {
         if s.t < 0.0 {
             return;
         }
+        // A step is the hold's once past the motion's last step (to a
+        // nanosecond: the step times are sums of 2 ms).
+        let hold = s.t > self.play_end_s + 1e-9;
         for ((j, &cmd), &got) in v.joints.iter_mut().zip(s.commanded).zip(s.reached) {
             let error = (cmd - got).to_degrees();
+            if hold {
+                if error.abs() > j.hold_max_error_deg.abs() {
+                    j.hold_max_error_deg = error;
+                    j.hold_at_s = s.t;
+                }
+                continue;
+            }
             if error.abs() > j.max_error_deg.abs() {
                 j.max_error_deg = error;
                 j.at_s = s.t;
@@ -278,5 +311,96 @@ impl Tally {
     /// The verdict.
     pub fn finish(self) -> Verdict {
         self.verdict
+    }
+}
+
+/// Records the fall that began at `since` seconds of the motion: before 0,
+/// while settling in the first keyframe's posture, it is that posture that
+/// does not stand, and the fall has no time in the motion.
+fn fell(v: &mut Verdict, since: f64, cause: &'static str) {
+    v.falls = true;
+    v.fall_cause = Some(cause);
+    if since < 0.0 {
+        v.first_posture_stands = false;
+    } else {
+        v.fall_time_s = Some(since);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One step at `t` of a dog tilted `tilt` degrees about x, its paws and
+    /// trunk well clear of the floor, one servo commanded 0 and at
+    /// `behind_deg` below it.
+    fn step(tally: &mut Tally, t: f64, tilt: f64, behind_deg: f64) {
+        let paws = [(DVec3::Z, DQuat::IDENTITY, DVec3::ZERO); 4];
+        tally.add(
+            &StepState {
+                t,
+                dt: STEP_S,
+                body_position: DVec3::new(0.0, 0.0, 0.2),
+                body_attitude: DQuat::from_rotation_x(tilt.to_radians()),
+                paws: &paws,
+                link_lowest_z: &[],
+                trunk_lowest_z: 0.1,
+                expected_clearance_m: 0.0,
+                commanded: &[0.0],
+                reached: &[-behind_deg.to_radians()],
+            },
+            &[],
+        );
+    }
+
+    /// A tally of a 10 ms motion (five 2 ms steps, then the hold) of one servo.
+    fn tally() -> Tally {
+        Tally::new(
+            "m".into(),
+            Model::Ers7,
+            0.010,
+            vec![("PRM:/r2/c1-Joint2:21", "left_front_j1".into())],
+            vec![],
+        )
+    }
+
+    #[test]
+    fn the_largest_difference_is_the_motions_and_the_holds_is_apart() {
+        let mut t = tally();
+        // Settling (not counted), the motion (3° at its last step), then
+        // the hold with 12° at its second step: 0.012 s is the hold's first.
+        step(&mut t, -0.002, 0.0, 20.0);
+        for (k, behind) in [1.0, 2.0, 2.5, 1.5, 3.0].into_iter().enumerate() {
+            step(&mut t, 0.002 * (k + 1) as f64, 0.0, behind);
+        }
+        step(&mut t, 0.012, 0.0, 4.0);
+        step(&mut t, 0.014, 0.0, 12.0);
+        step(&mut t, 0.016, 0.0, 6.0);
+        let v = t.finish();
+        let j = &v.joints[0];
+        assert!((j.max_error_deg - 3.0).abs() < 1e-12, "{j:?}");
+        assert!((j.at_s - 0.010).abs() < 1e-12, "{j:?}");
+        assert!((j.hold_max_error_deg - 12.0).abs() < 1e-12, "{j:?}");
+        assert!((j.hold_at_s - 0.014).abs() < 1e-12, "{j:?}");
+        // 12° in the hold is past the 10° margin, but not while it played.
+        assert_eq!(j.beyond_margin_s, 0.0);
+        assert!(!j.could_not_follow());
+    }
+
+    #[test]
+    fn a_fall_while_settling_is_the_first_posture_not_standing() {
+        let mut t = tally();
+        step(&mut t, -0.498, 61.0, 0.0);
+        step(&mut t, 0.002, 80.0, 0.0);
+        let v = t.finish();
+        assert!(v.falls && !v.first_posture_stands, "{v:?}");
+        assert_eq!((v.fall_time_s, v.fall_cause), (None, Some("tilt")));
+        // A fall once the motion plays has its time.
+        let mut t = tally();
+        step(&mut t, -0.002, 10.0, 0.0);
+        step(&mut t, 0.004, 61.0, 0.0);
+        let v = t.finish();
+        assert!(v.falls && v.first_posture_stands, "{v:?}");
+        assert_eq!(v.fall_time_s, Some(0.004));
     }
 }

@@ -121,7 +121,8 @@ pub struct SimTrackStatus {
     pub progress: f64,
     /// Whether the dog falls (done only).
     pub falls: Option<bool>,
-    /// When, seconds of the motion (`null` when it stands or before done).
+    /// When, seconds of the motion (`null` when it stands, when its first
+    /// posture does not stand, or before done).
     pub fall_time_s: Option<f64>,
     /// The largest tilt from upright, degrees (done only).
     pub peak_tilt_deg: Option<f64>,
@@ -131,6 +132,7 @@ pub struct SimTrackStatus {
     pub could_not_follow: Vec<String>,
     /// The verdict at a glance: `simulated: stands (peak tilt 31.6°)`,
     /// `simulated: falls at 2.31 s (tilt); 2 joints could not follow`,
+    /// `simulated: its first posture does not stand (tilt; peak tilt 88°)`,
     /// `simulating… 45%`, or `cannot simulate: REASON`.
     pub text: String,
 }
@@ -441,6 +443,11 @@ fn track_status(track: usize, duration_s: f64, job: &Job) -> SimTrackStatus {
                 .map(|j| j.label.clone())
                 .collect();
             let mut text = match v.fall_time_s {
+                _ if !v.first_posture_stands => format!(
+                    "simulated: its first posture does not stand ({}; peak tilt {:.0}°)",
+                    v.fall_cause.unwrap_or("tilt"),
+                    v.peak_tilt_deg
+                ),
                 Some(t) => format!(
                     "simulated: falls at {t:.2} s ({}; peak tilt {:.0}°)",
                     v.fall_cause.unwrap_or("tilt"),
@@ -474,6 +481,19 @@ fn track_status(track: usize, duration_s: f64, job: &Job) -> SimTrackStatus {
 fn marks(sim: &Simulation) -> Vec<SimMark> {
     let mut marks = Vec::new();
     let v = &sim.verdict;
+    if !v.first_posture_stands {
+        // It fell before the motion started: marked at its start.
+        marks.push(SimMark {
+            t0: 0.0,
+            t1: 0.0,
+            fall: true,
+            joint: None,
+            text: format!(
+                "simulated: its first posture does not stand ({})",
+                v.fall_cause.unwrap_or("tilt")
+            ),
+        });
+    }
     if let Some(t) = v.fall_time_s {
         marks.push(SimMark {
             t0: t,
@@ -588,6 +608,42 @@ mod tests {
         sims.sync(&state);
         assert_eq!(sims.version(), version);
         assert!(!sims.busy());
+    }
+
+    #[test]
+    fn a_first_posture_that_does_not_stand_is_said_so_and_marked_at_the_start() {
+        // Sony's ERS-110 `ct#741` tips over while it settles, before 0 s.
+        let archive = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/oda/ers110_Motion.ODA"
+        ))
+        .unwrap();
+        let entry = crate::formats::mtn::read_oda(&archive)
+            .unwrap()
+            .into_iter()
+            .find(|e| e.name == "ct#741")
+            .unwrap();
+        let motion = crate::formats::mtn::decode(&archive[entry.data]).unwrap();
+        let sim = crate::physics::simulate(&motion, "ct#741").unwrap();
+        let marks = marks(&sim);
+        let done = Job::Done(Box::new(Done {
+            reached: crate::physics::reached_motion(&sim, &motion),
+            marks: marks.clone(),
+            sim,
+        }));
+        let status = track_status(0, motion.duration_s(), &done);
+        assert_eq!((status.falls, status.fall_time_s), (Some(true), None));
+        assert!(
+            status
+                .text
+                .starts_with("simulated: its first posture does not stand (tilt; peak tilt "),
+            "{}",
+            status.text
+        );
+        let fall: Vec<_> = marks.iter().filter(|m| m.fall).collect();
+        assert_eq!(fall.len(), 1, "{fall:?}");
+        assert_eq!((fall[0].t0, fall[0].t1), (0.0, 0.0));
+        assert!(fall[0].text.contains("first posture does not stand"));
     }
 
     #[test]

@@ -2,8 +2,10 @@
 //!
 //! - **Joint limits**, per keyframe, from the kinematic models
 //!   ([`crate::anim::aibo::rig_model`]; [`limits_provenance`] says where each
-//!   model's come from and which are estimates). Up to [`LIMIT_MARGIN_DEG`]
-//!   past a limit is a warning, beyond it an error.
+//!   model's come from and which are estimates). Past a limit but within
+//!   the servo's mechanical stop 3° beyond it is a warning, past the stop an
+//!   error (the one rule of `anim::aibo::stops`, which `simulate`, the
+//!   editor and the sampler apply too).
 //! - **Joint speeds**, per segment between keyframes, against the servo speeds
 //!   of [`max_speed_rad_s`] at the motion's frame period. A servo asked to go
 //!   faster lags behind: a warning. (Sony's own walking gaits swing the knees
@@ -18,7 +20,7 @@
 //!   than 250 s (Skitter's limits), a frame period other than 16 ms, and
 //!   what the decoder had to recover from.
 
-use crate::anim::aibo::{joint_label, rig_model};
+use crate::anim::aibo::{Reach, joint_label, rig_model};
 use crate::formats::aibo::{
     Joint, Leg, LegJoint, Model, POSE_TOLERANCE_DEG, POSTURES, Provenance, max_speed_rad_s,
     speed_provenance, standard_pose,
@@ -26,14 +28,7 @@ use crate::formats::aibo::{
 use crate::formats::mtn::{Mtn, Scope, ServoGroup, URAD_TO_DEG};
 use serde::Serialize;
 
-/// Angles within this many degrees of a limit count as on it: Sony's files
-/// store limits rounded to whole micro-radians (1 µrad ≈ 0.00006°).
-pub(crate) const RESOLUTION_DEG: f64 = 0.001;
-
-/// How far past a joint limit is a warning rather than an error, in degrees:
-/// Tekkotsu's ERS-210 mechanical limits lie 3° beyond its software limits,
-/// and Sony's own ERS-7 posture changes take the knees 3° past theirs.
-pub const LIMIT_MARGIN_DEG: f64 = 3.0;
+pub(crate) use crate::anim::aibo::RESOLUTION_DEG;
 
 /// The longest motion the robot plays, in seconds (Skitter: "up to 250
 /// seconds of custom motion").
@@ -272,21 +267,13 @@ fn limits(f: &mut Findings, model: Model, roles: &[Option<Joint>]) {
                 continue;
             };
             let deg = f64::from(urad) * URAD_TO_DEG;
-            let past = (limit.min_deg - deg).max(deg - limit.max_deg);
-            if past <= RESOLUTION_DEG {
+            let Some((reach, message)) = limit.past(&joint_label(limit.joint), deg) else {
                 continue;
-            }
-            let severity = if past <= LIMIT_MARGIN_DEG + RESOLUTION_DEG {
-                Severity::Warning
-            } else {
-                Severity::Error
             };
-            let message = format!(
-                "{} is {deg:.2}°, {past:.2}° past its limit {}..{}°",
-                joint_label(limit.joint),
-                limit.min_deg,
-                limit.max_deg
-            );
+            let severity = match reach {
+                Reach::PastStop { .. } => Severity::Error,
+                _ => Severity::Warning,
+            };
             f.add(
                 severity,
                 FindingKind::Limit,

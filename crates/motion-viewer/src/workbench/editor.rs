@@ -25,7 +25,7 @@ mod tests;
 use super::edit::MirrorMap;
 use super::{EditError, Report, check};
 use crate::DecodeError;
-use crate::anim::aibo::{joint_label, rig_model};
+use crate::anim::aibo::{Reach, joint_label, rig_model};
 use crate::formats::mtn::{self, Keyframe, Mtn, URAD_TO_DEG};
 use history::{History, Step};
 use std::path::{Path, PathBuf};
@@ -151,8 +151,10 @@ impl Editor {
             .collect()
     }
 
-    /// Sets `channel` at keyframe `key` to `deg` degrees, clamped to the
-    /// model's joint limit (the clamp said in [`Applied::message`]).
+    /// Sets `channel` at keyframe `key` to `deg` degrees under the stops'
+    /// rule that `check` applies: past the model's joint limit but within the
+    /// servo's mechanical stop it is kept, past the stop it is set to the
+    /// stop; either is said in [`Applied::message`], in `check`'s words.
     pub fn set_value(&mut self, key: usize, channel: &str, deg: f64) -> Result<Applied, EditError> {
         self.key(key)?;
         let which = self.channel(channel)?;
@@ -456,9 +458,10 @@ impl Editor {
             .ok_or_else(|| EditError::NoChannel(name.to_string()))
     }
 
-    /// `deg` as micro-radians within the joint's limit (rounded inward, so
-    /// the value stored lies within it) and the i32 range, with the clamp
-    /// said in words.
+    /// `deg` as micro-radians under the stops' rule (`anim::aibo::stops`):
+    /// past the joint's limit but within its mechanical stop as given, past
+    /// the stop at the stop (rounded inward, so the value stored lies within
+    /// it), each with `check`'s sentence; and within the i32 range.
     fn clamped(&self, which: Channel, name: &str, deg: f64) -> (i32, Option<String>) {
         let limit = match which {
             Channel::Joint(j) => self
@@ -471,18 +474,19 @@ impl Editor {
         let to_urad = |d: f64| d / URAD_TO_DEG;
         let (mut urad, mut message) = (to_urad(deg).round(), None);
         if let Some(l) = limit
-            && !l.contains(deg)
+            && let Some((reach, words)) = l.past(&joint_label(l.joint), deg)
         {
-            let (edge, urad_edge) = if deg > l.max_deg {
-                (l.max_deg, to_urad(l.max_deg).floor())
-            } else {
-                (l.min_deg, to_urad(l.min_deg).ceil())
-            };
-            urad = urad_edge;
-            message = Some(format!(
-                "{name} {deg:.2}° is beyond its limit ({:.2}° to {:.2}°): set to {edge:.2}°",
-                l.min_deg, l.max_deg
-            ));
+            message = Some(words);
+            if let Reach::PastStop { .. } = reach {
+                let (low, high) = l.stops();
+                let (edge, urad_edge) = if deg > high {
+                    (high, to_urad(high).floor())
+                } else {
+                    (low, to_urad(low).ceil())
+                };
+                urad = urad_edge;
+                message = message.map(|m| format!("{m}: set to the stop, {edge:.2}°"));
+            }
         }
         let most = f64::from(i32::MAX);
         if urad.abs() > most {

@@ -115,30 +115,45 @@ fn body_channels_are_set_in_micro_radians() {
 }
 
 #[test]
-fn a_value_past_the_joint_limit_is_clamped_with_a_message() {
+fn a_value_past_the_mechanical_stop_is_set_to_the_stop_with_checks_words() {
     let (_, m, mut e) = open(STAND_SIT);
+    // The ERS-210 rotator: Tekkotsu's software limit ±117°, its mechanical
+    // limit (ERS210Info.h `mechanicalLimits`) ±120°.
     let limit = *rig_model(m.model().unwrap())
         .limit(Joint::Leg(Leg::LeftFront, LegJoint::Rotator))
         .unwrap();
-    for (asked, edge) in [
-        (limit.max_deg + 40.0, limit.max_deg),
-        (limit.min_deg - 40.0, limit.min_deg),
-    ] {
+    assert_eq!((limit.min_deg, limit.max_deg), (-117.0, 117.0));
+    for (asked, stop) in [(157.0, 120.0), (-157.0, -120.0)] {
         let applied = e.set_value(3, LF_J1, asked).unwrap();
         let message = applied.message.expect("a clamp is said");
-        assert!(message.contains("limit"), "{message}");
-        let stored = saved(&e).keyframes[3].joints[joint(&m, LF_J1)];
-        // Within one micro-radian of the limit, and not past it.
-        assert!((deg(f64::from(stored)) - edge).abs() < deg(1.0), "{stored}");
-        assert!(limit.contains(deg(f64::from(stored))), "{stored} inside");
-    }
-    // The clamped value raises no limit finding.
-    assert!(
-        !e.report()
+        let stored = deg(f64::from(saved(&e).keyframes[3].joints[joint(&m, LF_J1)]));
+        // Within one micro-radian of the stop, and not past it.
+        assert!((stored - stop).abs() < deg(1.0), "{stored}");
+        assert!(stored.abs() <= 120.0, "{stored} inside");
+        // `check`'s error sentence for the value asked, then the clamp.
+        let m2 = with_lf_j1(&m, asked);
+        let error = workbench::check(&m2)
+            .findings
+            .into_iter()
+            .find(|f| f.kind == FindingKind::Limit)
+            .unwrap();
+        assert_eq!(error.severity, workbench::Severity::Error);
+        assert_eq!(
+            message,
+            format!("{}: set to the stop, {stop:.2}°", error.message)
+        );
+        assert!(message.contains("past its mechanical stop"), "{message}");
+        // The value at the stop is past the limit, within the stop: the
+        // warning `check` gives it too.
+        let findings: Vec<_> = e
+            .report()
             .findings
             .iter()
-            .any(|f| f.kind == FindingKind::Limit && f.keyframe == Some(3))
-    );
+            .filter(|f| f.kind == FindingKind::Limit && f.keyframe == Some(3))
+            .collect();
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        assert_eq!(findings[0].severity, workbench::Severity::Warning);
+    }
     // Body angles have no limit.
     assert_eq!(e.set_value(3, "yaw_deg", 170.0).unwrap().message, None);
     // Not a number is refused, not stored.
@@ -148,6 +163,31 @@ fn a_value_past_the_joint_limit_is_clamped_with_a_message() {
         Err(EditError::Refused(_))
     ));
     assert_eq!(e.undo_depth(), depth);
+}
+
+/// `m` with the left front rotator of keyframe 3 at `deg`.
+fn with_lf_j1(m: &Mtn, deg: f64) -> Mtn {
+    let mut m = m.clone();
+    let j = joint(&m, LF_J1);
+    m.keyframes[3].joints[j] = (deg * 1_000_000.0 * std::f64::consts::PI / 180.0).round() as i32;
+    m
+}
+
+#[test]
+fn a_value_past_the_limit_within_the_stop_is_kept_with_checks_warning() {
+    let (_, m, mut e) = open(STAND_SIT);
+    // 2° past the rotator's 117° limit, 1° short of its 120° stop.
+    let applied = e.set_value(3, LF_J1, 119.0).unwrap();
+    let stored = deg(f64::from(saved(&e).keyframes[3].joints[joint(&m, LF_J1)]));
+    assert!((stored - 119.0).abs() < deg(1.0), "{stored}");
+    let warning = workbench::check(&with_lf_j1(&m, 119.0))
+        .findings
+        .into_iter()
+        .find(|f| f.kind == FindingKind::Limit)
+        .unwrap();
+    assert_eq!(warning.severity, workbench::Severity::Warning);
+    assert_eq!(applied.message.as_deref(), Some(warning.message.as_str()));
+    assert!(warning.message.contains("within its mechanical stop"));
 }
 
 #[test]
