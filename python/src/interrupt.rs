@@ -26,11 +26,14 @@ pub const POLL: Duration = Duration::from_millis(50);
 /// another thread this just runs the work, the GIL released.
 pub fn run<T: Send>(py: Python<'_>, work: impl FnOnce(&AtomicBool) -> T + Send) -> PyResult<T> {
     let cancel = AtomicBool::new(false);
-    let (done, result) = mpsc::sync_channel(1);
+    let flag = &cancel;
+    let (done, mut result) = mpsc::sync_channel(1);
     std::thread::scope(|scope| {
-        let worker = scope.spawn(|| {
+        // The sender moves into the thread: a panic there drops it, and the
+        // wait below sees the channel close.
+        let worker = scope.spawn(move || {
             // A closed channel only means the caller stopped waiting.
-            let _ = done.send(work(&cancel));
+            let _ = done.send(work(flag));
         });
         let finish = |worker: std::thread::ScopedJoinHandle<'_, ()>| {
             if let Err(panic) = py.detach(|| worker.join()) {
@@ -38,7 +41,14 @@ pub fn run<T: Send>(py: Python<'_>, work: impl FnOnce(&AtomicBool) -> T + Send) 
             }
         };
         loop {
-            match py.detach(|| result.recv_timeout(POLL)) {
+            // The receiver goes to the detached wait and back (it may be
+            // sent, not shared).
+            let (back, got) = py.detach(move || {
+                let got = result.recv_timeout(POLL);
+                (result, got)
+            });
+            result = back;
+            match got {
                 Ok(value) => {
                     finish(worker);
                     return Ok(value);

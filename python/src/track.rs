@@ -313,9 +313,12 @@ impl Track {
             let per = 8 * m.joints.len() as u64;
             let times = self.times(py, times, rate, "joint_angles", per)?;
             let joints = m.joints.len();
-            sample::fill_rows(py, [times.len(), joints], sample::row_ns(joints), |rows, out| {
-                sample::joint_angles(m, &times[rows], out)
-            })
+            sample::fill_rows(
+                py,
+                [times.len(), joints],
+                sample::row_ns(joints),
+                |rows, out| sample::joint_angles(m, &times[rows], out),
+            )
         })
     }
 
@@ -401,7 +404,9 @@ impl Track {
     ) -> PyResult<Bound<'py, PyDict>> {
         let m = self.mtn("simulate")?;
         let name = self.inner.path().display().to_string();
-        guarded(py, || crate::track_sim::simulate(py, m, &name, max_duration))
+        guarded(py, || {
+            crate::track_sim::simulate(py, m, &name, max_duration)
+        })
     }
 
     // --- MRTK input animation ---

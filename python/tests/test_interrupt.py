@@ -59,9 +59,8 @@ def seconds_from_sigint_to_keyboard_interrupt(call):
 def test_a_motion_days_long_is_refused_before_any_step(sit):
     # Sony's 4.88 s seed at a millionth of its speed: about 56 days.
     long = mv.mtn.retime(sit, speed=1e-6)
-    assert long.duration > 40 * 86400
     started = time.monotonic()
-    with pytest.raises(mv.TooLargeError, match=r"days\).*600 s") as e:
+    with pytest.raises(mv.TooLargeError, match=r"days\).*600 s of motion") as e:
         long.simulate()
     assert "\n" not in str(e.value)
     with pytest.raises(mv.TooLargeError, match="3600 s"):

@@ -109,7 +109,10 @@ fn a_motion_days_long_is_refused_in_one_line_before_any_step() {
     let seconds = frames as f64 / 1000.0;
     let what = format!("days.mtn: a motion of {frames} frames of 1 ms ({seconds:.1} s, 49.7 days)");
     assert!(err.contains(&what), "{err}");
-    assert!(err.contains("600 s of motion") && err.contains("--max-duration"), "{err}");
+    assert!(
+        err.contains("600 s of motion") && err.contains("--max-duration"),
+        "{err}"
+    );
     let years = write_mtn(dir.path(), "years.mtn", &stretched(u32::MAX, 65_535));
     let err = one_line_refusal(&simulate_quickly(&[
         years.to_str().unwrap(),
@@ -124,8 +127,10 @@ fn a_motion_days_long_is_refused_in_one_line_before_any_step() {
             &format!("--max-duration={bad}"),
         ]));
         assert!(
-            err.starts_with(&format!("viewer: --max-duration {}", bad.parse::<f64>().unwrap()))
-                && err.contains("at most 3600"),
+            err.starts_with(&format!(
+                "viewer: --max-duration {}",
+                bad.parse::<f64>().unwrap()
+            )) && err.contains("at most 3600"),
             "{err}"
         );
     }
@@ -239,8 +244,7 @@ fn an_archive_shows_its_progress_sized_before_it_starts_and_ctrl_c_stops_it() {
         40,
         &std::fs::read(data("sony_stand_sit.mtn")).unwrap(),
     );
-    let (mut child, screen, reader) =
-        on_a_terminal(&[oda.to_str().unwrap()], Stdio::piped());
+    let (mut child, screen, reader) = on_a_terminal(&[oda.to_str().unwrap()], Stdio::piped());
     wait_for(&mut child, &screen, "% of 255 simulated s");
     let mut stdout = child.stdout.take().unwrap();
     assert_eq!(interrupt(child), Some(130));

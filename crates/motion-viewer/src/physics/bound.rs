@@ -165,7 +165,10 @@ mod tests {
         let seconds = frames as f64 / 1000.0;
         let what = format!("a motion of {frames} frames of 1 ms ({seconds:.1} s, 49.7 days)");
         assert!(line.starts_with(&format!("long.mtn: {what}")), "{line}");
-        assert!(line.contains("more than the 600 s of motion allowed"), "{line}");
+        assert!(
+            line.contains("more than the 600 s of motion allowed"),
+            "{line}"
+        );
         // 65 535 frames of 16 ms (1 049 s) pass only a raised cap; the seed
         // (4.88 s) passes the default.
         let m = stretched(u32::from(u16::MAX), 16);

@@ -28,10 +28,8 @@ use crate::formats::aibo::Model;
 use crate::formats::mtn::Mtn;
 use crate::workbench::check::{FindingKind, Severity};
 
-pub use bound::{
-    DEFAULT_MAX_DURATION_S, MAX_DURATION_CEILING_S, Watch, check_length, total_steps,
-};
 pub use crate::anim::aibo::physical::STEP_S;
+pub use bound::{DEFAULT_MAX_DURATION_S, MAX_DURATION_CEILING_S, Watch, check_length, total_steps};
 pub use output::{reached_motion, write_csv};
 pub(crate) use stepper::Stepper;
 pub use verdict::{FALL_TILT_DEG, FOLLOW_MARGIN_DEG, JointFollow, PartContact, PawSlip, Verdict};

@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use glam::{DQuat, DVec3};
 
+use super::bound::{WATCH_STEPS, Watch};
 use super::verdict::{self, Tally};
 use super::world::World;
-use super::bound::{WATCH_STEPS, Watch};
 use super::{
     DEFAULT_MAX_DURATION_S, SimFrame, SimServo, Simulation, check_length, check_simulable,
     step_counts,
