@@ -31,9 +31,10 @@ pub const DEFAULT_MAX_DURATION_S: f64 = 600.0;
 /// recorded frames (under 1 GB) even at a 1 ms frame period.
 pub const MAX_DURATION_CEILING_S: f64 = 3600.0;
 
-/// How often a running simulation looks at its [`Watch`], in steps: 64
-/// steps of the 2 ms step take a few milliseconds of wall time at most.
-pub(crate) const WATCH_STEPS: usize = 64;
+/// How often a running simulation looks at its [`Watch`], in steps: 16
+/// steps of 2 ms take about 3 ms of wall time (a simulated second about a
+/// tenth of a second of one core, `docs/physics.md` §3).
+pub(crate) const WATCH_STEPS: usize = 16;
 
 /// Refuses, in one line naming `name`, a cap that is not a number of
 /// seconds in `(0, MAX_DURATION_CEILING_S]`, and a motion longer than the
@@ -94,7 +95,7 @@ pub fn total_steps(mtn: &Mtn) -> u64 {
 #[derive(Clone, Copy, Default)]
 pub struct Watch<'a> {
     /// Told the number of steps taken since it was last told, every
-    /// few dozen steps (a few milliseconds apart) and at the end; the
+    /// 16 steps (a few milliseconds apart) and at the end; the
     /// numbers add up to [`total_steps`]. Called from the thread that runs
     /// the simulation.
     pub progress: Option<&'a (dyn Fn(u64) + Sync)>,

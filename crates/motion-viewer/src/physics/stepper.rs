@@ -250,7 +250,7 @@ mod tests {
     }
 
     #[test]
-    fn progress_adds_up_to_every_step_a_few_dozen_at_a_time() {
+    fn progress_adds_up_to_every_step_sixteen_at_a_time() {
         let mtn = seed();
         let told = Mutex::new(Vec::new());
         let progress = |n: u64| told.lock().unwrap().push(n);
@@ -264,7 +264,7 @@ mod tests {
         // 0.5 s settling, 4.88 s of motion, 1 s hold, 2 ms steps.
         assert_eq!(told.iter().sum::<u64>(), 250 + 2440 + 500);
         assert_eq!(super::super::total_steps(&mtn), 3190);
-        assert!(told.iter().all(|&n| (1..=64).contains(&n)), "{told:?}");
+        assert!(told.iter().all(|&n| (1..=16).contains(&n)), "{told:?}");
     }
 
     #[test]
@@ -288,7 +288,7 @@ mod tests {
         let sim = super::super::simulate_with(&mtn, "seed", 600.0, watch).unwrap();
         assert!(sim.is_none());
         let taken = *taken.lock().unwrap();
-        assert!((1000..1000 + 64).contains(&taken), "{taken}");
+        assert!((1000..1000 + 16).contains(&taken), "{taken}");
     }
 
     #[test]
