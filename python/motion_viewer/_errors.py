@@ -56,6 +56,11 @@ class TooLargeError(MotionViewerError, ValueError):
     """The work asked for is over one of the documented caps; refused before it starts."""
 
 
+class OutOfMemoryError(MotionViewerError, MemoryError):
+    """The work needs more memory than this process can get now (its address-space
+    or data limit, the machine's available memory); refused before it starts."""
+
+
 class NonFiniteError(MotionViewerError, ValueError):
     """A NaN or infinite number where an output needs a finite one."""
 

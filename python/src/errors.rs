@@ -69,10 +69,17 @@ pub fn to_py(py: Python<'_>, e: Error) -> PyErr {
         Error::Mismatch { .. } => raise(py, "MismatchError", message, path, &[]),
         Error::Unsupported { .. } => raise(py, "UnsupportedError", message, path, &[]),
         Error::TooLarge { .. } => raise(py, "TooLargeError", message, path, &[]),
+        Error::OutOfMemory { .. } => raise(py, "OutOfMemoryError", message, path, &[]),
         Error::NonFinite { .. } => raise(py, "NonFiniteError", message, path, &[]),
         Error::Edit { .. } => raise(py, "EditError", message, path, &[]),
         _ => raise(py, "MotionViewerError", message, path, &[]),
     }
+}
+
+/// An `OutOfMemoryError` (a `MemoryError`: an allocation this process
+/// could not make) saying `message`.
+pub fn out_of_memory(py: Python<'_>, message: String) -> PyErr {
+    raise(py, "OutOfMemoryError", message, None, &[])
 }
 
 /// A `TooLargeError` (a request over one of the package's caps, refused

@@ -2,7 +2,7 @@
 //! positions (`fit`, the library's `fit::fit_checked`), and a MEMG track's
 //! motion saved as a file (`save`).
 
-use crate::errors::{OrRaise, to_py};
+use crate::errors::{OrRaise, out_of_memory, to_py};
 use crate::memg::Stored;
 use crate::track::Track;
 use motion_viewer::error::Error;
@@ -16,6 +16,9 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::PyBytes;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::Duration;
 
 /// Fits a MEMG motion to `positions` (frames × vertices × 3, float32,
 /// C-contiguous) of the scene `.obj` at `scene`, whose `g` groups are the
@@ -74,52 +77,80 @@ fn fit_array<'py>(
     }
     let n = shape[0];
     let sizes: Vec<u64> = groups.iter().map(|g| g.vertices.len() as u64).collect();
+    // Sized against the caps and against what this process can still
+    // allocate (the array is already held; its copy is counted).
     motion_viewer::budget::check_fit(
         &scene,
         vertices as u64,
         n as u64,
         &sizes,
         rank.map(|r| r as u64),
+        false,
     )
     .or_raise(py)?;
     // A copy, so the fit runs with the GIL released while Python may
-    // change the array.
-    let held: Vec<f32> = positions
+    // change the array; an allocation that fails is a MemoryError.
+    let given = positions
         .as_slice()
-        .map_err(|_| PyValueError::new_err("positions: expected a C-contiguous array"))?
-        .to_vec();
+        .map_err(|_| PyValueError::new_err("positions: expected a C-contiguous array"))?;
+    let mut held: Vec<f32> = Vec::new();
+    held.try_reserve_exact(given.len()).map_err(|_| {
+        out_of_memory(
+            py,
+            format!(
+                "{}: a copy of the positions ({} bytes): Cannot allocate memory",
+                scene.display(),
+                4 * given.len()
+            ),
+        )
+    })?;
+    held.extend_from_slice(given);
     let motion_path = scene.with_extension("bin");
-    let checked = py
-        .detach(|| {
-            let anim = Animation::new(&held, vertices, n)?;
-            fit::fit_checked(&anim, &groups, &options)
-        })
-        .map_err(|e| {
-            to_py(
-                py,
-                match e {
-                    FitError::NotFinite {
-                        frame,
-                        vertex,
-                        axis,
-                        value,
-                    } => Error::NonFinite {
-                        path: scene.clone(),
-                        field: format!("positions[{frame}, {vertex}, {axis}]"),
-                        time_s: frame as f64 / f64::from(fps.max(1)),
-                        value: value.to_string(),
-                    },
-                    FitError::Unreachable { .. } | FitError::Options(_) => {
-                        Error::unsupported(&scene, e.to_string())
-                    }
-                    e => Error::mismatch(&scene, e.to_string()),
+    // The fit runs on a thread of its own while this one, with the GIL
+    // released between looks, checks for signals every 50 ms: Ctrl+C sets
+    // the fit's stop flag and raises KeyboardInterrupt once it has stopped.
+    let stop = AtomicBool::new(false);
+    let checked = until_interrupted(py, &stop, || {
+        let anim = Animation::new(&held, vertices, n)?;
+        fit::fit_checked_until(&anim, &groups, &options, &stop)
+    })?
+    .map_err(|e| {
+        to_py(
+            py,
+            match e {
+                FitError::NotFinite {
+                    frame,
+                    vertex,
+                    axis,
+                    value,
+                } => Error::NonFinite {
+                    path: scene.clone(),
+                    field: format!("positions[{frame}, {vertex}, {axis}]"),
+                    time_s: frame as f64 / f64::from(fps.max(1)),
+                    value: value.to_string(),
                 },
-            )
-        })?;
-    let mut report = checked.report;
+                FitError::Unreachable { .. } | FitError::Options(_) => {
+                    Error::unsupported(&scene, e.to_string())
+                }
+                e => Error::mismatch(&scene, e.to_string()),
+            },
+        )
+    })?;
+    let fit::Checked {
+        bytes: file,
+        motion,
+        mut report,
+    } = checked;
     warnings.append(&mut report.warnings);
     report.warnings = warnings.clone();
-    let bytes: PyBackedBytes = PyBytes::new(py, &checked.bytes).into();
+    // Python's copy of the file (a failed allocation is its MemoryError);
+    // ours goes at once.
+    let bytes: PyBackedBytes = PyBytes::new_with(py, file.len(), |b| {
+        b.copy_from_slice(&file);
+        Ok(())
+    })?
+    .into();
+    drop(file);
     let stored = Stored::python(&motion_path, bytes).or_raise(py)?;
     let track = Track::with_file(
         py,
@@ -127,7 +158,7 @@ fn fit_array<'py>(
             obj_path: scene,
             motion_path,
             scene: std::sync::Arc::new(obj),
-            motion: std::sync::Arc::new(checked.motion),
+            motion: std::sync::Arc::new(motion),
         },
         warnings,
         Some(stored),
@@ -136,6 +167,55 @@ fn fit_array<'py>(
     let text = serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let report = py.import("json")?.call_method1("loads", (text,))?;
     Ok((track, report))
+}
+
+/// Runs `work` on a thread of its own and returns what it returns, looking
+/// for signals (Python's `check_signals`, with the GIL) every 50 ms while
+/// it runs, the GIL released in between. A signal whose handler raises
+/// (Ctrl+C: `KeyboardInterrupt`) sets `stop`, which `work` must watch,
+/// and is raised once `work` has returned.
+fn until_interrupted<T: Send>(
+    py: Python<'_>,
+    stop: &AtomicBool,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    // Whether the work has ended, and its wake-up call.
+    let ended = (Mutex::new(false), Condvar::new());
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            let result = work();
+            *ended.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            ended.1.notify_all();
+            result
+        });
+        let mut raised = None;
+        loop {
+            let done = py.detach(|| {
+                let flag = ended.0.lock().unwrap_or_else(|e| e.into_inner());
+                let (flag, _) = ended
+                    .1
+                    .wait_timeout_while(flag, Duration::from_millis(50), |done| !*done)
+                    .unwrap_or_else(|e| e.into_inner());
+                *flag
+            });
+            if done || worker.is_finished() {
+                break;
+            }
+            if raised.is_none()
+                && let Err(e) = py.check_signals()
+            {
+                stop.store(true, Ordering::Relaxed);
+                raised = Some(e);
+            }
+        }
+        let result = worker
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        match raised {
+            Some(e) => Err(e),
+            None => Ok(result),
+        }
+    })
 }
 
 /// Writes a MEMG track's motion to `path` (little-endian), whole or not at

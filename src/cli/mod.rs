@@ -4,6 +4,7 @@
 //! subcommands.
 
 mod bench;
+mod clap_errors;
 mod curves;
 mod export;
 mod info;
@@ -240,19 +241,30 @@ fn cut_arguments(mut message: String) -> String {
     message
 }
 
-/// The command line parsed; clap's own errors (an unknown option, a value
-/// that does not parse) with their long arguments cut as ours are.
+/// The command line parsed. A value that does not parse is refused in one
+/// line, as every other error is ([`clap_errors`]); clap's other errors (an
+/// unknown option, a missing argument) keep its usage lines, with their long
+/// arguments cut as ours are. Either exits 2, clap's status for a usage
+/// error.
 fn parse() -> Result<Cli, ExitCode> {
     use clap::error::ErrorKind;
-    match Cli::try_parse() {
+    use clap::{CommandFactory, FromArgMatches};
+    let parsed = clap_errors::negative_numbers_as_values(Cli::command())
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    match parsed {
         Ok(cli) => Ok(cli),
-        Err(e)
-            if long_arguments().is_empty()
-                || matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) =>
-        {
-            e.exit()
-        }
         Err(e) => {
+            if let Some(line) = clap_errors::value_error(&e) {
+                let line = motion_viewer::text::escape(&line).into_owned();
+                eprintln!("viewer: {}", cut_arguments(line));
+                return Err(ExitCode::from(2));
+            }
+            if long_arguments().is_empty()
+                || matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+            {
+                e.exit()
+            }
             eprint!("{}", cut_arguments(e.render().to_string()));
             Err(ExitCode::from(2))
         }

@@ -98,7 +98,7 @@ impl FromStr for TimeRange {
 
 /// A value as a refusal quotes it: escaped, and cut after
 /// [`motion_viewer::text::QUOTED_CHARS`] characters.
-fn shown(text: &str) -> String {
+pub fn shown(text: &str) -> String {
     let escaped = motion_viewer::text::escape(text);
     motion_viewer::text::cut(&escaped, motion_viewer::text::QUOTED_CHARS).into_owned()
 }

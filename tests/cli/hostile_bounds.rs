@@ -7,7 +7,8 @@
 //!
 //! - 1: MCAP and USD exports written as they go: an export larger than the
 //!   address space it is allowed ends well, its file larger than that space.
-//! - 2: MCAP stamps that `builtin_interfaces/Time` cannot hold are refused.
+//! - 2: MCAP stamps that `builtin_interfaces/Time` cannot hold are refused
+//!   (an MRTK marker's is left out with a warning instead, issue 45).
 //! - 3: a named pipe given as an archive with `--entry` is refused at once.
 //! - 6: a CSV header of names from a file is CSV (read back by Python's `csv`).
 //! - 7: an SVG plot of files whose names XML cannot hold is XML (read back by
@@ -268,7 +269,8 @@ fn mcap_stamps_that_builtin_interfaces_time_cannot_hold_are_refused() {
         &out,
     );
     assert_eq!(o.code, Some(0), "{}", o.stderr);
-    // An MRTK marker at 3·10⁹ s: its stamp is refused too.
+    // An MRTK marker at 3·10⁹ s: no stamp holds it, and it is one message,
+    // not the motion: left out with a warning, the rest written (issue 45).
     let mut r = camera_only(1.0);
     r.markers = vec![ia::Marker {
         time: 3e9,
@@ -282,13 +284,15 @@ fn mcap_stamps_that_builtin_interfaces_time_cannot_hold_are_refused() {
         GIB,
         &out,
     );
-    let line = refusal(&o);
-    assert!(line.contains("the marker \"far\" of "), "{line}");
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
     assert!(
-        line.contains("at 3000000000 s, after a start time of 0 s"),
-        "{line}"
+        o.stderr.contains(
+            "the marker \"far\" at 3000000000 s is left out of the bag: after a start time of 0 s"
+        ),
+        "{}",
+        o.stderr
     );
-    assert!(!far.exists());
+    assert!(far.exists());
 }
 
 // ---- 3: inputs that never arrive ----------------------------------------------

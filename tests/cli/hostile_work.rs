@@ -16,24 +16,24 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 const MIB: u64 = 1 << 20;
-const GIB: u64 = 1 << 30;
+pub(super) const GIB: u64 = 1 << 30;
 /// Longest a refusal may take in a test (debug) build on a busy machine;
 /// the work refused would take hours.
 const TIMEOUT: Duration = Duration::from_secs(20);
 
 /// How a run ended.
-struct Outcome {
-    code: Option<i32>,
-    seconds: f64,
+pub(super) struct Outcome {
+    pub(super) code: Option<i32>,
+    pub(super) seconds: f64,
     /// Peak resident memory from `/usr/bin/time`, where installed.
-    peak_mib: Option<f64>,
-    stderr: String,
+    pub(super) peak_mib: Option<f64>,
+    pub(super) stderr: String,
 }
 
 /// Runs `viewer args…` under `limit` bytes of address space, killed after
 /// [`TIMEOUT`] (which fails the test), measured by `/usr/bin/time` where
 /// it is installed.
-fn run(dir: &Path, args: &[&str], limit: u64) -> Outcome {
+pub(super) fn run(dir: &Path, args: &[&str], limit: u64) -> Outcome {
     let time_path = dir.join("time.txt");
     let _ = std::fs::remove_file(&time_path);
     let timed = Path::new("/usr/bin/time").exists();
@@ -91,7 +91,7 @@ fn kill_group(child: &mut Child) {
 }
 
 /// Checks `o` failed with exactly one `viewer:` line (warnings aside), and returns it.
-fn one_line_refusal(o: &Outcome) -> &str {
+pub(super) fn one_line_refusal(o: &Outcome) -> &str {
     assert_eq!(o.code, Some(1), "expected a refusal: {}", o.stderr);
     assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
     let lines: Vec<&str> = o

@@ -258,6 +258,26 @@ pub enum Error {
         /// How to narrow the request.
         hint: String,
     },
+    /// The work asked for needs more memory than this process can get now
+    /// (its address-space or data limit, the system's available memory):
+    /// refused before it starts, or an allocation that failed.
+    #[error(
+        "{}: {what} needs {need}; {why}: Cannot allocate memory; {hint}",
+        shown(path)
+    )]
+    OutOfMemory {
+        /// The input at issue.
+        path: PathBuf,
+        /// The work (`a fit of 1000000 vertices × 250 frames`).
+        what: String,
+        /// The memory it needs, with its unit.
+        need: String,
+        /// What there is (`this process can allocate 2.6 GB more (its
+        /// address-space limit, ulimit -v)`, `the allocation failed`).
+        why: String,
+        /// How to narrow the work.
+        hint: String,
+    },
     /// A number that is not finite (NaN, ±∞, or beyond `f32`) where a file
     /// needs a finite one; refused rather than written.
     #[error(
@@ -465,6 +485,7 @@ impl Error {
             | Error::OutputIsInput { path }
             | Error::Unsupported { path, .. }
             | Error::TooLarge { path, .. }
+            | Error::OutOfMemory { path, .. }
             | Error::NonFinite { path, .. }
             | Error::Interrupted { path } => Some(path),
             Error::Edit { path, .. } => path.as_deref(),

@@ -72,6 +72,13 @@ impl Binding {
         // Groups the scene lacks: one warning for all of them.
         let mut missing: Vec<&str> = Vec::new();
         let mut moved_by: Vec<Option<u32>> = vec![None; count];
+        // The scene's groups by name (the first of a name, as `group_index`
+        // finds it): a scene of 50 000 groups binds in linear time.
+        let mut by_name: std::collections::HashMap<&str, usize> =
+            std::collections::HashMap::with_capacity(scene.groups.len());
+        for (i, g) in scene.groups.iter().enumerate() {
+            by_name.entry(g.name.as_str()).or_insert(i);
+        }
         if motion.frames.len() != motion.local_frames * motion.timesteps {
             return Err(BindError(format!(
                 "the motion has {} frame transforms for {} local frames × {} timesteps",
@@ -107,7 +114,7 @@ impl Binding {
                     g.name
                 )));
             }
-            let bound = scene.group_index(&g.name);
+            let bound = by_name.get(g.name.as_str()).copied();
             if bound.is_none() {
                 missing.push(&g.name);
             } else {
@@ -335,6 +342,39 @@ impl Deformer {
         }
     }
 
+    /// Group `g`'s motion vertices alone at each of `times` (in
+    /// timesteps), in its mapping's order, the frame for `times[k]` into
+    /// `out[k * v..(k + 1) * v]` (`v` its vertex count): the values
+    /// [`Deformer::deform_many`] writes for those vertices, bit for bit, in
+    /// time proportional to the group, not the scene. `false` (and `out`
+    /// untouched) for a motion with no timesteps.
+    ///
+    /// # Panics
+    /// When `out.len()` is not `times.len()` × the group's vertex count.
+    #[cfg_attr(not(feature = "fit"), allow(dead_code))]
+    pub(crate) fn deform_group_many(
+        &mut self,
+        motion: &MemgMotion,
+        g: usize,
+        times: &[f64],
+        out: &mut [[f32; 3]],
+    ) -> bool {
+        let group = &motion.groups[g];
+        let v = group.vertex_count();
+        assert_eq!(out.len(), times.len() * v, "one group frame per time");
+        if v == 0 {
+            return true;
+        }
+        for (&t, frame) in times.iter().zip(out.chunks_exact_mut(v)) {
+            let Some(s) = Between::at_steps(motion, t) else {
+                return false;
+            };
+            blend(group, s, &mut self.q);
+            deform_group(group, &self.q, &s.transform(motion, group.parent), frame);
+        }
+        true
+    }
+
     /// Deforms the group `g` (mapped other than as one run) with the
     /// blended coefficients in `self.q` and writes it through its mapping.
     fn scatter(&mut self, g: &MemgGroup, m: &[f64; 12], out: &mut [[f32; 3]]) {
@@ -405,6 +445,12 @@ fn contiguous_run(mapping: &[u32]) -> Option<(usize, usize)> {
 /// contiguous. Each accumulator adds the columns in order 0, 1, 2, …, the same
 /// sums in the same order as one column per pass.
 fn deform_group(g: &MemgGroup, q: &[f32], m: &[f64; 12], dst: &mut [[f32; 3]]) {
+    if dst.len() <= CHUNK_VERTICES {
+        // One chunk: on this thread (handing it to the pool costs more
+        // than a small group's whole deformation).
+        deform_chunk(g, q, m, 0, dst);
+        return;
+    }
     dst.par_chunks_mut(CHUNK_VERTICES)
         .enumerate()
         .for_each(|(c, chunk)| deform_chunk(g, q, m, c, chunk));

@@ -11,8 +11,15 @@ use crate::formats::aibo::Model;
 use crate::scene::Track;
 
 /// The one robot model the AIBO motions among `tracks` are drawn as, with a
-/// warning for a motion whose model is unknown (drawn as an ERS-7).
-pub(crate) fn model_of(tracks: &[Track], out: &Path, warnings: &mut Vec<String>) -> Result<Model> {
+/// warning for a motion whose model is unknown (drawn as an ERS-7). A
+/// refusal names `format`, the description asked for ("a URDF", "an
+/// MJCF"): the words are the output's, not always a URDF's.
+pub(crate) fn model_of(
+    tracks: &[Track],
+    out: &Path,
+    format: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Model> {
     let mut models = Vec::new();
     for track in tracks {
         if let Track::Mtn { motion, path, .. } = track {
@@ -25,14 +32,11 @@ pub(crate) fn model_of(tracks: &[Track], out: &Path, warnings: &mut Vec<String>)
     }
     match models[..] {
         [model] => Ok(model),
-        [] => Err(Error::unsupported(
-            out,
-            "a URDF describes an AIBO; give a .mtn motion or --model",
-        )),
+        [] => Err(no_motion(tracks, out, format)),
         _ => Err(Error::unsupported(
             out,
             format!(
-                "a URDF describes one robot; the motions are of {}",
+                "{format} describes one robot; the motions are of {}",
                 models
                     .iter()
                     .map(|m| m.name())
@@ -43,9 +47,33 @@ pub(crate) fn model_of(tracks: &[Track], out: &Path, warnings: &mut Vec<String>)
     }
 }
 
+/// The refusal of a robot description (`format`: "a URDF", "an MJCF") of
+/// files that hold no AIBO motion, saying what they hold instead.
+fn no_motion(tracks: &[Track], out: &Path, format: &str) -> Error {
+    let mut kinds: Vec<&str> = Vec::new();
+    for track in tracks {
+        let kind = match track {
+            Track::Mtn { .. } => "an AIBO motion",
+            Track::Memg { .. } => "a MEMG motion",
+            Track::InputAnimation { .. } => "an MRTK recording",
+        };
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    Error::unsupported(
+        out,
+        format!(
+            "{format} describes an AIBO, and the files hold {}, no .mtn motion; \
+             give a .mtn motion, or --model (e.g. ERS-7) for the robot alone",
+            kinds.join(" and ")
+        ),
+    )
+}
+
 /// The URDF of the model of the AIBO motions among `tracks`.
 pub fn urdf(tracks: &[Track], out: &Path, report: &mut Report) -> Result<()> {
-    let model = model_of(tracks, out, &mut report.warnings)?;
+    let model = model_of(tracks, out, "a URDF", &mut report.warnings)?;
     urdf_of_model(model, out, report)
 }
 
@@ -67,7 +95,6 @@ pub(crate) fn urdf_of_model(model: Model, out: &Path, report: &mut Report) -> Re
 /// The MJCF of the model of the AIBO motion among `tracks`, its commanded
 /// trajectory as keyframes (one motion: the keyframes are its).
 pub fn mjcf(tracks: &[Track], out: &Path, report: &mut Report) -> Result<()> {
-    let model = model_of(tracks, out, &mut report.warnings)?;
     let motions: Vec<&crate::formats::mtn::Mtn> = tracks
         .iter()
         .filter_map(|t| match t {
@@ -75,16 +102,20 @@ pub fn mjcf(tracks: &[Track], out: &Path, report: &mut Report) -> Result<()> {
             _ => None,
         })
         .collect();
-    let [motion] = motions[..] else {
+    // The count first: two motions are refused as two, whatever their models.
+    if motions.len() > 1 {
         return Err(Error::unsupported(
             out,
             format!(
-                "an MJCF carries one motion's keyframes; {} motions were given",
+                "an MJCF carries one motion's keyframes; {} motions were given \
+                 (export each to its own .xml)",
                 motions.len()
             ),
         ));
-    };
-    mjcf_of(model, Some(motion), out, report)
+    }
+    // A model found means a motion found: the one motion of `motions`.
+    let model = model_of(tracks, out, "an MJCF", &mut report.warnings)?;
+    mjcf_of(model, motions.first().copied(), out, report)
 }
 
 /// The MJCF of `model`, with `motion`'s keyframes when given.

@@ -226,10 +226,14 @@ pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report>
                 "--time/--frame go with a .json output; a .csv holds every frame".into(),
             ));
         }
-        (Format::Glb | Format::Gltf | Format::Pc2, Some(_)) => {
+        (Format::Glb | Format::Gltf, Some(_)) => {
             return Err(fail(
-                "a glTF scene or point cache holds the whole motion; leave out --time/--frame"
-                    .into(),
+                "a glTF scene holds the whole motion; leave out --time/--frame".into(),
+            ));
+        }
+        (Format::Pc2, Some(_)) => {
+            return Err(fail(
+                "a point cache (.pc2) holds the whole motion; leave out --time/--frame".into(),
             ));
         }
         (Format::Glb | Format::Gltf, None) => animated::gltf(tracks, out, options, &mut report)?,

@@ -19,8 +19,8 @@
 //! ranks are tried in growing blocks (the singular values say where to
 //! start), so the work is at most about twice that of the rank chosen.
 
-use super::Animation;
 use super::frames::Rigid;
+use super::{Animation, Stop};
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, Par, Side};
 use rayon::prelude::*;
@@ -54,6 +54,12 @@ pub struct GroupBasis {
     pub max_error: f64,
 }
 
+impl From<Unreachable> for Failed {
+    fn from(u: Unreachable) -> Failed {
+        Failed::Unreachable(u)
+    }
+}
+
 /// Why no rank meets the bound.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Unreachable {
@@ -63,24 +69,45 @@ pub struct Unreachable {
     pub max_error: f64,
 }
 
+/// Why a group was not fitted.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Failed {
+    /// No rank meets the bound.
+    Unreachable(Unreachable),
+    /// The stop flag was set.
+    Stopped,
+}
+
 /// The group of `vertices` in `frames` (one per timestep), fitted at `rank`.
 pub(crate) fn fit_group(
     anim: &Animation<'_>,
     vertices: &[u32],
     frames: &[Rigid],
     rank: Rank,
-) -> Result<GroupBasis, Unreachable> {
+    stop: Stop<'_>,
+) -> Result<GroupBasis, Failed> {
     let group = Group {
         anim,
         vertices,
         frames,
+        stop,
+    };
+    // Each step below skips its work once stopped; what it made is not used.
+    let stopped = || {
+        if stop.now() {
+            Err(Failed::Stopped)
+        } else {
+            Ok(())
+        }
     };
     let n = anim.frames;
     let rows = 3 * vertices.len();
     let mean = group.mean();
     let magnitude = group.magnitude();
     let largest = rows.min(n);
+    stopped()?;
     let eigen = group.eigen(&mean);
+    stopped()?;
     let cols = match rank {
         Rank::Fixed(r) => r.min(largest),
         Rank::Bound(bound, floor) => {
@@ -103,6 +130,7 @@ pub(crate) fn fit_group(
     let mut cols = cols;
     loop {
         let (basis, coeffs) = group.factors(&eigen, &mean, cols);
+        stopped()?;
         let (r, worst) = match rank {
             Rank::Fixed(_) => (
                 cols,
@@ -117,7 +145,8 @@ pub(crate) fn fit_group(
                         return Err(Unreachable {
                             rank: largest,
                             max_error: errors[cols],
-                        });
+                        }
+                        .into());
                     }
                     None => {
                         cols = (2 * cols).max(cols + 8).min(largest);
@@ -126,6 +155,7 @@ pub(crate) fn fit_group(
                 }
             }
         };
+        stopped()?;
         return Ok(GroupBasis {
             basis: basis[..rows * r].to_vec(),
             coeffs: (0..n)
@@ -180,6 +210,7 @@ struct Group<'a> {
     anim: &'a Animation<'a>,
     vertices: &'a [u32],
     frames: &'a [Rigid],
+    stop: Stop<'a>,
 }
 
 impl Group<'_> {
@@ -194,6 +225,9 @@ impl Group<'_> {
             .into_par_iter()
             .map(|t| {
                 let mut m = 0f64;
+                if self.stop.now() {
+                    return m;
+                }
                 for k in 0..self.vertices.len() {
                     let world = self.anim.point(t, self.vertices[k] as usize);
                     let local = self.frames[t].to_local(world);
@@ -211,6 +245,9 @@ impl Group<'_> {
         let n = self.anim.frames.max(1) as f64;
         let mut mean = vec![0f32; 3 * self.vertices.len()];
         mean.par_chunks_mut(3).enumerate().for_each(|(k, out)| {
+            if self.stop.now() {
+                return;
+            }
             let mut sum = [0f64; 3];
             for t in 0..self.anim.frames {
                 let p = self.local(t, k);
@@ -261,8 +298,10 @@ impl Group<'_> {
                 .fold(
                     || Mat::<f64>::zeros(n, n),
                     |mut g, (lo, hi)| {
-                        let a = self.rows(mean, lo, hi);
-                        matmul(&mut g, Accum::Add, a.transpose(), &a, 1.0, Par::Seq);
+                        if !self.stop.now() {
+                            let a = self.rows(mean, lo, hi);
+                            matmul(&mut g, Accum::Add, a.transpose(), &a, 1.0, Par::Seq);
+                        }
                         g
                     },
                 )
@@ -277,8 +316,10 @@ impl Group<'_> {
                 .fold(
                     || Mat::<f64>::zeros(rows, rows),
                     |mut g, (lo, hi)| {
-                        let block = a.as_ref().subcols(lo, hi - lo);
-                        matmul(&mut g, Accum::Add, block, block.transpose(), 1.0, Par::Seq);
+                        if !self.stop.now() {
+                            let block = a.as_ref().subcols(lo, hi - lo);
+                            matmul(&mut g, Accum::Add, block, block.transpose(), 1.0, Par::Seq);
+                        }
                         g
                     },
                 )
@@ -330,9 +371,11 @@ impl Group<'_> {
                     .chunks()
                     .into_par_iter()
                     .map(|(lo, hi)| {
-                        let a = self.rows(mean, lo, hi);
-                        let mut u = Mat::<f64>::zeros(a.nrows(), cols);
-                        matmul(&mut u, Accum::Replace, &a, &w, 1.0, Par::Seq);
+                        let mut u = Mat::<f64>::zeros(3 * (hi - lo), cols);
+                        if !self.stop.now() {
+                            let a = self.rows(mean, lo, hi);
+                            matmul(&mut u, Accum::Replace, &a, &w, 1.0, Par::Seq);
+                        }
                         ((lo, hi), u)
                     })
                     .collect();
@@ -401,10 +444,16 @@ impl Group<'_> {
             .into_par_iter()
             .map(|(lo, hi)| {
                 let mut worst = vec![0f64; cols + 1];
+                if self.stop.now() {
+                    return worst;
+                }
                 let mut residual = self.rows(mean, lo, hi);
                 let count = residual.nrows();
                 let upto = only.unwrap_or(cols);
                 for r in 0..=upto {
+                    if self.stop.now() {
+                        break;
+                    }
                     if only.is_none_or(|o| o == r) {
                         let mut w = 0f64;
                         for t in 0..n {

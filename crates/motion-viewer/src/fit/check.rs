@@ -2,13 +2,13 @@
 //! bytes written, deformed by the library's own [`Deformer`] at every
 //! timestep, against the input at every vertex.
 //!
-//! Each group is deformed alone (a binding with only it bound), so every
+//! Each group is deformed alone (over its own vertices), so every
 //! group's copy of a vertex that two groups share is measured — the copy the
 //! viewer shows (the later group's) and the one a reduced glTF export puts in
 //! the earlier group's mesh. The whole scene's figures count each vertex
 //! once, as the viewer shows it.
 
-use super::Animation;
+use super::{Animation, Stop};
 use crate::anim::memg::{Binding, Deformer};
 use crate::formats::memg::MemgMotion;
 use crate::formats::obj::{ObjGroup, ObjScene};
@@ -16,6 +16,10 @@ use rayon::prelude::*;
 
 /// Bytes of deformed frames made at once.
 const BATCH_BYTES: usize = 32 << 20;
+
+/// Points (vertices × timesteps) below which a group's batch is measured
+/// on one thread.
+const PARALLEL_POINTS: usize = 4096;
 
 /// Errors of one group, or of the whole scene, in scene units.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -75,10 +79,12 @@ pub struct Measured {
 
 /// Deforms `motion` (decoded from a file) at every timestep and measures it
 /// against `anim`. Fails when the motion does not bind to a scene of
-/// `anim`'s vertices and its groups' names.
+/// `anim`'s vertices and its groups' names. Once `stop` is set the groups
+/// left are not measured (the caller looks at the flag).
 pub fn measure(
     anim: &Animation<'_>,
     motion: &MemgMotion,
+    stop: Stop<'_>,
 ) -> Result<Measured, crate::anim::memg::BindError> {
     let v = anim.vertices;
     let scene = ObjScene {
@@ -102,73 +108,90 @@ pub fn measure(
         }
     }
     let centroids = |members: &[usize]| -> Vec<[f64; 3]> {
-        (0..anim.frames)
-            .into_par_iter()
-            .map(|t| {
-                let mut c = [0f64; 3];
-                for &i in members {
-                    let p = anim.point(t, i);
-                    for a in 0..3 {
-                        c[a] += p[a];
-                    }
+        let at = |t: usize| {
+            let mut c = [0f64; 3];
+            for &i in members {
+                let p = anim.point(t, i);
+                for a in 0..3 {
+                    c[a] += p[a];
                 }
-                c.map(|x| x / members.len().max(1) as f64)
-            })
-            .collect()
+            }
+            c.map(|x| x / members.len().max(1) as f64)
+        };
+        if members.len() * anim.frames < PARALLEL_POINTS {
+            (0..anim.frames).map(at).collect()
+        } else {
+            (0..anim.frames).into_par_iter().map(at).collect()
+        }
     };
     let everyone: Vec<usize> = (0..v).collect();
     let whole_centroids = centroids(&everyone);
     let mut whole = Sums::default();
     let mut groups = Vec::with_capacity(motion.groups.len());
-    let batch = (BATCH_BYTES / (12 * v.max(1))).clamp(1, anim.frames.max(1));
     let mut deformer = Deformer::new();
     let mut out = Vec::new();
+    // Each group deformed alone, over its own vertices only: the work is
+    // the groups' vertices × timesteps, however many groups there are.
     for (gi, g) in motion.groups.iter().enumerate() {
-        let alone = Binding {
-            groups: (0..motion.groups.len())
-                .map(|j| if j == gi { binding.groups[j] } else { None })
-                .collect(),
-            ..binding.clone()
-        };
+        if stop.now() {
+            break;
+        }
         let members: Vec<usize> = g.mapping.iter().map(|&m| m as usize - 1).collect();
         let own_centroids = centroids(&members);
+        let batch = (BATCH_BYTES / (12 * members.len().max(1))).clamp(1, anim.frames.max(1));
         let mut sums = Sums::default();
         for first in (0..anim.frames).step_by(batch) {
             let times: Vec<f64> = (first..(first + batch).min(anim.frames))
                 .map(|t| t as f64)
                 .collect();
-            out.resize(times.len() * v, [0f32; 3]);
-            deformer.deform_many(&scene, motion, &alone, &times, &mut out);
-            let (group, shown) = out
-                .par_chunks(v)
-                .enumerate()
-                .map(|(k, frame)| {
-                    let t = first + k;
-                    let (mut group, mut shown) = (Sums::default(), Sums::default());
-                    for &i in &members {
-                        let x = anim.point(t, i);
-                        let e = distance2(frame[i].map(f64::from), x);
-                        group = group.add(Sums {
+            out.resize(times.len() * members.len(), [0f32; 3]);
+            if binding.groups[gi].is_none()
+                || !deformer.deform_group_many(motion, gi, &times, &mut out)
+            {
+                // Not bound or no timesteps: the vertices stay at the scene's.
+                for frame in out.chunks_mut(members.len().max(1)) {
+                    for (p, &i) in frame.iter_mut().zip(&members) {
+                        *p = scene.positions[i];
+                    }
+                }
+            }
+            let frame_sums = |k: usize, frame: &[[f32; 3]]| {
+                let t = first + k;
+                let (mut group, mut shown) = (Sums::default(), Sums::default());
+                for (p, &i) in frame.iter().zip(&members) {
+                    let x = anim.point(t, i);
+                    let e = distance2(p.map(f64::from), x);
+                    group = group.add(Sums {
+                        max: e.sqrt(),
+                        squared: e,
+                        spread: distance2(x, own_centroids[t]),
+                        count: 1,
+                    });
+                    if owner[i] == Some(gi) {
+                        shown = shown.add(Sums {
                             max: e.sqrt(),
                             squared: e,
-                            spread: distance2(x, own_centroids[t]),
+                            spread: distance2(x, whole_centroids[t]),
                             count: 1,
                         });
-                        if owner[i] == Some(gi) {
-                            shown = shown.add(Sums {
-                                max: e.sqrt(),
-                                squared: e,
-                                spread: distance2(x, whole_centroids[t]),
-                                count: 1,
-                            });
-                        }
                     }
-                    (group, shown)
-                })
-                .reduce(
-                    || (Sums::default(), Sums::default()),
-                    |a, b| (a.0.add(b.0), a.1.add(b.1)),
-                );
+                }
+                (group, shown)
+            };
+            let add = |a: (Sums, Sums), b: (Sums, Sums)| (a.0.add(b.0), a.1.add(b.1));
+            let zero = (Sums::default(), Sums::default());
+            let (group, shown) = if members.len() * times.len() < PARALLEL_POINTS {
+                // A small group: threads would cost more than they save.
+                out.chunks(members.len().max(1))
+                    .enumerate()
+                    .map(|(k, f)| frame_sums(k, f))
+                    .fold(zero, add)
+            } else {
+                out.par_chunks(members.len().max(1))
+                    .enumerate()
+                    .map(|(k, f)| frame_sums(k, f))
+                    .reduce(|| zero, add)
+            };
             sums = sums.add(group);
             whole = whole.add(shown);
         }

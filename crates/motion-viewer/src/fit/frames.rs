@@ -9,8 +9,7 @@
 //! and a translation only, so the reduced glTF export carries it as a
 //! node's rotation and translation (scale 1).
 
-use super::Animation;
-use faer::Mat;
+use super::{Animation, Stop};
 use rayon::prelude::*;
 
 /// Procrustes rounds: the first aligns every timestep to the first, each
@@ -55,7 +54,7 @@ impl Rigid {
 }
 
 /// The frame of the group made of `vertices` at every timestep of `anim`.
-pub(crate) fn rigid_frames(anim: &Animation<'_>, vertices: &[u32]) -> Vec<Rigid> {
+pub(crate) fn rigid_frames(anim: &Animation<'_>, vertices: &[u32], stop: Stop<'_>) -> Vec<Rigid> {
     let centroids: Vec<[f64; 3]> = (0..anim.frames)
         .into_par_iter()
         .map(|t| centroid(anim, t, vertices))
@@ -70,6 +69,10 @@ pub(crate) fn rigid_frames(anim: &Animation<'_>, vertices: &[u32]) -> Vec<Rigid>
         rotations = (0..anim.frames)
             .into_par_iter()
             .map(|t| {
+                // Stopped: the frames are thrown away.
+                if stop.now() {
+                    return Rigid::IDENTITY.rotation;
+                }
                 kabsch(&cross_covariance(
                     anim,
                     t,
@@ -131,11 +134,19 @@ fn cross_covariance(
 /// `H = U·Σ·Vᵀ`, with `d = ±1` the sign that keeps `det R = +1`. The
 /// identity where the SVD fails (a matrix that is not finite).
 fn kabsch(h: &[[f64; 3]; 3]) -> [[f64; 3]; 3] {
-    let m = Mat::from_fn(3, 3, |i, j| h[i][j]);
-    let Ok(svd) = m.svd() else {
+    // nalgebra's fixed-size SVD (on the stack, singular values largest
+    // first): a small group's fit makes one per frame and round.
+    if !h.iter().flatten().all(|x| x.is_finite()) {
+        return Rigid::IDENTITY.rotation;
+    }
+    let m = nalgebra::Matrix3::from_fn(|i, j| h[i][j]);
+    let Some(svd) = m.try_svd(true, true, f64::EPSILON, 1000) else {
         return Rigid::IDENTITY.rotation;
     };
-    let (u, v) = (svd.U(), svd.V());
+    let (Some(u), Some(v_t)) = (svd.u, svd.v_t) else {
+        return Rigid::IDENTITY.rotation;
+    };
+    let v = v_t.transpose();
     let product = |d: f64| -> [[f64; 3]; 3] {
         std::array::from_fn(|i| {
             std::array::from_fn(|j| {
@@ -242,7 +253,7 @@ mod tests {
             vertices: 5,
             frames: 5,
         };
-        let frames = rigid_frames(&anim, &[0, 1, 2, 3, 4]);
+        let frames = rigid_frames(&anim, &[0, 1, 2, 3, 4], Stop(&crate::fit::NEVER));
         // Relative to the first timestep, each frame turns by the true
         // rotation relative to the first: R_t·R_0ᵀ = T_t·T_0ᵀ.
         for t in 0..5 {

@@ -417,9 +417,27 @@ pub(crate) fn natural_order(paths: &mut [PathBuf]) {
 /// Read on every core. The error names the file: one that does not
 /// parse, a vertex count unlike the scene's, a coordinate that is not finite.
 pub(crate) fn read_obj_frames(files: &[PathBuf], vertices: usize) -> Result<Vec<f32>> {
-    let frames: Vec<Vec<[f32; 3]>> = files
-        .par_iter()
-        .map(|file| {
+    // The frames' positions, allocated once (a failure is an error, not an
+    // abort) and filled in place as each file is decoded.
+    let per = 3 * vertices;
+    let total = per.saturating_mul(files.len());
+    let mut held: Vec<f32> = Vec::new();
+    if held.try_reserve_exact(total).is_err() {
+        return Err(Error::OutOfMemory {
+            path: files.first().cloned().unwrap_or_default(),
+            what: format!(
+                "the positions of {} frames of {vertices} vertices",
+                files.len()
+            ),
+            need: crate::budget::shown(4 * total as u64),
+            why: "the allocation failed".into(),
+            hint: "fit fewer frames".into(),
+        });
+    }
+    held.resize(total, 0.0);
+    held.par_chunks_mut(per.max(1))
+        .zip(files.par_iter())
+        .try_for_each(|(slot, file)| {
             let bytes = Input::read(file)?.data;
             let positions = obj::decode(&bytes).map_err(|e| Error::decode(file, e))?.positions;
             if positions.len() != vertices {
@@ -443,10 +461,12 @@ pub(crate) fn read_obj_frames(files: &[PathBuf], vertices: usize) -> Result<Vec<
                     ),
                 ));
             }
-            Ok(positions)
-        })
-        .collect::<Result<_>>()?;
-    Ok(frames.into_iter().flatten().flatten().collect())
+            for (out, p) in slot.chunks_exact_mut(3).zip(&positions) {
+                out.copy_from_slice(p);
+            }
+            Ok(())
+        })?;
+    Ok(held)
 }
 
 /// The byte offset of the `k`-th (0-based) `v` line of `.obj` bytes.

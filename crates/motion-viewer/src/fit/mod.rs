@@ -60,7 +60,25 @@ pub use run::{FitRequest, fit_files};
 use crate::formats::bytes::ByteOrder;
 use crate::formats::memg::{self, MemgGroup, MemgMotion};
 use basis::{GroupBasis, Rank};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+/// A fit's stop flag: set (by another thread) to end the fit early with
+/// [`FitError::Stopped`]. The fit looks at it between pieces of work of a
+/// few hundred vertices, so it stops within milliseconds.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Stop<'a>(&'a AtomicBool);
+
+impl Stop<'_> {
+    /// Whether the fit should stop now.
+    #[inline]
+    pub(crate) fn now(self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// The flag of a fit nobody stops.
+static NEVER: AtomicBool = AtomicBool::new(false);
 
 /// Positions of every vertex at every timestep: `positions[(t · vertices +
 /// i) · 3 + axis]`, as a `.pc2` lays them out.
@@ -245,6 +263,9 @@ pub enum FitError {
     /// frames, a frame rate below 1).
     #[error("{0}")]
     Options(String),
+    /// The caller's stop flag was set (Ctrl+C in Python): nothing was made.
+    #[error("stopped before the fit was done")]
+    Stopped,
     /// No rank of a group meets the bound: even the full basis, as the
     /// `f32` numbers a MEMG motion is read as, is off by more.
     #[error(
@@ -273,7 +294,7 @@ pub fn fit(
     options: &FitOptions,
 ) -> Result<MemgMotion, FitError> {
     let bound = check_inputs(anim, groups, options)?;
-    let (frames, fits) = fit_groups(anim, groups, options.frames, bound)?;
+    let (frames, fits) = fit_groups(anim, groups, options.frames, bound, Stop(&NEVER))?;
     Ok(assemble(anim, groups, &frames, fits, options))
 }
 
@@ -300,20 +321,38 @@ pub fn fit_checked(
     groups: &[FitGroup],
     options: &FitOptions,
 ) -> Result<Checked, FitError> {
+    fit_checked_until(anim, groups, options, &NEVER)
+}
+
+/// [`fit_checked`], ended early with [`FitError::Stopped`] once `stop` is
+/// set (by another thread: the Python package sets it on Ctrl+C). The flag
+/// is looked at between pieces of work of a few hundred vertices.
+pub fn fit_checked_until(
+    anim: &Animation<'_>,
+    groups: &[FitGroup],
+    options: &FitOptions,
+    stop: &AtomicBool,
+) -> Result<Checked, FitError> {
+    let stop = Stop(stop);
     let started = Instant::now();
     let bound = check_inputs(anim, groups, options)?;
-    let (frames, mut fits) = fit_groups(anim, groups, options.frames, bound)?;
+    let (frames, mut fits) = fit_groups(anim, groups, options.frames, bound, stop)?;
     let mut fit_s = started.elapsed().as_secs_f64();
     let mut check_s = 0.0;
     loop {
         let checking = Instant::now();
-        let bytes = memg::encode(
-            &assemble(anim, groups, &frames, fits.clone(), options),
-            ByteOrder::Little,
-        );
+        // The fitted arrays move into the motion and back (no second copy
+        // of every basis is held while the file and its decoding are).
+        let fitted = assemble(anim, groups, &frames, fits, options);
+        let bytes = memg::encode(&fitted, ByteOrder::Little);
+        fits = disassemble(fitted);
         let motion = memg::decode(&bytes)
             .map_err(|e| FitError::Groups(format!("the fitted motion does not decode: {e}")))?;
-        let measured = check::measure(anim, &motion).map_err(|e| FitError::Groups(e.into()))?;
+        let measured =
+            check::measure(anim, &motion, stop).map_err(|e| FitError::Groups(e.into()))?;
+        if stop.now() {
+            return Err(FitError::Stopped);
+        }
         check_s += checking.elapsed().as_secs_f64();
         let over: Vec<usize> = match bound {
             Rank::Bound(limit, _) => (0..groups.len())
@@ -364,8 +403,12 @@ pub fn fit_checked(
                 frames[g].as_deref(),
                 Rank::Bound(limit, next),
                 next,
+                stop,
             )
-            .map_err(|_| unreachable())?;
+            .map_err(|e| match e {
+                FitError::Stopped => e,
+                _ => unreachable(),
+            })?;
         }
         fit_s += refitting.elapsed().as_secs_f64();
     }
@@ -393,14 +436,15 @@ fn check_inputs(
         ));
     }
     let mut covered = vec![false; v];
-    for (k, g) in groups.iter().enumerate() {
+    let mut names = std::collections::HashSet::with_capacity(groups.len());
+    for g in groups {
         if g.vertices.is_empty() {
             return Err(FitError::Groups(format!(
                 "group '{}' has no vertices",
                 g.name
             )));
         }
-        if groups[..k].iter().any(|o| o.name == g.name) {
+        if !names.insert(g.name.as_str()) {
             return Err(FitError::Groups(format!(
                 "group name '{}' is given twice",
                 g.name
@@ -443,47 +487,89 @@ fn check_inputs(
     })
 }
 
-/// Each group's frames (`None`: world space) and basis, as `mode` says.
+/// Groups whose positions (`3v × n` values) are at most this many are
+/// fitted several at once, each on one thread: for a group this small the
+/// threads cost more than they save, and thousands of them in a row spend
+/// their time handing work to the pool. Their working sets are a few MB at
+/// most, so the memory estimate's one-group-at-a-time working set holds.
+const SMALL_GROUP_VALUES: usize = 1 << 16;
+
+/// Each group's frames (`None`: world space) and basis, as `mode` says:
+/// small groups side by side, then the others one after another (each
+/// using every thread).
 #[allow(clippy::type_complexity)]
 fn fit_groups(
     anim: &Animation<'_>,
     groups: &[FitGroup],
     mode: FrameMode,
     rank: Rank,
+    stop: Stop<'_>,
 ) -> Result<(Vec<Option<Vec<Rigid>>>, Vec<GroupBasis>), FitError> {
+    use rayon::prelude::*;
+    let small = |g: &FitGroup| 3 * g.vertices.len() * anim.frames <= SMALL_GROUP_VALUES;
+    let mut done: Vec<Option<Result<_, FitError>>> = Vec::with_capacity(groups.len());
+    done.resize_with(groups.len(), || None);
+    // One hand-over to the pool for all of them; each group's own parallel
+    // calls then run inside it, where they are cheap.
+    done.par_iter_mut()
+        .zip(groups)
+        .filter(|(_, g)| small(g))
+        .for_each(|(slot, g)| *slot = Some(fit_frames_and_basis(anim, g, mode, rank, stop)));
     let mut frames = Vec::with_capacity(groups.len());
     let mut fits = Vec::with_capacity(groups.len());
-    for g in groups {
-        let local = || {
-            let f = frames::rigid_frames(anim, &g.vertices);
-            fit_one(anim, g, Some(&f), rank, 0).map(|b| (Some(f), b))
+    for (slot, g) in done.into_iter().zip(groups) {
+        let result = match slot {
+            Some(r) => r,
+            None => fit_frames_and_basis(anim, g, mode, rank, stop),
         };
-        let world = || fit_one(anim, g, None, rank, 0).map(|b| (None, b));
-        let (f, b) = match mode {
-            FrameMode::Local => local()?,
-            FrameMode::World => world()?,
-            FrameMode::Auto => match (local(), world()) {
-                (Ok(l), Ok(w)) => {
-                    let n = anim.frames as u64;
-                    let bytes = |b: &GroupBasis| {
-                        let r = b.rank as u64;
-                        24 * g.vertices.len() as u64 * r + 8 * r * n
-                    };
-                    if bytes(&l.1) + 96 * n <= bytes(&w.1) {
-                        l
-                    } else {
-                        w
-                    }
-                }
-                (Ok(l), Err(_)) => l,
-                (Err(_), Ok(w)) => w,
-                (Err(e), Err(_)) => return Err(e),
-            },
-        };
+        let (f, b) = result?;
         frames.push(f);
         fits.push(b);
     }
     Ok((frames, fits))
+}
+
+/// One group's frames (`None`: world space) and basis, as `mode` says.
+#[allow(clippy::type_complexity)]
+fn fit_frames_and_basis(
+    anim: &Animation<'_>,
+    g: &FitGroup,
+    mode: FrameMode,
+    rank: Rank,
+    stop: Stop<'_>,
+) -> Result<(Option<Vec<Rigid>>, GroupBasis), FitError> {
+    if stop.now() {
+        return Err(FitError::Stopped);
+    }
+    let local = || {
+        let f = frames::rigid_frames(anim, &g.vertices, stop);
+        fit_one(anim, g, Some(&f), rank, 0, stop).map(|b| (Some(f), b))
+    };
+    let world = || fit_one(anim, g, None, rank, 0, stop).map(|b| (None, b));
+    Ok(match mode {
+        FrameMode::Local => local()?,
+        FrameMode::World => world()?,
+        FrameMode::Auto => match (local(), world()) {
+            (Err(FitError::Stopped), _) | (_, Err(FitError::Stopped)) => {
+                return Err(FitError::Stopped);
+            }
+            (Ok(l), Ok(w)) => {
+                let n = anim.frames as u64;
+                let bytes = |b: &GroupBasis| {
+                    let r = b.rank as u64;
+                    24 * g.vertices.len() as u64 * r + 8 * r * n
+                };
+                if bytes(&l.1) + 96 * n <= bytes(&w.1) {
+                    l
+                } else {
+                    w
+                }
+            }
+            (Ok(l), Err(_)) => l,
+            (Err(_), Ok(w)) => w,
+            (Err(e), Err(_)) => return Err(e),
+        },
+    })
 }
 
 /// One group's basis in `frames` (`None`: world space); `floor`: the
@@ -494,6 +580,7 @@ fn fit_one(
     frames: Option<&[Rigid]>,
     rank: Rank,
     floor: usize,
+    stop: Stop<'_>,
 ) -> Result<GroupBasis, FitError> {
     let rank = match rank {
         Rank::Bound(limit, _) => Rank::Bound(limit, floor),
@@ -507,15 +594,34 @@ fn fit_one(
             &identity
         }
     };
-    basis::fit_group(anim, &group.vertices, frames, rank).map_err(|u| FitError::Unreachable {
-        group: group.name.clone(),
-        bound: match rank {
-            Rank::Bound(limit, _) => limit,
-            Rank::Fixed(_) => 0.0,
+    basis::fit_group(anim, &group.vertices, frames, rank, stop).map_err(|e| match e {
+        basis::Failed::Stopped => FitError::Stopped,
+        basis::Failed::Unreachable(u) => FitError::Unreachable {
+            group: group.name.clone(),
+            bound: match rank {
+                Rank::Bound(limit, _) => limit,
+                Rank::Fixed(_) => 0.0,
+            },
+            rank: u.rank,
+            max_error: u.max_error,
         },
-        rank: u.rank,
-        max_error: u.max_error,
     })
+}
+
+/// The fitted arrays back from [`assemble`]'s motion, in group order.
+fn disassemble(motion: MemgMotion) -> Vec<GroupBasis> {
+    motion
+        .groups
+        .into_iter()
+        .map(|g| GroupBasis {
+            mean: g.mean,
+            basis: g.basis,
+            coeffs: g.coeffs,
+            rank: g.basis_len,
+            // Not used past the fit: the check measures the errors.
+            max_error: 0.0,
+        })
+        .collect()
 }
 
 /// The MEMG motion of the fitted groups.

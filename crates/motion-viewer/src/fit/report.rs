@@ -37,6 +37,10 @@ pub struct Bytes {
     pub raw_f32: u64,
     /// The input files (`.pc2`, or the `.obj` sequence), when read from files.
     pub input: Option<u64>,
+    /// The most memory the fit was sized to hold, positions included: the
+    /// estimate checked against the caps and the memory left before it
+    /// started (README's "Limits").
+    pub held_at_most: u64,
 }
 
 /// Seconds spent.
@@ -137,6 +141,18 @@ impl FitReport {
                 memg,
                 raw_f32: 12 * (anim.vertices as u64) * (anim.frames as u64),
                 input: None,
+                held_at_most: crate::budget::fit_bytes(
+                    anim.vertices as u64,
+                    anim.frames as u64,
+                    &groups
+                        .iter()
+                        .map(|g| g.vertices.len() as u64)
+                        .collect::<Vec<_>>(),
+                    match options.bound {
+                        Bound::Rank(r) => Some(r as u64),
+                        _ => None,
+                    },
+                ),
             },
             seconds,
             warnings: Vec::new(),

@@ -65,7 +65,17 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
         Bound::Rank(r) => Some(r as u64),
         _ => None,
     };
-    budget::check_fit(&sizing_path, vertices as u64, frames as u64, &sizes, rank)?;
+    // A .pc2 is mapped (address space, paged from the file); .obj frames
+    // are decoded into memory.
+    let mapped = matches!(request.animation, AnimationSource::Pc2(_));
+    budget::check_fit(
+        &sizing_path,
+        vertices as u64,
+        frames as u64,
+        &sizes,
+        rank,
+        mapped,
+    )?;
 
     let held: Vec<f32>;
     let mapped;

@@ -15,7 +15,8 @@
 //!   (`left_hand/IndexTip`…) under `world`, the eye gaze as
 //!   `geometry_msgs/msg/PoseStamped` on `/eye_gaze` (x along the ray),
 //!   `/left_hand/tracked`, `/left_hand/pinching`… as `std_msgs/msg/Bool`, the
-//!   markers as `std_msgs/msg/String` on `/markers` at their times. Unity's
+//!   markers as `std_msgs/msg/String` on `/markers` at their times (a marker
+//!   whose time cannot be stamped is left out, with a warning). Unity's
 //!   left-handed y-up axes become REP 103's: `(x, y, z)` → `(z, −x, y)`,
 //!   quaternions `(x, y, z, w)` → `(−z, x, −y, w)`.
 //! - **MEMG**: `/tf` for the local frames (`memg_frame_0`…) under `world`,
@@ -31,7 +32,7 @@
 //! CSV export's are, its bytes by encoding each track's once-only messages
 //! and one frame's (a message's size does not depend on its values), and
 //! the memory held while writing (the chunk, the largest message, the
-//! index); past a cap, or with a stamp that `builtin_interfaces/Time`
+//! index); past a cap, or with a frame whose stamp `builtin_interfaces/Time`
 //! cannot hold, it is refused in one line.
 
 mod aibo;
@@ -143,9 +144,21 @@ impl<'a, 'w> Bag<'a, 'w> {
     }
 
     /// The time `t` seconds after the start, nanoseconds since the epoch
-    /// ([`plan`] has checked that every stamp of the bag fits).
+    /// ([`plan`] has checked that every frame's stamp fits).
     pub fn stamp(&self, t: f64) -> u64 {
         stamp_ns(self.start_ns, t).unwrap_or(MAX_STAMP_NS)
+    }
+
+    /// The time `t` seconds after the start, if it is a stamp the bag can
+    /// hold: none for a time that is not finite or is past [`MAX_STAMP_NS`].
+    pub fn try_stamp(&self, t: f64) -> Option<u64> {
+        stamp_ns(self.start_ns, t).filter(|_| t.is_finite())
+    }
+
+    /// The start time as a user gives it, seconds since the epoch
+    /// (`1700000000.25`, `0`).
+    pub fn start_s(&self) -> String {
+        seconds_of_ns(self.start_ns)
     }
 
     /// The channel of `topic`, added with `schema` on first use.
@@ -343,7 +356,7 @@ fn plan<'t>(
         };
         input_bytes = input_bytes.saturating_add(super::input_bytes(track));
         check_size(out, sampling.rows, per_frame, super::input_bytes(track))?;
-        check_stamps(track, &sampling, start_ns, out)?;
+        check_stamps(&sampling, start_ns, track.path(), out)?;
         // Before encoding a frame to size it: a frame of millions of local
         // frames is one message of hundreds of megabytes.
         check_held(
@@ -426,47 +439,36 @@ fn message_bound(track: &Track) -> u64 {
     }
 }
 
-/// Refuses a bag whose stamps `builtin_interfaces/Time` cannot hold: the
-/// last frame of `sampling` (and, for MRTK, each marker) after `start_ns`.
-fn check_stamps(track: &Track, sampling: &Sampling, start_ns: u64, out: &Path) -> Result<()> {
-    let start_s = format!(
-        "{}.{:09}",
-        start_ns / 1_000_000_000,
-        start_ns % 1_000_000_000
-    );
-    let start_s = start_s.trim_end_matches('0').trim_end_matches('.');
-    let refuse = |what: String| {
-        Error::unsupported(
-            out,
-            format!(
-                "{what}, after a start time of {start_s} s, would be stamped past \
-                 {}.999999999 s since the epoch (2038-01-19 03:14:07 UTC), the latest \
-                 builtin_interfaces/Time holds (its sec is an int32); give an earlier \
-                 --start-time or fewer frames (--frames A..B)",
-                i32::MAX
-            ),
-        )
-    };
-    let file = crate::text::Escaped::path(track.path());
-    if sampling.rows > 0 {
-        let last = sampling.time(sampling.rows - 1);
-        if stamp_ns(start_ns, last).is_none() {
-            return Err(refuse(format!("the last frame of {file} at {last} s")));
-        }
+/// `ns` nanoseconds as seconds with no trailing zeros (`1700000000.25`).
+fn seconds_of_ns(ns: u64) -> String {
+    let s = format!("{}.{:09}", ns / 1_000_000_000, ns % 1_000_000_000);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// Refuses a bag whose frames `builtin_interfaces/Time` cannot hold: the
+/// last frame of `sampling` after `start_ns`. (An MRTK marker that cannot
+/// be stamped is left out with a warning instead, by [`mrtk::write`]: it is
+/// one message, not the motion.)
+fn check_stamps(sampling: &Sampling, start_ns: u64, path: &Path, out: &Path) -> Result<()> {
+    if sampling.rows == 0 {
+        return Ok(());
     }
-    if let Track::InputAnimation { recording, .. } = track {
-        for marker in &recording.markers {
-            let t = f64::from(marker.time);
-            if t.is_finite() && stamp_ns(start_ns, t).is_none() {
-                let name = crate::text::escape(&marker.name);
-                return Err(refuse(format!(
-                    "the marker \"{}\" of {file} at {t} s",
-                    crate::text::cut(&name, crate::text::QUOTED_CHARS)
-                )));
-            }
-        }
+    let last = sampling.time(sampling.rows - 1);
+    if stamp_ns(start_ns, last).is_some() {
+        return Ok(());
     }
-    Ok(())
+    Err(Error::unsupported(
+        out,
+        format!(
+            "the last frame of {} at {last} s, after a start time of {} s, would be stamped \
+             past {}.999999999 s since the epoch (2038-01-19 03:14:07 UTC), the latest \
+             builtin_interfaces/Time holds (its sec is an int32); give an earlier \
+             --start-time or fewer frames (--frames A..B)",
+            crate::text::Escaped::path(path),
+            seconds_of_ns(start_ns),
+            i32::MAX
+        ),
+    ))
 }
 
 /// One track's messages into `bag`.

@@ -13,7 +13,7 @@ use crate::anim::input_animation::{JOINT_NAMES, Pose, state_at};
 use crate::error::Result;
 use crate::export::finite::Holder;
 use crate::export::table::Sampling;
-use crate::formats::input_animation::InputAnimation;
+use crate::formats::input_animation::{InputAnimation, Marker};
 
 /// A Unity position (left-handed, x right, y up, z forward) in REP 103's
 /// axes (x forward, y left, z up).
@@ -104,13 +104,14 @@ pub(super) fn write(
             )?;
         }
     }
+    let mut unstamped = Vec::new();
     for marker in &recording.markers {
-        let t = f64::from(marker.time);
-        if t.is_finite() {
-            let stamp = bag.stamp(t);
-            bag.string(&ns.topic("/markers"), false, stamp, &marker.name)?;
+        match bag.try_stamp(f64::from(marker.time)) {
+            Some(stamp) => bag.string(&ns.topic("/markers"), false, stamp, &marker.name)?,
+            None => unstamped.push(marker),
         }
     }
+    warnings.extend(left_out(&unstamped, path, &bag.start_s()));
     warnings.extend(camera.warning(path, "camera"));
     warnings.extend(hands.iter().enumerate().find_map(|(i, h)| {
         h.warning(
@@ -124,6 +125,47 @@ pub(super) fn write(
     }));
     warnings.extend(gaze.warning(path, "eye gaze"));
     Ok(())
+}
+
+/// The one warning for the markers of the recording at `path` that no
+/// stamp can hold (their time not finite, or past
+/// [`MAX_STAMP_NS`](super::MAX_STAMP_NS) after the start `start_s`): a
+/// marker is one message, not the motion, so the bag is written without
+/// them rather than refused. The first is named with its time; the others
+/// are counted.
+fn left_out(markers: &[&Marker], path: &Path, start_s: &str) -> Option<String> {
+    let first = markers.first()?;
+    let name = crate::text::escape(&first.name);
+    let others = match markers.len() - 1 {
+        0 => String::new(),
+        1 => " (and 1 more marker)".into(),
+        n => format!(" (and {n} more markers)"),
+    };
+    let why = if first.time.is_finite() {
+        format!(
+            "after a start time of {start_s} s it would be stamped past {}.999999999 s \
+             since the epoch, the latest builtin_interfaces/Time holds (its sec is an int32)",
+            i32::MAX
+        )
+    } else {
+        "a time that is not finite has no stamp".into()
+    };
+    Some(format!(
+        "{}: the marker \"{}\" at {} s{others} is left out of the bag: {why}",
+        crate::text::Escaped::path(path),
+        crate::text::cut(&name, crate::text::QUOTED_CHARS),
+        seconds(first.time),
+    ))
+}
+
+/// A marker's time as a warning quotes it: `12.5`, or `1e30` for a time
+/// too large to read as a plain decimal.
+fn seconds(t: f32) -> String {
+    if t.abs() < 1e15 {
+        format!("{t}")
+    } else {
+        format!("{t:e}")
+    }
 }
 
 const IDENTITY: [f64; 7] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0];

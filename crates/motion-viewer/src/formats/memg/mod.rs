@@ -164,9 +164,35 @@ pub fn index(bytes: &[u8]) -> Result<(MemgMotion, Vec<ArrayOffsets>), DecodeErro
 ///
 /// Decoding the result gives back `motion` exactly, warnings aside.
 pub fn encode(motion: &MemgMotion, order: ByteOrder) -> Vec<u8> {
-    let mut bytes = Vec::new();
+    // Sized once: a motion of gigabytes is not grown by doubling (which
+    // holds the old and the new buffer at once).
+    let mut bytes = Vec::with_capacity(usize::try_from(encoded_len(motion)).unwrap_or(0));
     write(motion, order, &mut bytes).expect("writing to a Vec cannot fail");
+    debug_assert_eq!(
+        bytes.len() as u64,
+        encoded_len(motion),
+        "encoded_len is the layout's"
+    );
     bytes
+}
+
+/// The length of what [`encode`] returns, from the motion's counts.
+pub fn encoded_len(motion: &MemgMotion) -> u64 {
+    let header = 16 + 96 * motion.frames.len() as u64;
+    motion.groups.iter().fold(header, |total, g| {
+        // Name, mapping, mean, parent, basis shape and basis, Q's shape and Q.
+        total
+            + 4
+            + g.name.len() as u64
+            + 4
+            + 4 * g.mapping.len() as u64
+            + 8 * g.mean.len() as u64
+            + 4
+            + 8
+            + 8 * g.basis.len() as u64
+            + 8
+            + 8 * g.coeffs.len() as u64
+    })
 }
 
 /// Writes what [`encode`] returns to `out`, a block at a time, so a motion of
