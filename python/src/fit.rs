@@ -16,9 +16,6 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::PyBytes;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex};
-use std::time::Duration;
 
 /// Fits a MEMG motion to `positions` (frames × vertices × 3, float32,
 /// C-contiguous) of the scene `.obj` at `scene`, whose `g` groups are the
@@ -106,13 +103,11 @@ fn fit_array<'py>(
     })?;
     held.extend_from_slice(given);
     let motion_path = scene.with_extension("bin");
-    // The fit runs on a thread of its own while this one, with the GIL
-    // released between looks, checks for signals every 50 ms: Ctrl+C sets
-    // the fit's stop flag and raises KeyboardInterrupt once it has stopped.
-    let stop = AtomicBool::new(false);
-    let checked = until_interrupted(py, &stop, || {
+    // Ctrl+C sets the fit's stop flag and raises KeyboardInterrupt once
+    // the fit has stopped (crate::interrupt).
+    let checked = crate::interrupt::run(py, |stop| {
         let anim = Animation::new(&held, vertices, n)?;
-        fit::fit_checked_until(&anim, &groups, &options, &stop)
+        fit::fit_checked_until(&anim, &groups, &options, stop)
     })?
     .map_err(|e| {
         to_py(
@@ -167,55 +162,6 @@ fn fit_array<'py>(
     let text = serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let report = py.import("json")?.call_method1("loads", (text,))?;
     Ok((track, report))
-}
-
-/// Runs `work` on a thread of its own and returns what it returns, looking
-/// for signals (Python's `check_signals`, with the GIL) every 50 ms while
-/// it runs, the GIL released in between. A signal whose handler raises
-/// (Ctrl+C: `KeyboardInterrupt`) sets `stop`, which `work` must watch,
-/// and is raised once `work` has returned.
-fn until_interrupted<T: Send>(
-    py: Python<'_>,
-    stop: &AtomicBool,
-    work: impl FnOnce() -> T + Send,
-) -> PyResult<T> {
-    // Whether the work has ended, and its wake-up call.
-    let ended = (Mutex::new(false), Condvar::new());
-    std::thread::scope(|scope| {
-        let worker = scope.spawn(|| {
-            let result = work();
-            *ended.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
-            ended.1.notify_all();
-            result
-        });
-        let mut raised = None;
-        loop {
-            let done = py.detach(|| {
-                let flag = ended.0.lock().unwrap_or_else(|e| e.into_inner());
-                let (flag, _) = ended
-                    .1
-                    .wait_timeout_while(flag, Duration::from_millis(50), |done| !*done)
-                    .unwrap_or_else(|e| e.into_inner());
-                *flag
-            });
-            if done || worker.is_finished() {
-                break;
-            }
-            if raised.is_none()
-                && let Err(e) = py.check_signals()
-            {
-                stop.store(true, Ordering::Relaxed);
-                raised = Some(e);
-            }
-        }
-        let result = worker
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        match raised {
-            Some(e) => Err(e),
-            None => Ok(result),
-        }
-    })
 }
 
 /// Writes a MEMG track's motion to `path` (little-endian), whole or not at

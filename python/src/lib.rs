@@ -7,11 +7,13 @@
 mod errors;
 mod export;
 mod fit;
+mod interrupt;
 mod memg;
 mod mtn;
 mod sample;
 mod track;
 mod track_memg;
+mod track_sim;
 
 use errors::OrRaise;
 use pyo3::prelude::*;

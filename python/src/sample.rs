@@ -96,7 +96,8 @@ pub fn check_size(py: Python<'_>, what: &str, count: usize, per_sample: u64) -> 
 
 /// A new zero-filled C-ordered array of `shape`, filled by `f` with the GIL
 /// released. An array the system cannot allocate is a `MemoryError`, never
-/// a panic (call [`check_size`] first for the cap).
+/// a panic (call [`check_size`] first for the cap). For outputs that take
+/// a moment; a sampler over many times uses [`fill_rows`].
 pub fn fill<'py, T, ID>(
     py: Python<'py>,
     shape: ID,
@@ -104,6 +105,72 @@ pub fn fill<'py, T, ID>(
 ) -> PyResult<Bound<'py, PyArray<T, ID::Dim>>>
 where
     T: Element + Send,
+    ID: IntoDimension,
+{
+    zeros_then(py, shape, |data| {
+        py.detach(|| f(data));
+        Ok(())
+    })
+}
+
+/// The estimated cost of one slice of [`fill_rows`]'s work between two
+/// looks at its cancel flag, in nanoseconds of one core: 20 ms.
+const SLICE_NS: u64 = 20_000_000;
+
+/// The cost estimate of a sampler's row of `width` numbers, nanoseconds
+/// (a pose at one time costs a few tens of nanoseconds per number).
+pub fn row_ns(width: usize) -> u64 {
+    32 * width as u64 + 64
+}
+
+/// [`fill`] for a sampler: `f(rows, out)` fills the rows `rows` (first
+/// axis: one time each) into `out`, their part of the array, a slice of
+/// about [`SLICE_NS`] at a time (from `ns_per_row`, the caller's
+/// estimate) on a thread that Ctrl-C stops ([`crate::interrupt::run`]):
+/// a `KeyboardInterrupt` within a slice and a poll of the signal.
+pub fn fill_rows<'py, T, ID>(
+    py: Python<'py>,
+    shape: ID,
+    ns_per_row: u64,
+    f: impl Fn(std::ops::Range<usize>, &mut [T]) + Sync,
+) -> PyResult<Bound<'py, PyArray<T, ID::Dim>>>
+where
+    T: Element + Send,
+    ID: IntoDimension,
+{
+    let dim = shape.into_dimension();
+    let rows = dim.slice().first().copied().unwrap_or(0);
+    let width: usize = dim.slice().iter().skip(1).product();
+    zeros_then(py, dim, |data| {
+        if rows == 0 || width == 0 {
+            return Ok(());
+        }
+        let per_slice = (SLICE_NS / ns_per_row.max(1)).clamp(1, rows as u64) as usize;
+        if per_slice >= rows {
+            py.detach(|| f(0..rows, data));
+            return Ok(());
+        }
+        crate::interrupt::run(py, |cancel| {
+            for (i, out) in data.chunks_mut(per_slice * width).enumerate() {
+                if crate::interrupt::cancelled(cancel) {
+                    return;
+                }
+                let start = i * per_slice;
+                f(start..start + out.len() / width, out);
+            }
+        })
+    })
+}
+
+/// A new zero-filled C-ordered array of `shape`, its data handed to
+/// `then` to fill; a `MemoryError` when it cannot be allocated.
+fn zeros_then<'py, T, ID>(
+    py: Python<'py>,
+    shape: ID,
+    then: impl FnOnce(&mut [T]) -> PyResult<()>,
+) -> PyResult<Bound<'py, PyArray<T, ID::Dim>>>
+where
+    T: Element,
     ID: IntoDimension,
 {
     let dim = shape.into_dimension();
@@ -127,7 +194,7 @@ where
     // SAFETY: the array was just made here and no other reference to it
     // exists until it is returned.
     let data = unsafe { array.as_slice_mut() }.map_err(|e| PyValueError::new_err(e.to_string()))?;
-    py.detach(|| f(data));
+    then(data)?;
     Ok(array)
 }
 
@@ -266,6 +333,19 @@ pub fn gaze(curves: &RayCurves, times: &[f64], out: &mut [f32]) {
         row[..3].copy_from_slice(&ray.origin);
         row[3..].copy_from_slice(&ray.direction);
     }
+}
+
+/// The cost estimate of [`positions`] at one time, nanoseconds: a
+/// multiply-add per vertex, axis and basis vector (the deformer's, about
+/// half a nanosecond each on its threads), and a nanosecond per vertex for
+/// its rest position.
+pub fn positions_row_ns(scene: &ObjScene, motion: &MemgMotion) -> u64 {
+    let macs: u64 = motion
+        .groups
+        .iter()
+        .map(|g| 3 * g.vertex_count() as u64 * (g.basis_len as u64 + 1))
+        .sum();
+    macs / 2 + scene.positions.len() as u64
 }
 
 /// Every `.obj` vertex at each time (in seconds, on the one clock), every

@@ -312,9 +312,13 @@ impl Track {
             let m = self.mtn("joint_angles")?;
             let per = 8 * m.joints.len() as u64;
             let times = self.times(py, times, rate, "joint_angles", per)?;
-            sample::fill(py, [times.len(), m.joints.len()], |out| {
-                sample::joint_angles(m, &times, out)
-            })
+            let joints = m.joints.len();
+            sample::fill_rows(
+                py,
+                [times.len(), joints],
+                sample::row_ns(joints),
+                |rows, out| sample::joint_angles(m, &times[rows], out),
+            )
         })
     }
 
@@ -330,8 +334,8 @@ impl Track {
         guarded(py, || {
             let m = self.mtn("body_attitude")?;
             let times = self.times(py, times, rate, "body_attitude", 24)?;
-            sample::fill(py, [times.len(), 3], |out| {
-                sample::body_attitude(m, &times, out)
+            sample::fill_rows(py, [times.len(), 3], sample::row_ns(3), |rows, out| {
+                sample::body_attitude(m, &times[rows], out)
             })
         })
     }
@@ -360,8 +364,9 @@ impl Track {
         guarded(py, || {
             let points = sample::point_names(m).len();
             let times = self.times(py, times, rate, "rig_points", 24 * points as u64)?;
-            sample::fill(py, [times.len(), points, 3], |out| {
-                sample::rig_points(m, &times, world, out)
+            let ns = sample::row_ns(3 * points);
+            sample::fill_rows(py, [times.len(), points, 3], ns, |rows, out| {
+                sample::rig_points(m, &times[rows], world, out)
             })
         })
     }
@@ -387,76 +392,21 @@ impl Track {
     /// `body_attitude` (n × 4, quaternion x y z w), `tilt_deg` (n),
     /// `reached` and `commanded` (n × servos, radians), `servos` (their PRM
     /// names). Raises `motion_viewer.UnsupportedError` for a motion of no known
-    /// model, a zero-length one, or one that drives a servo past its stop.
-    fn simulate<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        use crate::errors::OrRaise as _;
+    /// model, a zero-length one, one that drives a servo past its stop, or a
+    /// `max_duration` that is not seconds in (0, 3600]; `TooLargeError` for a
+    /// motion longer than `max_duration` seconds (default 600), before any
+    /// step. Ctrl-C raises `KeyboardInterrupt` at once.
+    #[pyo3(signature = (*, max_duration=None))]
+    fn simulate<'py>(
+        &self,
+        py: Python<'py>,
+        max_duration: Option<f64>,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let m = self.mtn("simulate")?;
         let name = self.inner.path().display().to_string();
-        let sim = py
-            .detach(|| motion_viewer::physics::simulate(m, &name))
-            .or_raise(py)?;
-        let verdict = serde_json::to_string(&sim.verdict)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let n = sim.frames.len();
-        let servos = sim.servos.len();
-        let out = PyDict::new(py);
-        out.set_item(
-            "verdict",
-            py.import("json")?.call_method1("loads", (verdict,))?,
-        )?;
-        let frames = &sim.frames;
-        out.set_item(
-            "time",
-            sample::fill(py, [n], |o| {
-                for (x, f) in o.iter_mut().zip(frames) {
-                    *x = f.t;
-                }
-            })?,
-        )?;
-        out.set_item(
-            "body_position",
-            sample::fill(py, [n, 3], |o| {
-                for (row, f) in o.chunks_mut(3).zip(frames) {
-                    row.copy_from_slice(&f.position);
-                }
-            })?,
-        )?;
-        out.set_item(
-            "body_attitude",
-            sample::fill(py, [n, 4], |o| {
-                for (row, f) in o.chunks_mut(4).zip(frames) {
-                    row.copy_from_slice(&f.attitude);
-                }
-            })?,
-        )?;
-        out.set_item(
-            "tilt_deg",
-            sample::fill(py, [n], |o| {
-                for (x, f) in o.iter_mut().zip(frames) {
-                    *x = f.tilt_deg;
-                }
-            })?,
-        )?;
-        for (key, reached) in [("reached", true), ("commanded", false)] {
-            out.set_item(
-                key,
-                sample::fill(py, [n, servos], |o| {
-                    for (row, f) in o.chunks_mut(servos.max(1)).zip(frames) {
-                        let deg = if reached {
-                            &f.reached_deg
-                        } else {
-                            &f.commanded_deg
-                        };
-                        for (x, d) in row.iter_mut().zip(deg) {
-                            *x = d.to_radians();
-                        }
-                    }
-                })?,
-            )?;
-        }
-        let names: Vec<&str> = sim.servos.iter().map(|s| s.name).collect();
-        out.set_item("servos", names)?;
-        Ok(out)
+        guarded(py, || {
+            crate::track_sim::simulate(py, m, &name, max_duration)
+        })
     }
 
     // --- MRTK input animation ---
@@ -477,8 +427,8 @@ impl Track {
             .ok_or_else(|| self.absent("a camera pose"))?;
         guarded(py, || {
             let times = self.times(py, times, rate, "camera_poses", 28)?;
-            sample::fill(py, [times.len(), 7], |out| {
-                sample::camera(camera, &times, out)
+            sample::fill_rows(py, [times.len(), 7], sample::row_ns(7), |rows, out| {
+                sample::camera(camera, &times[rows], out)
             })
         })
     }
@@ -496,8 +446,9 @@ impl Track {
         let hands = rec.hands.as_ref().ok_or_else(|| self.absent("hands"))?;
         guarded(py, || {
             let times = self.times(py, times, rate, "hand_joints", 4 * 2 * 27 * 7)?;
-            sample::fill(py, [times.len(), 2, 27, 7], |out| {
-                sample::hand_joints(hands, &times, out)
+            let ns = sample::row_ns(2 * 27 * 7);
+            sample::fill_rows(py, [times.len(), 2, 27, 7], ns, |rows, out| {
+                sample::hand_joints(hands, &times[rows], out)
             })
         })
     }
@@ -514,8 +465,8 @@ impl Track {
         let hands = rec.hands.as_ref().ok_or_else(|| self.absent("hands"))?;
         guarded(py, || {
             let times = self.times(py, times, rate, "tracked", 2)?;
-            sample::fill(py, [times.len(), 2], |out| {
-                sample::hand_flags(hands, &times, false, out)
+            sample::fill_rows(py, [times.len(), 2], sample::row_ns(2), |rows, out| {
+                sample::hand_flags(hands, &times[rows], false, out)
             })
         })
     }
@@ -532,8 +483,8 @@ impl Track {
         let hands = rec.hands.as_ref().ok_or_else(|| self.absent("hands"))?;
         guarded(py, || {
             let times = self.times(py, times, rate, "pinching", 2)?;
-            sample::fill(py, [times.len(), 2], |out| {
-                sample::hand_flags(hands, &times, true, out)
+            sample::fill_rows(py, [times.len(), 2], sample::row_ns(2), |rows, out| {
+                sample::hand_flags(hands, &times[rows], true, out)
             })
         })
     }
@@ -553,7 +504,9 @@ impl Track {
             .ok_or_else(|| self.absent("eye gaze"))?;
         guarded(py, || {
             let times = self.times(py, times, rate, "gaze", 24)?;
-            sample::fill(py, [times.len(), 6], |out| sample::gaze(gaze, &times, out))
+            sample::fill_rows(py, [times.len(), 6], sample::row_ns(6), |rows, out| {
+                sample::gaze(gaze, &times[rows], out)
+            })
         })
     }
 
@@ -594,8 +547,10 @@ impl Track {
             let Inner::Memg { scene, motion, .. } = self.whole(py)? else {
                 unreachable!("memg() found a MEMG track");
             };
-            sample::fill(py, [times.len(), scene.positions.len(), 3], |out| {
-                sample::positions(scene, motion, binding, &times, out)
+            let shape = [times.len(), scene.positions.len(), 3];
+            let ns = sample::positions_row_ns(scene, motion);
+            sample::fill_rows(py, shape, ns, |rows, out| {
+                sample::positions(scene, motion, binding, &times[rows], out)
             })
         })
     }

@@ -4,6 +4,7 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use motion_viewer::physics::{self, Simulation, Verdict};
 use motion_viewer::scene::Archives;
 use motion_viewer::{Track, text};
@@ -27,7 +28,18 @@ pub struct SimulateArgs {
     /// reached motion as a `.mtn`-driven export (`.glb`, `.mcap`, `.json`…).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// The longest motion simulated, seconds of motion (default 600; at
+    /// most 3600): a longer one is refused before any step.
+    #[arg(long, value_name = "SECONDS")]
+    pub max_duration: Option<f64>,
 }
+
+/// The most simulated time one run plays, all its motions together
+/// (settling and hold included), seconds: 4 hours, about 25 minutes of one
+/// core (docs/physics.md §3). Sony's largest archive in `tests/data/oda`
+/// (457 motions) makes about 2 440 s, and 2 000 motions of Sony's seed 12 760 s;
+/// a run over it is refused before any step.
+const MAX_RUN_SIMULATED_S: f64 = 14_400.0;
 
 /// Runs `viewer simulate`; the exit status tells stand (0), fall (1), error (2).
 pub fn run(args: &SimulateArgs) -> ExitCode {
@@ -43,8 +55,14 @@ pub fn run(args: &SimulateArgs) -> ExitCode {
 
 /// Simulates every motion; true when one falls.
 fn simulate_all(args: &SimulateArgs) -> Result<bool> {
+    let max = max_duration(args.max_duration)?;
     let files = expand_folders(&args.files)?;
-    let tracks = super::load(&files, Archives::EveryMotion)?;
+    let options = motion_viewer::OpenOptions {
+        archives: Archives::EveryMotion,
+        ..motion_viewer::OpenOptions::default()
+    };
+    let loaded = motion_viewer::open_with(files.iter().map(Into::into), &options)?;
+    let tracks = loaded.tracks;
     let motions: Vec<(String, &motion_viewer::formats::mtn::Mtn)> = tracks
         .iter()
         .map(|t| match t {
@@ -58,21 +76,47 @@ fn simulate_all(args: &SimulateArgs) -> Result<bool> {
             motions.len()
         );
     }
-    // Refuse bad input before simulating anything, in one line.
+    // Refuse bad input and work too long before simulating anything, in
+    // one line: each motion's length (cheap), the whole run's, then what
+    // cannot be simulated.
+    for (name, m) in &motions {
+        physics::check_length(m, name, max)?;
+    }
+    let steps: u64 = motions.iter().map(|(_, m)| physics::total_steps(m)).sum();
+    check_run(steps, motions.len())?;
+    // The loading warnings once the lengths pass: the loader's note that
+    // only a day of a longer motion plays is not about a refused one.
+    super::warn_all(&loaded.warnings);
     for (name, m) in &motions {
         physics::check_simulable(m, name)?;
     }
-    let sims: Vec<Simulation> = motions
+    let bar = progress_bar(steps, args.json);
+    let progress = |n: u64| bar.inc(n);
+    let watch = physics::Watch {
+        progress: Some(&progress),
+        cancel: None,
+    };
+    // Only `--out`'s one motion keeps its frames: an archive's verdicts
+    // alone are held.
+    let sims: Vec<(Verdict, Option<Simulation>)> = motions
         .par_iter()
-        .map(|(name, m)| physics::simulate(m, name))
+        .map(|(name, m)| {
+            let sim = physics::simulate_with(m, name, max, watch)?
+                .expect("a run without a cancel flag is never cancelled");
+            Ok(match args.out {
+                Some(_) => (sim.verdict.clone(), Some(sim)),
+                None => (sim.verdict, None),
+            })
+        })
         .collect::<motion_viewer::Result<_>>()?;
+    bar.finish_and_clear();
     let mut text = String::new();
-    for sim in &sims {
+    for (verdict, _) in &sims {
         if args.json {
-            text.push_str(&serde_json::to_string(&sim.verdict)?);
+            text.push_str(&serde_json::to_string(verdict)?);
             text.push('\n');
         } else {
-            readable(&mut text, &sim.verdict)?;
+            readable(&mut text, verdict)?;
         }
     }
     if args.json {
@@ -80,11 +124,57 @@ fn simulate_all(args: &SimulateArgs) -> Result<bool> {
     } else {
         super::print_text(&text)?;
     }
-    if let (Some(out), [sim]) = (&args.out, &sims[..]) {
+    if let (Some(out), [(_, Some(sim))]) = (&args.out, &sims[..]) {
         let (_, motion) = motions[0];
         write_out(out, sim, motion, &args.files)?;
     }
-    Ok(sims.iter().any(|s| s.verdict.falls))
+    Ok(sims.iter().any(|(v, _)| v.falls))
+}
+
+/// `--max-duration` as the library takes it: the default when not given,
+/// one line when not seconds in (0, [`physics::MAX_DURATION_CEILING_S`]].
+fn max_duration(given: Option<f64>) -> Result<f64> {
+    let Some(s) = given else {
+        return Ok(physics::DEFAULT_MAX_DURATION_S);
+    };
+    if !(s > 0.0 && s <= physics::MAX_DURATION_CEILING_S) {
+        bail!(
+            "--max-duration {s}: expected seconds above 0, at most {}",
+            physics::MAX_DURATION_CEILING_S
+        );
+    }
+    Ok(s)
+}
+
+/// Refuses a run of `steps` fixed steps over `motions` motions that would
+/// simulate more than [`MAX_RUN_SIMULATED_S`] in all.
+fn check_run(steps: u64, motions: usize) -> Result<()> {
+    let seconds = steps as f64 * physics::STEP_S;
+    if seconds > MAX_RUN_SIMULATED_S {
+        bail!(
+            "{motions} motions make {seconds:.0} simulated seconds (settling and hold \
+             included), more than the {MAX_RUN_SIMULATED_S} s one run plays; simulate \
+             fewer at a time (ARCHIVE.ODA:NAME names one entry)"
+        );
+    }
+    Ok(())
+}
+
+/// A bar of the steps taken, drawn on a terminal only (indicatif draws
+/// nothing when stderr is not one) and never beside `--json`'s lines.
+fn progress_bar(steps: u64, json: bool) -> ProgressBar {
+    if json {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(steps);
+    let template = format!(
+        "{{wide_bar}} {{percent:>3}}% of {:.0} simulated s, {{elapsed}} so far, ETA {{eta}}",
+        steps as f64 * physics::STEP_S
+    );
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar
 }
 
 /// Every folder among `paths` replaced by its `.mtn` and `.oda` files

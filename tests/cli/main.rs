@@ -21,6 +21,7 @@ mod mtn_cli;
 mod oda_cli;
 mod outputs;
 mod robots_cli;
+mod simulate_bound;
 mod simulate_cli;
 mod words_cli;
 mod workbench_cli;

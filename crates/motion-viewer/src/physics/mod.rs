@@ -13,6 +13,7 @@
 //! same model from the MJCF export (`export::mjcf`) as a check.
 //! Every number is in `docs/physics.md`.
 
+mod bound;
 mod output;
 mod stepper;
 mod verdict;
@@ -21,12 +22,14 @@ mod world;
 use serde::Serialize;
 
 use crate::anim::aibo::drive::{HOLD_S, SETTLE_S};
-use crate::anim::aibo::physical::{STEP_S, physical_model};
+use crate::anim::aibo::physical::physical_model;
 use crate::error::{Error, Result};
 use crate::formats::aibo::Model;
 use crate::formats::mtn::Mtn;
 use crate::workbench::check::{Finding, FindingKind, Severity};
 
+pub use crate::anim::aibo::physical::STEP_S;
+pub use bound::{DEFAULT_MAX_DURATION_S, MAX_DURATION_CEILING_S, Watch, check_length, total_steps};
 pub use output::{reached_motion, write_csv};
 pub(crate) use stepper::Stepper;
 pub use verdict::{FALL_TILT_DEG, FOLLOW_MARGIN_DEG, JointFollow, PartContact, PawSlip, Verdict};
@@ -154,10 +157,27 @@ fn at_keyframe(f: &Finding) -> String {
     }
 }
 
-/// Simulates `mtn` (named `name` in the verdict and in errors).
+/// Simulates `mtn` (named `name` in the verdict and in errors); a motion
+/// longer than [`DEFAULT_MAX_DURATION_S`] is refused ([`check_length`]).
 pub fn simulate(mtn: &Mtn, name: &str) -> Result<Simulation> {
+    let sim = simulate_with(mtn, name, DEFAULT_MAX_DURATION_S, Watch::default())?;
+    Ok(sim.expect("a run without a cancel flag is never cancelled"))
+}
+
+/// Simulates `mtn` as [`simulate`] does, refusing a motion longer than
+/// `max_duration_s` (at most [`MAX_DURATION_CEILING_S`]) before any step,
+/// and telling `watch` of the steps taken; `None` when `watch` cancelled
+/// the run.
+pub fn simulate_with(
+    mtn: &Mtn,
+    name: &str,
+    max_duration_s: f64,
+    watch: Watch<'_>,
+) -> Result<Option<Simulation>> {
+    // The cheap bound first: the check below looks at every keyframe.
+    check_length(mtn, name, max_duration_s)?;
     let model = check_simulable(mtn, name)?;
-    Ok(stepper::run(mtn, name, physical_model(model)))
+    Ok(stepper::run(mtn, name, physical_model(model), watch))
 }
 
 #[cfg(test)]

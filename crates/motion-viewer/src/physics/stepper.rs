@@ -7,9 +7,13 @@ use std::sync::Arc;
 
 use glam::{DQuat, DVec3};
 
+use super::bound::{WATCH_STEPS, Watch};
 use super::verdict::{self, Tally};
 use super::world::World;
-use super::{SimFrame, SimServo, Simulation, check_simulable, step_counts};
+use super::{
+    DEFAULT_MAX_DURATION_S, SimFrame, SimServo, Simulation, check_length, check_simulable,
+    step_counts,
+};
 use crate::anim::aibo::drive::{Drive, SETTLE_S, Targets};
 use crate::anim::aibo::physical::{
     Geom, Part, PhysicalModel, STEP_S, physical_model, start_pose, tilt_deg,
@@ -47,8 +51,10 @@ impl std::fmt::Debug for Stepper {
 
 impl Stepper {
     /// The dog of `mtn`'s model settled in its first keyframe's posture,
-    /// no step taken yet; refuses what [`check_simulable`] refuses.
+    /// no step taken yet; refuses what [`check_simulable`] refuses and a
+    /// motion longer than [`DEFAULT_MAX_DURATION_S`] ([`check_length`]).
     pub fn new(mtn: &Mtn, name: &str) -> Result<Stepper> {
+        check_length(mtn, name, DEFAULT_MAX_DURATION_S)?;
         let model = check_simulable(mtn, name)?;
         Ok(Stepper::with_model(mtn, name, physical_model(model)))
     }
@@ -101,9 +107,15 @@ impl Stepper {
     pub(crate) fn advance(&mut self, steps: usize) -> bool {
         let motion = Arc::clone(&self.motion);
         let drive = Drive::new(&motion, &self.physical);
+        self.advance_with(&drive, steps)
+    }
+
+    /// [`Stepper::advance`] with the motion's [`Drive`] made once by the
+    /// caller (making it looks at every keyframe).
+    fn advance_with(&mut self, drive: &Drive, steps: usize) -> bool {
         let end = self.done.saturating_add(steps).min(self.total);
         for k in self.done..end {
-            self.step(&drive, k);
+            self.step(drive, k);
         }
         self.done = end;
         self.is_done()
@@ -184,13 +196,28 @@ impl Stepper {
     }
 }
 
-/// Runs `mtn` on `physical` to the end in one go.
-pub(super) fn run(mtn: &Mtn, name: &str, physical: PhysicalModel) -> Simulation {
+/// Runs `mtn` on `physical` to the end in one go, [`WATCH_STEPS`] at a
+/// time: `watch` hears of each slice and may stop the run (`None`).
+pub(super) fn run(
+    mtn: &Mtn,
+    name: &str,
+    physical: PhysicalModel,
+    watch: Watch<'_>,
+) -> Option<Simulation> {
     let mut stepper = Stepper::with_model(mtn, name, physical);
-    stepper.advance(usize::MAX);
-    stepper
-        .finish()
-        .expect("a stepper advanced past its last step is done")
+    let motion = Arc::clone(&stepper.motion);
+    let drive = Drive::new(&motion, &stepper.physical);
+    loop {
+        if watch.cancelled() {
+            return None;
+        }
+        let before = stepper.done;
+        let done = stepper.advance_with(&drive, WATCH_STEPS);
+        watch.took(stepper.done - before);
+        if done {
+            return stepper.finish();
+        }
+    }
 }
 
 /// The paws' lower-leg links and ball centres, in [`verdict::PAW_NAMES`] order.
@@ -216,12 +243,67 @@ fn paw_links(physical: &PhysicalModel) -> Vec<(usize, DVec3)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    fn seed() -> Mtn {
+        crate::formats::mtn::decode(include_bytes!("../../../../data/sony_stand_sit.mtn")).unwrap()
+    }
+
+    #[test]
+    fn progress_adds_up_to_every_step_sixteen_at_a_time() {
+        let mtn = seed();
+        let told = Mutex::new(Vec::new());
+        let progress = |n: u64| told.lock().unwrap().push(n);
+        let watch = Watch {
+            progress: Some(&progress),
+            cancel: None,
+        };
+        let sim = super::super::simulate_with(&mtn, "seed", 600.0, watch).unwrap();
+        assert_eq!(sim, Some(super::super::simulate(&mtn, "seed").unwrap()));
+        let told = told.into_inner().unwrap();
+        // 0.5 s settling, 4.88 s of motion, 1 s hold, 2 ms steps.
+        assert_eq!(told.iter().sum::<u64>(), 250 + 2440 + 500);
+        assert_eq!(super::super::total_steps(&mtn), 3190);
+        assert!(told.iter().all(|&n| (1..=16).contains(&n)), "{told:?}");
+    }
+
+    #[test]
+    fn a_cancel_flag_stops_the_run_within_a_slice() {
+        let mtn = seed();
+        let cancel = AtomicBool::new(false);
+        let taken = Mutex::new(0u64);
+        // The flag is raised once 1 000 steps are taken, as a Ctrl-C would
+        // be mid-run.
+        let progress = |n: u64| {
+            let mut t = taken.lock().unwrap();
+            *t += n;
+            if *t >= 1000 {
+                cancel.store(true, Ordering::Relaxed);
+            }
+        };
+        let watch = Watch {
+            progress: Some(&progress),
+            cancel: Some(&cancel),
+        };
+        let sim = super::super::simulate_with(&mtn, "seed", 600.0, watch).unwrap();
+        assert!(sim.is_none());
+        let taken = *taken.lock().unwrap();
+        assert!((1000..1000 + 16).contains(&taken), "{taken}");
+    }
+
+    #[test]
+    fn the_window_refuses_a_motion_days_long_before_any_step() {
+        let mut mtn = seed();
+        mtn.keyframes.last_mut().unwrap().interp = u32::MAX;
+        mtn.frame_rate = 1;
+        let e = Stepper::new(&mtn, "long.mtn").unwrap_err();
+        assert!(e.to_string().contains(" s, 49.7 days)"), "{e}");
+    }
 
     #[test]
     fn slices_of_any_size_give_the_simulation_in_one_go() {
-        let mtn =
-            crate::formats::mtn::decode(include_bytes!("../../../../data/sony_stand_sit.mtn"))
-                .unwrap();
+        let mtn = seed();
         let whole = super::super::simulate(&mtn, "seed").unwrap();
         let mut stepper = Stepper::new(&mtn, "seed").unwrap();
         let mut slices = 0;
