@@ -224,3 +224,56 @@ fn sigint_or_sigterm_in_the_middle_of_a_render_leaves_no_partial_file() {
     interrupt_render(dir.path(), &frames.join("f_{:06}.png"), libc::SIGTERM);
     assert!(names_in(&frames).is_empty(), "{:?}", names_in(&frames));
 }
+
+#[test]
+fn the_new_outputs_never_write_over_their_inputs() {
+    // Round 3's rule for `memg fit --out` and `simulate --out` (issue 45):
+    // an output that names an input is refused in one line and the input
+    // keeps its bytes; a link to an input counts as the input.
+    let dir = tempfile::tempdir().unwrap();
+    let scene = dir.path().join("tri.obj");
+    std::fs::write(&scene, "v 0 0 0\nv 1 0 0\nv 0 1 0\ng t\nf 1 2 3\n").unwrap();
+    let cache = dir.path().join("tri.pc2");
+    let mut pc2 = b"POINTCACHE2\0".to_vec();
+    for v in [1i32, 3] {
+        pc2.extend(v.to_le_bytes());
+    }
+    pc2.extend(0f32.to_le_bytes());
+    pc2.extend(1f32.to_le_bytes());
+    pc2.extend(2i32.to_le_bytes());
+    for t in 0..2 {
+        for c in [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, t as f32] {
+            pc2.extend((c as f32).to_le_bytes());
+        }
+    }
+    std::fs::write(&cache, &pc2).unwrap();
+    let motion = dir.path().join("sit.mtn");
+    std::fs::copy(sit(), &motion).unwrap();
+    symlink(&motion, dir.path().join("link.mtn")).unwrap();
+    let before: Vec<Vec<u8>> = [&scene, &cache, &motion]
+        .iter()
+        .map(|p| std::fs::read(p).unwrap())
+        .collect();
+    let fit = |out: &Path| run(&["memg", "fit", s(&scene), s(&cache), "--out", s(out)]);
+    for out in [&cache, &scene] {
+        let (code, err) = fit(out);
+        assert_ne!(code, Some(0), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains("input"), "{err}");
+    }
+    for out in [motion.clone(), dir.path().join("link.mtn")] {
+        let (code, err) = run(&["simulate", s(&motion), "--out", s(&out)]);
+        assert_ne!(code, Some(0), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains("input"), "{err}");
+    }
+    let after: Vec<Vec<u8>> = [&scene, &cache, &motion]
+        .iter()
+        .map(|p| std::fs::read(p).unwrap())
+        .collect();
+    assert!(before == after, "an input changed");
+    assert_eq!(
+        names_in(dir.path()),
+        ["link.mtn", "sit.mtn", "tri.obj", "tri.pc2"]
+    );
+}
