@@ -293,10 +293,14 @@ impl Track {
 
     // --- AIBO .mtn ---
 
-    /// The joints' PRM names, in file order (AIBO).
+    /// The joints' PRM names, in file order (AIBO): each servo's name as
+    /// `info`, URDF and MCAP give it, also where a Sony file garbles it.
     #[getter]
     fn joint_names(&self) -> PyResult<Vec<String>> {
-        Ok(self.mtn("joint_names")?.joints.clone())
+        // The one name every path gives a servo (`Mtn::joint_names`), not
+        // the file's spelling where a Sony file garbles it.
+        let m = self.mtn("joint_names")?;
+        Ok(m.joint_names().into_iter().map(str::to_owned).collect())
     }
 
     /// Joint angles in radians, n × joints, linear between keyframes (AIBO).

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import motion_viewer as mv
+from conftest import ROOT
 
 URAD = 1e-6  # the file stores microradians
 
@@ -137,3 +138,14 @@ def test_simulate_refuses_a_motion_of_no_known_model(tmp_path, data):
     path.write_bytes(bytes(raw))
     with pytest.raises(mv.UnsupportedError, match="unknown design label"):
         mv.open(path).simulate()
+
+
+def test_a_garbled_servo_name_is_given_as_every_path_gives_it():
+    # Sony's ERS-110 cd#14 names the left hind elevator "PRM:/r5/c0/c1/c2-Joint"
+    # and the tail pan "PRM:/r1/c0-Joint:j1" (tests/data/mtn/SOURCES.txt); the
+    # model's PRM names (docs/formats.md §1) are the ones info, URDF and MCAP give.
+    track = mv.open(ROOT / "tests" / "data" / "oda" / "ers110_Motion.ODA:cd#14")
+    names = track.joint_names
+    assert names[14] == "PRM:/r5/c0/c1-Joint:j1"
+    assert names[17] == "PRM:/r1/c1-Joint:j1"
+    assert "PRM:/r5/c0/c1/c2-Joint" not in names and "PRM:/r1/c0-Joint:j1" not in names
