@@ -20,7 +20,7 @@ use crate::formats::mtn::Mtn;
 /// `data/`, `tests/data/mtn` and the 588 entries of Sony's four archives in
 /// `tests/data/oda` is `a_sleep#sleep_soc_eyescustom01` at 25.152 s, and
 /// the robot itself plays at most 250 s
-/// ([`crate::workbench::check::MAX_DURATION_S`]). 600 s is 24 times the
+/// (the workbench check's `MAX_DURATION_S`). 600 s is 24 times the
 /// longest real motion and simulates in about a minute of one core
 /// (`docs/physics.md` §3).
 pub const DEFAULT_MAX_DURATION_S: f64 = 600.0;

@@ -106,7 +106,7 @@ fn servos_of(physical: &crate::anim::aibo::physical::PhysicalModel) -> Vec<SimSe
 /// model, one that never moves (shorter than one frame), one that drives a
 /// servo past its mechanical stop (`check`'s limit errors: the stops' rule
 /// of `anim::aibo::stops`). Past a limit but within the stop is played, and
-/// said in the verdict's warnings ([`limit_warnings`]).
+/// said in the verdict's warnings (`limit_warnings`).
 pub fn check_simulable(mtn: &Mtn, name: &str) -> Result<Model> {
     let fail = |reason: String| Error::unsupported(name, reason);
     let model = mtn.model().ok_or_else(|| {
