@@ -65,6 +65,11 @@ def test_ctrl_c_ends_a_long_fit_within_half_a_second(tmp_path):
         import numpy as np
         import motion_viewer as mv
 
+        # Python installs its KeyboardInterrupt handler only when SIGINT is
+        # not ignored at start (a shell ignores it for background jobs, as
+        # a CI runner may start them): install it.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
         def threads():
             with open("/proc/self/status") as f:
                 return int(next(l for l in f if l.startswith("Threads:")).split()[1])

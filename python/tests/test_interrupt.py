@@ -42,6 +42,10 @@ def seconds_from_sigint_to_keyboard_interrupt(call):
 
     old = sys.getswitchinterval()
     sys.setswitchinterval(100.0)
+    # Python installs its KeyboardInterrupt handler only when SIGINT is not
+    # ignored at start, and a shell ignores it for the jobs it puts in the
+    # background (as a CI runner may): install it for the test.
+    old_handler = signal.signal(signal.SIGINT, signal.default_int_handler)
     thread = threading.Thread(target=sender)
     try:
         thread.start()  # waits until the thread runs, letting go of the GIL
@@ -52,6 +56,7 @@ def seconds_from_sigint_to_keyboard_interrupt(call):
     finally:
         sys.setswitchinterval(old)
         thread.join()
+        signal.signal(signal.SIGINT, old_handler)
     assert sent, "the call ended without letting go of the GIL"
     return raised - sent[0]
 
