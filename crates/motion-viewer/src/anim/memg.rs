@@ -72,13 +72,7 @@ impl Binding {
         // Groups the scene lacks: one warning for all of them.
         let mut missing: Vec<&str> = Vec::new();
         let mut moved_by: Vec<Option<u32>> = vec![None; count];
-        // The scene's groups by name (the first of a name, as `group_index`
-        // finds it): a scene of 50 000 groups binds in linear time.
-        let mut by_name: std::collections::HashMap<&str, usize> =
-            std::collections::HashMap::with_capacity(scene.groups.len());
-        for (i, g) in scene.groups.iter().enumerate() {
-            by_name.entry(g.name.as_str()).or_insert(i);
-        }
+        let by_name = scene.group_indices();
         if motion.frames.len() != motion.local_frames * motion.timesteps {
             return Err(BindError(format!(
                 "the motion has {} frame transforms for {} local frames × {} timesteps",

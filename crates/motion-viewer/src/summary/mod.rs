@@ -210,6 +210,7 @@ impl MemgSummary {
             Ok(b) => warnings.extend(b.warnings),
             Err(e) => warnings.push(e.into()),
         }
+        let in_scene = s.group_indices();
         MemgSummary {
             format: "memg",
             byte_order: m.byte_order,
@@ -229,7 +230,7 @@ impl MemgSummary {
                     vertices: g.vertex_count(),
                     basis: g.basis_len,
                     parent: g.parent,
-                    in_scene: s.group_index(&g.name).is_some(),
+                    in_scene: in_scene.contains_key(g.name.as_str()),
                 })
                 .collect(),
             warnings,
