@@ -4,11 +4,11 @@
 //! reports it may hold is at least what it holds, and 50 000 small groups
 //! fit and check in time linear in the groups.
 
-use super::hostile_work::{GIB, one_line_refusal, run};
+use super::hostile_work::{GIB, one_line_refusal, peak_kib, run, timed_viewer};
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// A scene `.obj` of `vertices` vertices at the origin, one triangle using
 /// the first three (the rest are fitted in its group, with a warning).
@@ -73,16 +73,7 @@ fn a_fit_larger_than_the_address_space_left_is_refused_up_front() {
 /// and the peak resident memory in bytes (`None` without `/usr/bin/time`).
 fn fit_measured(dir: &Path, args: &[&str]) -> (Value, Option<u64>) {
     let time_path = dir.join("time.txt");
-    let timed = Path::new("/usr/bin/time").exists();
-    let mut cmd = if timed {
-        let mut c = Command::new("/usr/bin/time");
-        c.arg("-f").arg("%M").arg("-o").arg(&time_path);
-        c.arg(crate::app::VIEWER);
-        c
-    } else {
-        Command::new(crate::app::VIEWER)
-    };
-    let out = cmd
+    let out = timed_viewer(&time_path)
         .args(["memg", "fit"])
         .args(args)
         .arg("--json")
@@ -95,10 +86,7 @@ fn fit_measured(dir: &Path, args: &[&str]) -> (Value, Option<u64>) {
         "viewer memg fit {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let peak = std::fs::read_to_string(&time_path)
-        .ok()
-        .and_then(|t| t.lines().last()?.trim().parse::<u64>().ok())
-        .map(|kib| kib * 1024);
+    let peak = peak_kib(&time_path).map(|kib| kib * 1024);
     (serde_json::from_slice(&out.stdout).unwrap(), peak)
 }
 

@@ -35,16 +35,7 @@ pub(super) struct Outcome {
 /// it is installed.
 pub(super) fn run(dir: &Path, args: &[&str], limit: u64) -> Outcome {
     let time_path = dir.join("time.txt");
-    let _ = std::fs::remove_file(&time_path);
-    let timed = Path::new("/usr/bin/time").exists();
-    let mut cmd = if timed {
-        let mut c = Command::new("/usr/bin/time");
-        c.arg("-f").arg("%M").arg("-o").arg(&time_path);
-        c.arg(crate::app::VIEWER);
-        c
-    } else {
-        Command::new(crate::app::VIEWER)
-    };
+    let mut cmd = timed_viewer(&time_path);
     let stderr_path = dir.join("stderr.txt");
     cmd.args(args)
         .current_dir(dir)
@@ -64,10 +55,7 @@ pub(super) fn run(dir: &Path, args: &[&str], limit: u64) -> Outcome {
         }
         std::thread::sleep(Duration::from_millis(10));
     };
-    let peak_mib = std::fs::read_to_string(&time_path)
-        .ok()
-        .and_then(|t| t.lines().last()?.trim().parse::<f64>().ok())
-        .map(|kb| kb / 1024.0);
+    let peak_mib = peak_kib(&time_path).map(|kib| kib as f64 / 1024.0);
     let o = Outcome {
         code: status.code(),
         seconds: started.elapsed().as_secs_f64(),
@@ -82,6 +70,27 @@ pub(super) fn run(dir: &Path, args: &[&str], limit: u64) -> Outcome {
         o.stderr.trim()
     );
     o
+}
+
+/// The viewer under `/usr/bin/time`, which writes its peak resident memory
+/// to `time_path` (read by [`peak_kib`]); the viewer alone where
+/// `/usr/bin/time` is not installed.
+pub(super) fn timed_viewer(time_path: &Path) -> Command {
+    let _ = std::fs::remove_file(time_path);
+    if !Path::new("/usr/bin/time").exists() {
+        return Command::new(crate::app::VIEWER);
+    }
+    let mut c = Command::new("/usr/bin/time");
+    c.arg("-f").arg("%M").arg("-o").arg(time_path);
+    c.arg(crate::app::VIEWER);
+    c
+}
+
+/// The peak resident memory [`timed_viewer`] measured, KiB.
+pub(super) fn peak_kib(time_path: &Path) -> Option<u64> {
+    std::fs::read_to_string(time_path)
+        .ok()
+        .and_then(|t| t.lines().last()?.trim().parse().ok())
 }
 
 fn kill_group(child: &mut Child) {

@@ -243,7 +243,7 @@ fn the_new_outputs_never_write_over_their_inputs() {
     pc2.extend(2i32.to_le_bytes());
     for t in 0..2 {
         for c in [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, t as f32] {
-            pc2.extend((c as f32).to_le_bytes());
+            pc2.extend(c.to_le_bytes());
         }
     }
     std::fs::write(&cache, &pc2).unwrap();
