@@ -5,6 +5,7 @@
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use motion_viewer::anim::clock;
 use motion_viewer::physics::{self, Simulation, Verdict};
 use motion_viewer::scene::Archives;
 use motion_viewer::{Track, text};
@@ -149,7 +150,7 @@ fn max_duration(given: Option<f64>) -> Result<f64> {
 /// Refuses a run of `steps` fixed steps over `motions` motions that would
 /// simulate more than [`MAX_RUN_SIMULATED_S`] in all.
 fn check_run(steps: u64, motions: usize) -> Result<()> {
-    let seconds = steps as f64 * physics::STEP_S;
+    let seconds = clock::time_of(steps, physics::STEP_S);
     if seconds > MAX_RUN_SIMULATED_S {
         bail!(
             "{motions} motions make {seconds:.0} simulated seconds (settling and hold \
@@ -169,7 +170,7 @@ fn progress_bar(steps: u64, json: bool) -> ProgressBar {
     let bar = ProgressBar::new(steps);
     let template = format!(
         "{{wide_bar}} {{percent:>3}}% of {:.0} simulated s, {{elapsed}} so far, ETA {{eta}}",
-        steps as f64 * physics::STEP_S
+        clock::time_of(steps, physics::STEP_S)
     );
     if let Ok(style) = ProgressStyle::with_template(&template) {
         bar.set_style(style);

@@ -17,7 +17,7 @@ struct Crate {
 }
 
 /// Every `.rs` file under `dir`.
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(crate) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {
@@ -47,7 +47,7 @@ fn module_of(root: &Path, file: &Path) -> Vec<String> {
 }
 
 /// The code of a file without comments and string contents.
-fn code(text: &str) -> String {
+pub(crate) fn code(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     let (mut in_string, mut in_line_comment, mut block_depth) = (false, false, 0);

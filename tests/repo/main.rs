@@ -10,5 +10,6 @@ mod common;
 
 mod docs;
 mod imports;
+mod one_clock;
 mod outside_crate;
 mod readme;

@@ -7,6 +7,7 @@ mod movie;
 use super::AtArgs;
 use super::values::{FrameRange, Size, View};
 use anyhow::{Context, Result, bail};
+use motion_viewer::anim::clock;
 use motion_viewer::budget;
 use motion_viewer::export::png;
 use motion_viewer::gpu::BasisFormat;
@@ -123,7 +124,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let (first, count, many) = match (&args.frames, animated) {
         (Some(range), _) => (range.start, range.end - range.start, true),
         (None, true) => {
-            let last = motion_viewer::anim::clock::last_frame(duration, period);
+            let last = clock::last_frame(duration, period);
             let count = if last.is_finite() && last >= 0.0 {
                 (last as u64).saturating_add(1)
             } else {
@@ -135,12 +136,12 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     };
     let one_time = match args.at.at() {
         Some(At::Time(s)) => s,
-        Some(At::Frame(n)) => n as f64 * period,
+        Some(At::Frame(n)) => clock::time_of(n, period),
         None => 0.0,
     };
     let time_of = |i: usize| -> f64 {
         if many {
-            (first + i as u64) as f64 * period
+            clock::time_of(first + i as u64, period)
         } else {
             one_time
         }

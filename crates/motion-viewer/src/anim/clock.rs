@@ -49,6 +49,39 @@ pub(crate) fn frames(t_s: f64, period_s: f64) -> f64 {
     snap(t_s / period_s)
 }
 
+/// `t_s` seconds counted in steps of a rate given per second (a MEMG
+/// motion's timesteps at its fps): `t_s × per_s`, [`snap`]ped. The same
+/// count as [`frames`] with `period = 1 / per_s`, multiplied rather than
+/// divided because the rate is the number the file holds.
+pub(crate) fn at_rate(t_s: f64, per_s: f64) -> f64 {
+    snap(t_s * per_s)
+}
+
+/// The whole number nearest `x` frames (or steps): halves away from 0,
+/// negative counts and NaN give 0, counts beyond `u64` saturate.
+pub(crate) fn nearest(x: f64) -> u64 {
+    // `as` saturates: NaN and negatives give 0, the too large u64::MAX.
+    snap(x).round() as u64
+}
+
+/// The whole frame nearest the time `t_s` with frames of `period_s`.
+pub(crate) fn nearest_frame(t_s: f64, period_s: f64) -> u64 {
+    nearest(frames(t_s, period_s))
+}
+
+/// How many frames (or steps) of `period_s` it takes to reach `t_s`: the
+/// time in frames rounded up, a time within [`SLACK`] of a whole frame
+/// needing exactly that many. Negative times and NaN take 0.
+pub(crate) fn frames_to_reach(t_s: f64, period_s: f64) -> u64 {
+    frames(t_s, period_s).ceil() as u64
+}
+
+/// The time of frame `k` with frames of `period_s`: `k · period`, the one
+/// formula every path uses, so that equal frames are equal times.
+pub fn time_of(k: u64, period_s: f64) -> f64 {
+    k as f64 * period_s
+}
+
 /// The index of the last frame of a motion lasting `duration_s` at
 /// `period_s`: ⌊duration / period⌋, in `f64` so that an absurd duration
 /// gives a huge number to refuse rather than a loop.
@@ -175,7 +208,7 @@ impl Grid {
     /// The time of the grid's `i`-th frame: `(first + i) · period`, the one
     /// formula every path uses, so that equal frames are equal times.
     pub fn time_s(&self, i: u64) -> f64 {
-        self.first.saturating_add(i) as f64 * self.period_s
+        time_of(self.first.saturating_add(i), self.period_s)
     }
 
     /// Every frame's time, in order.
@@ -230,6 +263,27 @@ mod tests {
         assert_eq!(Grid::new(1.0 / 3.0, 1.0 / 30.0, Window::Whole).len(), 11);
         // Between frames the time keeps its fraction.
         assert!((frames(2.0 / 7.0, 1.0 / 30.0) - 60.0 / 7.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn nearest_frames_steps_and_rates_share_the_slack() {
+        // 3 × 0.1 s is 0.30000000000000004 s, 3.0000000000000004 frames of
+        // 0.1 s: frame 3, and 3 to reach it (a plain ceil says 4).
+        let t = 3.0 * 0.1;
+        assert!(t / 0.1 > 3.0);
+        assert_eq!(nearest_frame(t, 0.1), 3);
+        assert_eq!(frames_to_reach(t, 0.1), 3);
+        // 4.88 s of 2 ms simulation steps: 2440 steps, not 2441.
+        assert_eq!(frames_to_reach(4.88, 0.002), 2440);
+        assert_eq!(frames_to_reach(4.881, 0.002), 2441);
+        // Halves round away from 0; nothing below 0; NaN is 0; huge saturates.
+        assert_eq!(nearest(2.5), 3);
+        assert_eq!(nearest(-3.0), 0);
+        assert_eq!(nearest(f64::NAN), 0);
+        assert_eq!(nearest(1e300), u64::MAX);
+        // A MEMG time at 30 fps: 1/3 s is timestep 10 exactly.
+        assert_eq!(at_rate(1.0 / 3.0, 30.0), 10.0);
+        assert_eq!(time_of(10, 1.0 / 30.0), 10.0 * (1.0 / 30.0));
     }
 
     #[test]

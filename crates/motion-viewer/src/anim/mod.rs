@@ -7,7 +7,7 @@ pub mod input_animation;
 pub mod memg;
 pub mod mtn;
 pub(crate) mod rigid;
-// The window's clock: built and tested without the window.
+// The window's playhead: built and tested without the window.
 #[cfg_attr(not(feature = "window"), allow(dead_code))]
 pub(crate) mod timeline;
 

@@ -1,4 +1,6 @@
-//! The shared playback clock: one time in seconds that every track reads.
+//! The playhead: the one time in seconds that every track of the window
+//! reads, moved by play, pause, speed, loop and seek. Which frame a time is
+//! (and which time a frame is) is [`super::clock`]'s rule, asked here too.
 //!
 //! The timeline knows nothing about motions; it is given the longest track's
 //! duration and the first motion's frame period at construction and is then
@@ -199,8 +201,7 @@ impl Timeline {
     }
 
     fn frame_at(&self, t: f64) -> u64 {
-        // Times are never negative, so the cast cannot wrap.
-        (t / self.frame_period_s).round() as u64
+        super::clock::nearest_frame(t, self.frame_period_s)
     }
 
     /// Start playing. In [`LoopMode::Once`] at the end in the direction of

@@ -103,7 +103,10 @@ impl Window {
             Window::All => (0.0, end),
             Window::Frames(a, b) => {
                 let period = tracks.first().map_or(1.0, Track::frame_period_s);
-                (a as f64 * period, b.saturating_sub(1) as f64 * period)
+                (
+                    clock::time_of(a, period),
+                    clock::time_of(b.saturating_sub(1), period),
+                )
             }
             Window::Seconds(a, b) => (a, b),
         };

@@ -5,6 +5,7 @@
 //! "no value here" (an MRTK recording losing tracking), the exporter holds
 //! the last finite value instead and says so once ([`Holder`]).
 
+use crate::anim::clock;
 use crate::anim::input_animation::{FRAME_PERIOD_S, InputState, state_at as input_state_at};
 use crate::error::{Error, Result};
 use crate::formats::input_animation::InputAnimation;
@@ -149,7 +150,7 @@ pub fn held_input_state(r: &InputAnimation, t: f64) -> (InputState, u64) {
     if input_channels(&mut state).iter().all(|v| v.is_finite()) {
         return (state, 0);
     }
-    let last_frame = (t / FRAME_PERIOD_S).floor();
+    let last_frame = clock::last_frame(t, FRAME_PERIOD_S);
     let last_frame = if last_frame.is_finite() && last_frame > 0.0 {
         last_frame as u64
     } else {
@@ -157,7 +158,7 @@ pub fn held_input_state(r: &InputAnimation, t: f64) -> (InputState, u64) {
     };
     let mut holder = Holder::default();
     for k in last_frame.saturating_sub(MAX_HOLD_SEARCH)..=last_frame {
-        let time = k as f64 * FRAME_PERIOD_S;
+        let time = clock::time_of(k, FRAME_PERIOD_S);
         if time <= t {
             holder.hold_input(&mut input_state_at(r, time));
         }

@@ -162,7 +162,7 @@ pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report>
     // taken at the same time.
     let first_period = tracks[0].frame_period_s();
     let at_for = |i: usize, at: At| match at {
-        At::Frame(n) if i > 0 => At::Time(n as f64 * first_period),
+        At::Frame(n) if i > 0 => At::Time(crate::anim::clock::time_of(n, first_period)),
         at => at,
     };
     match (format, options.at) {
@@ -301,7 +301,9 @@ fn finite_state(track: &Track, at: At, warnings: &mut Vec<String>) -> Result<Sta
         Track::InputAnimation { recording, .. } => {
             let t = match at {
                 At::Time(t) => t,
-                At::Frame(n) => n as f64 * crate::anim::input_animation::FRAME_PERIOD_S,
+                At::Frame(n) => {
+                    crate::anim::clock::time_of(n, crate::anim::input_animation::FRAME_PERIOD_S)
+                }
             };
             let (held, count) = finite::held_input_state(recording, t);
             if count > 0 {

@@ -23,6 +23,7 @@ use serde::Serialize;
 
 use crate::anim::aibo::drive::{HOLD_S, SETTLE_S};
 use crate::anim::aibo::physical::physical_model;
+use crate::anim::clock;
 use crate::error::{Error, Result};
 use crate::formats::aibo::Model;
 use crate::formats::mtn::Mtn;
@@ -79,8 +80,8 @@ pub struct Simulation {
 /// settling, playing, holding (docs/physics.md §3; the MuJoCo driver counts
 /// the same way).
 pub(crate) fn step_counts(duration_s: f64) -> (usize, usize, usize) {
-    let steps = |s: f64| (s / STEP_S).round() as usize;
-    let play = (duration_s / STEP_S - 1e-9).ceil().max(0.0) as usize;
+    let steps = |s: f64| clock::nearest_frame(s, STEP_S) as usize;
+    let play = clock::frames_to_reach(duration_s, STEP_S) as usize;
     (steps(SETTLE_S), play, steps(HOLD_S))
 }
 

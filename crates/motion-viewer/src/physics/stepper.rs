@@ -18,6 +18,7 @@ use crate::anim::aibo::drive::{Drive, SETTLE_S, Targets};
 use crate::anim::aibo::physical::{
     Geom, Part, PhysicalModel, STEP_S, physical_model, start_pose, tilt_deg,
 };
+use crate::anim::clock;
 use crate::error::Result;
 use crate::formats::mtn::Mtn;
 
@@ -79,7 +80,7 @@ impl Stepper {
         Stepper {
             paws: paw_links(&physical),
             link_names: physical.links.iter().map(|l| l.name.clone()).collect(),
-            frame_steps: ((f64::from(mtn.frame_ms()) / 1000.0 / STEP_S).round() as usize).max(1),
+            frame_steps: (clock::nearest_frame(mtn.frame_s(1), STEP_S) as usize).max(1),
             motion: Arc::new(mtn.clone()),
             physical,
             world,
@@ -133,7 +134,7 @@ impl Stepper {
     /// Step `k` (0-based over settling, the motion and the hold).
     fn step(&mut self, drive: &Drive, k: usize) {
         let physical = &self.physical;
-        let t = (k + 1) as f64 * STEP_S - SETTLE_S;
+        let t = clock::time_of(k as u64 + 1, STEP_S) - SETTLE_S;
         let (commanded, _) = drive.commanded(t);
         self.targets.step(&commanded);
         self.world.step(&self.targets.angles);

@@ -6,6 +6,7 @@ use glam::{DQuat, DVec3};
 use serde::Serialize;
 
 use crate::anim::aibo::physical::{PAW_RADIUS_M, STEP_S, tilt_deg};
+use crate::anim::clock;
 use crate::formats::aibo::Model;
 
 /// The body's tilt past which the dog has fallen, degrees: a sitting AIBO
@@ -183,7 +184,7 @@ impl Tally {
         servos: Vec<(&'static str, String)>,
         warnings: Vec<String>,
     ) -> Tally {
-        let play_end_s = super::step_counts(duration_s).1 as f64 * STEP_S;
+        let play_end_s = clock::time_of(super::step_counts(duration_s).1 as u64, STEP_S);
         Tally {
             verdict: Verdict {
                 motion,

@@ -357,7 +357,7 @@ impl InputAnimationState {
     pub fn new(r: &InputAnimation, at: At) -> Self {
         let t = match at {
             At::Time(t) => t,
-            At::Frame(n) => n as f64 * FRAME_PERIOD_S,
+            At::Frame(n) => crate::anim::clock::time_of(n, FRAME_PERIOD_S),
         };
         Self::from_state(&input_state_at(r, t))
     }

@@ -104,7 +104,7 @@ impl Track {
     /// length (16 ms where the file says 0), MRTK 1/60.
     pub fn frame_period_s(&self) -> f64 {
         match self {
-            Track::Mtn { motion, .. } => f64::from(motion.frame_ms()) / 1000.0,
+            Track::Mtn { motion, .. } => motion.frame_s(1),
             Track::Memg { motion, .. } => 1.0 / f64::from(motion.fps.max(1)),
             Track::InputAnimation { .. } => anim::input_animation::FRAME_PERIOD_S,
         }

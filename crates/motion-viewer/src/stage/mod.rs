@@ -302,7 +302,7 @@ impl Stage {
             .filter(|(_, v)| **v)
         {
             if let Body::Memg { mesh, fps } = body {
-                mesh.pose(&self.ctx, encoder, t * *fps);
+                mesh.pose(&self.ctx, encoder, crate::anim::clock::at_rate(t, *fps));
             }
         }
     }

@@ -287,7 +287,7 @@ fn limits(f: &mut Findings, model: Model, roles: &[Option<Joint>]) {
 
 fn speeds(f: &mut Findings, model: Model, roles: &[Option<Joint>]) {
     let m = f.motion;
-    let frame_s = f64::from(m.frame_ms()) / 1000.0;
+    let frame_s = m.frame_s(1);
     for (k, pair) in m.keyframes.windows(2).enumerate() {
         let frames = f64::from(pair[1].interp) + 1.0;
         for (j, role) in roles.iter().enumerate() {

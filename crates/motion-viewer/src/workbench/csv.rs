@@ -26,6 +26,7 @@ use std::io::{BufRead, BufReader, Read};
 
 pub use super::table::CsvError;
 use crate::anim::aibo::joint_label;
+use crate::anim::clock;
 use crate::formats::aibo::{Joint, Model};
 use crate::formats::mtn::{Keyframe, Mtn, Scope, URAD_TO_DEG, design_label, prm_names};
 
@@ -285,7 +286,11 @@ fn read_rows(
     for read in &mut table.rows {
         let (row, cells) = read?;
         let t = number(&cells[at.time], row, name)?;
-        let exact = if at.by_frame { t } else { t / frame_s };
+        let exact = if at.by_frame {
+            t
+        } else {
+            clock::frames(t, frame_s)
+        };
         if exact < 0.0 || exact >= (1u64 << 52) as f64 || (at.by_frame && t.fract() != 0.0) {
             let what = if at.by_frame {
                 "a whole frame number, 0 or more"
@@ -294,7 +299,7 @@ fn read_rows(
             };
             return Err(error(row, Some(name), format!("{t}: expected {what}")));
         }
-        let frame = exact.round() as u64;
+        let frame = clock::nearest(exact);
         if (exact - frame as f64).abs() > 0.01 {
             off_grid += 1;
         }

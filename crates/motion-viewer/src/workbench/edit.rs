@@ -3,6 +3,7 @@
 
 use super::{Edit, EditError, finish, rename, roles, with_postures};
 use crate::anim::aibo::joint_label;
+use crate::anim::clock;
 use crate::formats::mtn::{Keyframe, MotionName, Mtn, URAD_TO_DEG};
 
 /// Mirrors a motion left to right with the model's table
@@ -150,7 +151,7 @@ pub fn retime(m: &Mtn, how: Retime) -> Result<Edit, EditError> {
                 "keyframe {k} would move to frame {exact:.0}, beyond what a motion can hold"
             )));
         }
-        let mut frame = exact.round() as u64;
+        let mut frame = clock::nearest(exact);
         if k > 0 && frame <= previous {
             frame = previous + 1;
             pushed += 1;

@@ -26,6 +26,7 @@ use super::edit::MirrorMap;
 use super::{EditError, Report, check};
 use crate::DecodeError;
 use crate::anim::aibo::{Reach, joint_label, rig_model};
+use crate::anim::clock;
 use crate::formats::mtn::{self, Keyframe, Mtn, URAD_TO_DEG};
 use history::{History, Step};
 use std::path::{Path, PathBuf};
@@ -502,9 +503,7 @@ impl Editor {
     /// The whole frame nearest `time_s` (negative times at 0, huge ones
     /// saturating).
     fn frame_at(&self, time_s: f64) -> u64 {
-        let frames = time_s * 1000.0 / f64::from(self.current.frame_ms());
-        // `as` saturates: NaN and negatives give 0, the too large u64::MAX.
-        frames.round() as u64
+        clock::nearest_frame(time_s, self.current.frame_s(1))
     }
 
     /// Makes `keyframes` the motion, as one undo step unless nothing

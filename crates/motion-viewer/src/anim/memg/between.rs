@@ -109,7 +109,7 @@ impl Between {
 /// fps below 1 counts as 1), `clock::snap`ped. Every path that has a time
 /// in seconds and deforms a MEMG scene passes this to the deformer.
 pub fn steps_at(motion: &MemgMotion, seconds: f64) -> f64 {
-    clock::snap(seconds * f64::from(motion.fps.max(1)))
+    clock::at_rate(seconds, f64::from(motion.fps.max(1)))
 }
 
 /// `a` and `b` blended by `w` as glTF blends a node's transform (see the

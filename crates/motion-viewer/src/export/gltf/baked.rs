@@ -23,6 +23,7 @@ use json::buffer::Target;
 use super::document::{Document, bounds, placed, refuse};
 use super::memg::MemgTrack;
 use super::obj_mesh::{Part, Shared, parts, smooth_normals};
+use crate::anim::clock;
 use crate::anim::memg::Deformer;
 use crate::error::Result;
 
@@ -123,7 +124,7 @@ pub fn add<'s>(
     let sizes: Vec<u64> = parts.iter().map(|p| 12 * p.vertices.len() as u64).collect();
     let frame_len = 2 * sizes.iter().sum::<u64>();
     let fps = f64::from(motion.fps.max(1));
-    let time = |t: usize| (t as f64 / fps) as f32;
+    let time = |t: usize| clock::time_of(t as u64, 1.0 / fps) as f32;
     let mut children = Vec::with_capacity(frames);
     for (t, frame_bounds) in part_bounds.into_iter().enumerate() {
         let posed = Rc::clone(&posed);

@@ -34,6 +34,7 @@ use std::rc::Rc;
 
 use super::document::{Document, bounds, extras, placed, refuse};
 use super::obj_mesh::{Part, Shared, parts, smooth_normals};
+use crate::anim::clock;
 use crate::anim::memg::Binding;
 use crate::anim::rigid::{NotRigid, Trs, continuous, decompose};
 use crate::error::Result;
@@ -239,7 +240,7 @@ impl Layout {
 fn key_times(motion: &MemgMotion) -> Vec<f32> {
     let fps = f64::from(motion.fps.max(1));
     (0..motion.timesteps)
-        .map(|t| (t as f64 / fps) as f32)
+        .map(|t| clock::time_of(t as u64, 1.0 / fps) as f32)
         .collect()
 }
 

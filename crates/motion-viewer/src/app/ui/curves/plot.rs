@@ -13,6 +13,7 @@ use super::super::sim::Band;
 use super::draw::{Drawn, Shown, draw};
 use super::layer::Layer;
 use super::raster::{self, BarCurve, Raster};
+use crate::anim::clock;
 use crate::session::mtn::FindingMark;
 use crate::session::status::PlotArea;
 use crate::session::viewer::ViewerState;
@@ -167,7 +168,7 @@ impl PlotState {
     fn set_view(&mut self, t0: f64, t1: f64, state: &ViewerState) {
         let t = &state.timeline;
         let duration = t.duration_s().max(t.frame_period_s());
-        let span = (t1 - t0).clamp(4.0 * t.frame_period_s(), duration);
+        let span = (t1 - t0).clamp(clock::time_of(4, t.frame_period_s()), duration);
         let start = t0.clamp(0.0, duration - span);
         if start.is_finite() && span.is_finite() {
             self.view = Some((start, start + span));
