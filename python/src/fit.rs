@@ -124,9 +124,10 @@ fn fit_array<'py>(
                     time_s: frame as f64 / f64::from(fps.max(1)),
                     value: value.to_string(),
                 },
-                FitError::Unreachable { .. } | FitError::Options(_) => {
-                    Error::unsupported(&scene, e.to_string())
-                }
+                FitError::Unreachable { .. }
+                | FitError::NoFrames
+                | FitError::FrameRate { .. }
+                | FitError::Bound { .. } => Error::unsupported(&scene, e.to_string()),
                 e => Error::mismatch(&scene, e.to_string()),
             },
         )

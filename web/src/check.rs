@@ -4,10 +4,12 @@
 //! measure as the native GPU tests (`tests/gpu_pipeline.rs`): the largest
 //! distance as a fraction of the motion's bounding-box diagonal.
 
-use motion_viewer::Track;
+use crate::dom::{PAGE, js};
+use motion_viewer::anim::memg::BindError;
 use motion_viewer::anim::memg::{Binding, bounding_box_over_time, deform_reference_f64};
 use motion_viewer::gpu::backend_name;
 use motion_viewer::gpu::{DeformOptions, GpuContext, GpuDeformer};
+use motion_viewer::{Error, Result, Track};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -41,12 +43,12 @@ pub struct MemgCheck {
 /// GPU, reads it back and compares it with the CPU reference; resolves to
 /// a [`MemgCheck`] as JSON text, or rejects with why it could not run.
 #[wasm_bindgen(js_name = readbackMemg)]
-pub async fn readback_memg(timestep: f64) -> Result<String, JsValue> {
-    let check = run(timestep).await.map_err(|e| JsValue::from_str(&e))?;
+pub async fn readback_memg(timestep: f64) -> std::result::Result<String, JsValue> {
+    let check = run(timestep).await.map_err(js)?;
     serde_json::to_string(&check).map_err(|e| JsValue::from_str(&e.to_string()))
 }
 
-async fn run(timestep: f64) -> Result<MemgCheck, String> {
+async fn run(timestep: f64) -> Result<MemgCheck> {
     let (scene, motion, motion_path) = crate::page::given()
         .into_iter()
         .filter_map(|batch| motion_viewer::open_bytes_all(batch).ok())
@@ -60,23 +62,21 @@ async fn run(timestep: f64) -> Result<MemgCheck, String> {
             } => Some((scene, motion, motion_path)),
             _ => None,
         })
-        .ok_or("no MEMG track (an .obj with its motion) was given")?;
+        .ok_or_else(|| {
+            Error::unsupported(PAGE, "no MEMG track (an .obj with its motion) was given")
+        })?;
     let descriptor = GpuContext::instance_descriptor();
     let instance = wgpu::util::new_instance_with_webgpu_detection(descriptor).await;
-    let ctx = GpuContext::with_instance(instance, None)
-        .await
-        .map_err(|e| e.to_string())?;
+    let ctx = GpuContext::with_instance(instance, None).await?;
     let info = ctx.adapter.get_info();
-    let binding = Binding::new(&scene, &motion)?;
-    let mut deformer = GpuDeformer::new(&ctx, &scene, &motion, &binding, DeformOptions::default())
-        .map_err(|e| e.to_string())?;
+    let binding =
+        Binding::new(&scene, &motion).map_err(|e: BindError| Error::mismatch(&motion_path, e))?;
+    let mut deformer = GpuDeformer::new(&ctx, &scene, &motion, &binding, DeformOptions::default())?;
     deformer.update(timestep);
-    let gpu = deformer
-        .read_positions_async()
-        .await
-        .map_err(|e| e.to_string())?;
+    let gpu = deformer.read_positions_async().await?;
     let reference = deform_reference_f64(&scene, &motion, &binding, timestep);
-    let (lo, hi) = bounding_box_over_time(&scene, &motion, &binding).ok_or("an empty scene")?;
+    let (lo, hi) = bounding_box_over_time(&scene, &motion, &binding)
+        .ok_or_else(|| Error::mismatch(&motion_path, "an empty scene"))?;
     let diagonal = (0..3)
         .map(|a| (f64::from(hi[a]) - f64::from(lo[a])).powi(2))
         .sum::<f64>()
@@ -98,10 +98,13 @@ async fn run(timestep: f64) -> Result<MemgCheck, String> {
         .map(|(rest, r)| distance(widen(*rest), *r))
         .fold(0.0, f64::max);
     if gpu.len() != reference.len() {
-        return Err(format!(
-            "read back {} positions for {} vertices",
-            gpu.len(),
-            reference.len()
+        return Err(Error::mismatch(
+            &motion_path,
+            format!(
+                "read back {} positions for {} vertices",
+                gpu.len(),
+                reference.len()
+            ),
         ));
     }
     Ok(MemgCheck {

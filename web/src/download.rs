@@ -5,8 +5,11 @@ use wasm_bindgen::JsCast;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
 
 /// Offers `bytes` as a file named `name` of MIME type `mime`.
-pub fn offer(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
-    let js = |e: wasm_bindgen::JsValue| format!("cannot offer {name} for download: {e:?}");
+pub fn offer(name: &str, bytes: &[u8], mime: &str) -> motion_viewer::Result<()> {
+    let js = |e: wasm_bindgen::JsValue| {
+        let why = format!("cannot offer it for download: {e:?}");
+        motion_viewer::Error::io(name, std::io::Error::other(why))
+    };
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
     let options = BlobPropertyBag::new();
     options.set_type(mime);
@@ -17,7 +20,7 @@ pub fn offer(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
         .create_element("a")
         .map_err(js)?
         .dyn_into()
-        .map_err(|_| "an <a> that is not a link".to_string())?;
+        .map_err(|_| js("an <a> that is not a link".into()))?;
     link.set_href(&url);
     link.set_download(name);
     link.click();

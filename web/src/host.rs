@@ -29,7 +29,7 @@ pub struct WebHost {
 impl WebHost {
     /// A host for the page's `#viewer` canvas and `#status` element, sending
     /// the results of its tasks through `proxy`.
-    pub fn new(proxy: EventLoopProxy<HostEvent>) -> Result<WebHost, String> {
+    pub fn new(proxy: EventLoopProxy<HostEvent>) -> motion_viewer::Result<WebHost> {
         let document = crate::dom::document()?;
         Ok(WebHost {
             proxy,
@@ -71,7 +71,7 @@ impl Host for WebHost {
             .and_then(Path::file_stem)
             .map_or_else(|| "viewer".into(), |s| s.to_string_lossy());
         let name = format!("{stem}_screenshot.png");
-        offered(&name, download::offer(&name, &png, "image/png"))?;
+        download::offer(&name, &png, "image/png")?;
         Ok(name)
     }
 
@@ -84,7 +84,7 @@ impl Host for WebHost {
             .and_then(Path::file_stem)
             .map_or_else(|| "motion".into(), |s| s.to_string_lossy());
         let name = format!("{stem}.glb");
-        offered(&name, download::offer(&name, glb, "model/gltf-binary"))?;
+        download::offer(&name, glb, "model/gltf-binary")?;
         Ok(name)
     }
 
@@ -99,10 +99,7 @@ impl Host for WebHost {
         let name = path
             .file_name()
             .map_or_else(|| "motion-edited.mtn".into(), |n| n.to_string_lossy());
-        offered(
-            &name,
-            download::offer(&name, bytes, "application/octet-stream"),
-        )?;
+        download::offer(&name, bytes, "application/octet-stream")?;
         Ok(name.into_owned())
     }
 
@@ -172,11 +169,6 @@ impl Host for WebHost {
             self.last_title = title;
         }
     }
-}
-
-/// A download the page could not offer, as the library's error for `name`.
-fn offered(name: &str, done: Result<(), String>) -> motion_viewer::Result<()> {
-    done.map_err(|why| motion_viewer::Error::io(name, std::io::Error::other(why)))
 }
 
 /// Where a page looks for `.mtl` libraries the files given lack: nowhere.

@@ -60,7 +60,7 @@ pub fn start() -> Result<(), wasm_bindgen::JsValue> {
     let proxy = event_loop.create_proxy();
     page::connect(proxy.clone())?;
     let app = App::new(
-        host::WebHost::new(proxy)?,
+        host::WebHost::new(proxy).map_err(dom::js)?,
         options,
         &[],
         &host::NoFileSystem,

@@ -3,7 +3,7 @@
 //! asks first; the hooks a page script or a test
 //! calls live on `window.motionViewer` (see `web/index.js`).
 
-use crate::dom::{CANVAS_ID, FILES_ID, STATUS_ID, document, element};
+use crate::dom::{CANVAS_ID, FILES_ID, STATUS_ID, document, element, js};
 use motion_viewer::app::HostEvent;
 use motion_viewer::scene::Input;
 use std::cell::RefCell;
@@ -75,9 +75,9 @@ pub fn report_panics() {
 /// Wires the file input and the canvas's drop to `proxy`.
 pub fn connect(proxy: EventLoopProxy<HostEvent>) -> Result<(), JsValue> {
     PROXY.with(|p| *p.borrow_mut() = Some(proxy.clone()));
-    let document = document()?;
-    let input: HtmlInputElement = element(&document, FILES_ID)?;
-    let canvas: web_sys::HtmlCanvasElement = element(&document, CANVAS_ID)?;
+    let document = document().map_err(js)?;
+    let input: HtmlInputElement = element(&document, FILES_ID).map_err(js)?;
+    let canvas: web_sys::HtmlCanvasElement = element(&document, CANVAS_ID).map_err(js)?;
 
     let on_change = {
         let (proxy, input) = (proxy.clone(), input.clone());

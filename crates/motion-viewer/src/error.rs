@@ -419,10 +419,10 @@ impl Error {
     }
 
     /// A [`Error::Mismatch`] for `path`.
-    pub fn mismatch(path: impl AsRef<Path>, reason: impl Into<String>) -> Self {
+    pub fn mismatch(path: impl AsRef<Path>, reason: impl fmt::Display) -> Self {
         Error::Mismatch {
             path: path.as_ref().to_path_buf(),
-            reason: reason.into(),
+            reason: reason.to_string(),
         }
     }
 

@@ -38,13 +38,53 @@ pub struct Binding {
 /// the scene's vertices, arrays of the wrong size. One line naming the group;
 /// [`crate::Error::mismatch`] takes it with the file's path.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct BindError(String);
-
-impl From<BindError> for String {
-    fn from(e: BindError) -> String {
-        e.0
-    }
+pub enum BindError {
+    /// The motion's frame transforms are not one per local frame and timestep.
+    #[error(
+        "the motion has {found} frame transforms for {local_frames} local frames × {timesteps} timesteps"
+    )]
+    FrameCount {
+        /// Transforms the motion holds.
+        found: usize,
+        /// Its local frames.
+        local_frames: usize,
+        /// Its timesteps.
+        timesteps: usize,
+    },
+    /// A group's mean pose, basis or coefficients hold the wrong number of values.
+    #[error(
+        "group '{group}' {array} has {found} values; {vertices} vertices, basis {rank} and {timesteps} timesteps need {expected}"
+    )]
+    ArraySize {
+        /// The group's name.
+        group: String,
+        /// `mean`, `U` or `Q`.
+        array: &'static str,
+        /// Values it holds.
+        found: usize,
+        /// The group's vertices.
+        vertices: usize,
+        /// Its basis size.
+        rank: usize,
+        /// The motion's timesteps.
+        timesteps: usize,
+        /// Values it should hold.
+        expected: usize,
+    },
+    /// A group maps one of its vertices past the scene's.
+    #[error(
+        "group '{group}' maps its vertex {vertex} to .obj vertex {index}, but the scene has vertices 1..={count}"
+    )]
+    Mapping {
+        /// The group's name.
+        group: String,
+        /// The group's vertex, 0-based.
+        vertex: usize,
+        /// The 1-based `.obj` vertex it names.
+        index: u32,
+        /// The scene's vertices.
+        count: usize,
+    },
 }
 
 impl Binding {
@@ -74,12 +114,11 @@ impl Binding {
         let mut moved_by: Vec<Option<u32>> = vec![None; count];
         let by_name = scene.group_indices();
         if motion.frames.len() != motion.local_frames * motion.timesteps {
-            return Err(BindError(format!(
-                "the motion has {} frame transforms for {} local frames × {} timesteps",
-                motion.frames.len(),
-                motion.local_frames,
-                motion.timesteps
-            )));
+            return Err(BindError::FrameCount {
+                found: motion.frames.len(),
+                local_frames: motion.local_frames,
+                timesteps: motion.timesteps,
+            });
         }
         for (gi, g) in motion.groups.iter().enumerate() {
             let (v, r) = (g.vertex_count(), g.basis_len);
@@ -89,12 +128,17 @@ impl Binding {
                 ("Q", g.coeffs.len(), r * motion.timesteps),
             ];
             let checked = if arrays { &sizes[..] } else { &sizes[2..] };
-            for &(what, found, expected) in checked {
+            for &(array, found, expected) in checked {
                 if found != expected {
-                    return Err(BindError(format!(
-                        "group '{}' {what} has {found} values; {v} vertices, basis {r} and {} timesteps need {expected}",
-                        g.name, motion.timesteps
-                    )));
+                    return Err(BindError::ArraySize {
+                        group: g.name.clone(),
+                        array,
+                        found,
+                        vertices: v,
+                        rank: r,
+                        timesteps: motion.timesteps,
+                        expected,
+                    });
                 }
             }
             if let Some((i, &m)) = g
@@ -103,10 +147,12 @@ impl Binding {
                 .enumerate()
                 .find(|&(_, &m)| m == 0 || m as usize > count)
             {
-                return Err(BindError(format!(
-                    "group '{}' maps its vertex {i} to .obj vertex {m}, but the scene has vertices 1..={count}",
-                    g.name
-                )));
+                return Err(BindError::Mapping {
+                    group: g.name.clone(),
+                    vertex: i,
+                    index: m,
+                    count,
+                });
             }
             let bound = by_name.get(g.name.as_str()).copied();
             if bound.is_none() {

@@ -20,14 +20,17 @@
 //! given and only the documented caps apply.
 
 /// Bytes of address space glibc reserves for each thread's arena.
+#[cfg(target_os = "linux")]
 const ARENA_RESERVE: u64 = 64 << 20;
 
 /// The most arenas the reserve counts (glibc makes at most 8 per core on
 /// 64-bit systems, but only threads that allocate make one).
+#[cfg(target_os = "linux")]
 const MAX_ARENAS: u64 = 8;
 
-/// Which limit sets the room.
+/// Which limit sets the room (only Linux says; elsewhere none is built).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub(crate) enum Limit {
     /// The address-space limit (`ulimit -v`).
     AddressSpace,

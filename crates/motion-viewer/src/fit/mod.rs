@@ -257,13 +257,65 @@ pub enum FitError {
         /// The value.
         value: f32,
     },
-    /// The groups do not fit the animation.
+    /// No group was given.
+    #[error("no groups: every vertex must be in one")]
+    NoGroups,
+    /// A group lists no vertex.
+    #[error("group '{group}' has no vertices")]
+    EmptyGroup {
+        /// The group's name.
+        group: String,
+    },
+    /// Two groups have one name.
+    #[error("group name '{group}' is given twice")]
+    NamedTwice {
+        /// The name.
+        group: String,
+    },
+    /// A group names a vertex the animation lacks.
+    #[error("group '{group}' names vertex {vertex}; the animation has vertices 0..{vertices}")]
+    VertexOutside {
+        /// The group's name.
+        group: String,
+        /// The vertex it names.
+        vertex: u32,
+        /// The animation's vertices.
+        vertices: usize,
+    },
+    /// A group's vertices are not in increasing order, each once.
+    #[error("group '{group}': its vertices must be given in increasing order, each once")]
+    Unordered {
+        /// The group's name.
+        group: String,
+    },
+    /// A vertex is in no group.
+    #[error("vertex {vertex} is in no group: every vertex must be in one")]
+    Ungrouped {
+        /// The vertex, 0-based.
+        vertex: usize,
+    },
+    /// The motion made does not decode again (a bug of the encoder, kept as
+    /// an error rather than a panic).
+    #[error("the fitted motion does not decode: {0}")]
+    Undecodable(#[source] crate::DecodeError),
+    /// The motion made does not bind to the animation's vertices and groups.
     #[error("{0}")]
-    Groups(String),
-    /// The options make no sense (a bound that is not a positive number, no
-    /// frames, a frame rate below 1).
-    #[error("{0}")]
-    Options(String),
+    Unbound(#[source] crate::anim::memg::BindError),
+    /// The animation has no frames.
+    #[error("the animation has no frames")]
+    NoFrames,
+    /// The frame rate is below 1 fps.
+    #[error("frame rate {fps}: expected 1 fps or more")]
+    FrameRate {
+        /// The rate asked for.
+        fps: i32,
+    },
+    /// The error bound is not a positive number.
+    #[error("max error {value}: expected a positive number")]
+    Bound {
+        /// The bound asked for.
+        value: f64,
+    },
     /// The caller's stop flag was set (Ctrl+C in Python): nothing was made.
     #[error("stopped before the fit was done")]
     Stopped,
@@ -347,10 +399,8 @@ pub fn fit_checked_until(
         let fitted = assemble(anim, groups, &frames, fits, options);
         let bytes = memg::encode(&fitted, ByteOrder::Little);
         fits = disassemble(fitted);
-        let motion = memg::decode(&bytes)
-            .map_err(|e| FitError::Groups(format!("the fitted motion does not decode: {e}")))?;
-        let measured =
-            check::measure(anim, &motion, stop).map_err(|e| FitError::Groups(e.into()))?;
+        let motion = memg::decode(&bytes).map_err(FitError::Undecodable)?;
+        let measured = check::measure(anim, &motion, stop).map_err(FitError::Unbound)?;
         if stop.now() {
             return Err(FitError::Stopped);
         }
@@ -423,67 +473,56 @@ fn check_inputs(
 ) -> Result<Rank, FitError> {
     let v = anim.vertices;
     if anim.frames == 0 {
-        return Err(FitError::Options("the animation has no frames".into()));
+        return Err(FitError::NoFrames);
     }
     if options.fps < 1 {
-        return Err(FitError::Options(format!(
-            "frame rate {}: expected 1 fps or more",
-            options.fps
-        )));
+        return Err(FitError::FrameRate { fps: options.fps });
     }
     if groups.is_empty() {
-        return Err(FitError::Groups(
-            "no groups: every vertex must be in one".into(),
-        ));
+        return Err(FitError::NoGroups);
     }
     let mut covered = vec![false; v];
     let mut names = std::collections::HashSet::with_capacity(groups.len());
     for g in groups {
         if g.vertices.is_empty() {
-            return Err(FitError::Groups(format!(
-                "group '{}' has no vertices",
-                g.name
-            )));
+            return Err(FitError::EmptyGroup {
+                group: g.name.clone(),
+            });
         }
         if !names.insert(g.name.as_str()) {
-            return Err(FitError::Groups(format!(
-                "group name '{}' is given twice",
-                g.name
-            )));
+            return Err(FitError::NamedTwice {
+                group: g.name.clone(),
+            });
         }
         for &i in &g.vertices {
             let Some(c) = covered.get_mut(i as usize) else {
-                return Err(FitError::Groups(format!(
-                    "group '{}' names vertex {i}; the animation has vertices 0..{v}",
-                    g.name
-                )));
+                return Err(FitError::VertexOutside {
+                    group: g.name.clone(),
+                    vertex: i,
+                    vertices: v,
+                });
             };
             *c = true;
         }
         if g.vertices.windows(2).any(|w| w[0] >= w[1]) {
-            return Err(FitError::Groups(format!(
-                "group '{}': its vertices must be given in increasing order, each once",
-                g.name
-            )));
+            return Err(FitError::Unordered {
+                group: g.name.clone(),
+            });
         }
     }
     if let Some(i) = covered.iter().position(|c| !c) {
-        return Err(FitError::Groups(format!(
-            "vertex {i} is in no group: every vertex must be in one"
-        )));
+        return Err(FitError::Ungrouped { vertex: i });
     }
-    let positive = |e: f64, what: &str| {
+    let positive = |e: f64| {
         if e.is_finite() && e > 0.0 {
             Ok(e)
         } else {
-            Err(FitError::Options(format!(
-                "{what} {e}: expected a positive number"
-            )))
+            Err(FitError::Bound { value: e })
         }
     };
     Ok(match options.bound {
         Bound::Rank(r) => Rank::Fixed(r),
-        Bound::MaxError(e) => Rank::Bound(positive(e, "max error")?, 0),
-        Bound::MaxErrorOfDiagonal(f) => Rank::Bound(positive(f, "max error")? * anim.diagonal(), 0),
+        Bound::MaxError(e) => Rank::Bound(positive(e)?, 0),
+        Bound::MaxErrorOfDiagonal(f) => Rank::Bound(positive(f)? * anim.diagonal(), 0),
     })
 }

@@ -120,9 +120,10 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
     let read_s = started.elapsed().as_secs_f64();
 
     let checked = fit_checked(&anim, &groups, &request.options).map_err(|e| match e {
-        FitError::Unreachable { .. } | FitError::Options(_) => {
-            Error::unsupported(&request.out, e.to_string())
-        }
+        FitError::Unreachable { .. }
+        | FitError::NoFrames
+        | FitError::FrameRate { .. }
+        | FitError::Bound { .. } => Error::unsupported(&request.out, e.to_string()),
         e => Error::mismatch(scene_path, e.to_string()),
     })?;
     let writing = Instant::now();

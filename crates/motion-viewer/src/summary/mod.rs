@@ -208,7 +208,7 @@ impl MemgSummary {
         let mut warnings = m.warnings.clone();
         match Binding::new(s, m) {
             Ok(b) => warnings.extend(b.warnings),
-            Err(e) => warnings.push(e.into()),
+            Err(e) => warnings.push(e.to_string()),
         }
         let in_scene = s.group_indices();
         MemgSummary {
