@@ -108,8 +108,8 @@ impl Track {
     {
         guarded(py, || {
             let plan = plan(what)?;
-            let bytes = std::mem::size_of::<T>() * plan.shape.width();
-            let times = self.times(py, times, rate, what, bytes as u64)?;
+            let bytes = (std::mem::size_of::<T>() as u64).saturating_mul(plan.shape.width() as u64);
+            let times = self.times(py, times, rate, what, bytes)?;
             let whole = self.whole(py)?;
             let shape = plan.shape.for_times(times.len());
             sample::fill_rows(py, shape, plan.ns, |rows, out| {
