@@ -230,6 +230,18 @@ pub fn point_names(m: &Mtn) -> Vec<&'static str> {
     pose.body.iter().map(|(name, _)| *name).collect()
 }
 
+/// Whether `rig_points`' `frame` is the world's (`"world"`) rather than
+/// the body's (`"body"`); any other is a `ValueError`.
+pub fn world_frame(frame: &str) -> PyResult<bool> {
+    match frame {
+        "body" => Ok(false),
+        "world" => Ok(true),
+        other => Err(PyValueError::new_err(format!(
+            "frame {other:?}: expected \"body\" or \"world\""
+        ))),
+    }
+}
+
 /// The rig's points at each time in metres, body or world frame.
 pub fn rig_points(m: &Mtn, times: &[f64], world: bool, out: &mut [f64]) {
     let rig = MtnRig::new(m);

@@ -1,17 +1,20 @@
-//! `motion_viewer.Track`: one motion, its facts, and its samplers.
+//! `motion_viewer.Track`: one motion, its facts, and its samplers. Each
+//! sampler method says only what its kind of sample is (a `Plan`: the shape
+//! of one sample and the function filling samples); `track_sample.rs` is the
+//! one body they share (times, output cap, the GIL released, Ctrl-C). The
+//! kind lookups live in `track_kind.rs`, the MEMG side in `track_memg.rs`.
 
 use crate::errors::guarded;
 use crate::memg::{Stored, Which};
-use crate::sample::{self, Times};
+use crate::sample;
+use crate::track_kind::kind;
+use crate::track_memg::{borrowed, shaped};
+use crate::track_sample::Plan;
 use motion_viewer::Track as Inner;
 use motion_viewer::anim::memg::Binding;
-use motion_viewer::formats::input_animation::InputAnimation;
-use motion_viewer::formats::memg::MemgMotion;
-use motion_viewer::formats::mtn::Mtn;
-use motion_viewer::formats::obj::ObjScene;
-use numpy::ndarray::{ArrayView, Dimension, ShapeBuilder};
-use numpy::{Element, PyArray, PyArray1, PyArray2, PyArray3, PyArray4};
-use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
+use motion_viewer::formats::input_animation::JOINT_COUNT;
+use numpy::{PyArray1, PyArray2, PyArray3, PyArray4};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::OnceLock;
@@ -80,112 +83,6 @@ impl Track {
             decoded: OnceLock::new(),
         })
     }
-
-    /// The AIBO motion, or a `TypeError` naming what was asked.
-    pub fn mtn(&self, what: &str) -> PyResult<&Mtn> {
-        match &self.inner {
-            Inner::Mtn { motion, .. } => Ok(motion),
-            _ => Err(self.wrong_kind(what, "mtn")),
-        }
-    }
-
-    /// The MRTK recording, or a `TypeError`.
-    fn recording(&self, what: &str) -> PyResult<&InputAnimation> {
-        match &self.inner {
-            Inner::InputAnimation { recording, .. } => Ok(recording),
-            _ => Err(self.wrong_kind(what, "input-animation")),
-        }
-    }
-
-    /// The MEMG scene, motion and binding, or a `TypeError`.
-    pub(crate) fn memg(&self, what: &str) -> PyResult<(&ObjScene, &MemgMotion, &Binding)> {
-        match (&self.inner, &self.binding) {
-            (Inner::Memg { scene, motion, .. }, Some(b)) => Ok((scene, motion, b)),
-            _ => Err(self.wrong_kind(what, "memg")),
-        }
-    }
-
-    fn wrong_kind(&self, what: &str, needs: &str) -> PyErr {
-        PyTypeError::new_err(format!(
-            "{}: {what} is for {needs} tracks; this one is {}",
-            self.inner.path().display(),
-            kind(&self.inner)
-        ))
-    }
-
-    /// The times a sampler `what` evaluates, each giving `per_sample` bytes
-    /// of its output: `times` as given, or every frame period (or every
-    /// 1/`rate` s) from 0 to the duration. A call past
-    /// [`sample::MAX_OUTPUT_BYTES`] is refused with a `TooLargeError`
-    /// before anything is allocated.
-    fn times(
-        &self,
-        py: Python<'_>,
-        times: Option<Bound<'_, PyAny>>,
-        rate: Option<f64>,
-        what: &str,
-        per_sample: u64,
-    ) -> PyResult<Vec<f64>> {
-        match (times, rate) {
-            (Some(_), Some(_)) => Err(PyValueError::new_err("give times or rate, not both")),
-            (Some(t), None) => {
-                let t: Times<'_> = t.extract().map_err(|e: PyErr| {
-                    if e.is_instance_of::<PyMemoryError>(py) {
-                        return e;
-                    }
-                    PyTypeError::new_err(format!(
-                        "times: expected a 1-D array or sequence of seconds ([t] for one time): {e}"
-                    ))
-                })?;
-                let view = t.as_array();
-                sample::check_size(py, what, view.len(), per_sample)?;
-                let mut out = Vec::new();
-                out.try_reserve_exact(view.len()).map_err(|_| {
-                    PyMemoryError::new_err(format!("{} times do not fit in memory", view.len()))
-                })?;
-                out.extend(view.iter().copied());
-                Ok(out)
-            }
-            (None, rate) => {
-                // The track's frames on the library's one clock: every
-                // output samples these times.
-                let grid = sample::grid(py, &self.inner, rate)?;
-                sample::check_size(py, what, grid.times().len(), per_sample)?;
-                sample::times(&grid)
-            }
-        }
-    }
-}
-
-/// The kind name `info --json` uses as `format`.
-pub fn kind(track: &Inner) -> &'static str {
-    match track {
-        Inner::Mtn { .. } => "mtn",
-        Inner::Memg { .. } => "memg",
-        Inner::InputAnimation { .. } => "input-animation",
-    }
-}
-
-/// A read-only numpy view of `view`'s memory, kept alive by `owner` (its
-/// `base`): no copy. Sound because a `Track` is frozen: nothing moves or
-/// frees its arrays while it lives.
-fn borrowed<'py, T: Element, D: Dimension>(
-    owner: &Bound<'py, Track>,
-    view: ArrayView<'_, T, D>,
-) -> PyResult<Bound<'py, PyArray<T, D>>> {
-    // SAFETY: the data belongs to `owner`'s frozen track, which the array
-    // holds as its base; it is never mutated or reallocated.
-    let array = unsafe { PyArray::borrow_from_array(&view, owner.clone().into_any()) };
-    array.getattr("flags")?.setattr("writeable", false)?;
-    Ok(array)
-}
-
-/// `ArrayView::from_shape` whose shape was checked by the decoder.
-fn shaped<'a, T, D: Dimension>(
-    shape: impl ShapeBuilder<Dim = D>,
-    data: &'a [T],
-) -> PyResult<ArrayView<'a, T, D>> {
-    ArrayView::from_shape(shape, data).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 #[pymethods]
@@ -312,17 +209,12 @@ impl Track {
         times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        guarded(py, || {
-            let m = self.mtn("joint_angles")?;
-            let per = 8 * m.joints.len() as u64;
-            let times = self.times(py, times, rate, "joint_angles", per)?;
+        self.sample(py, times, rate, "joint_angles", |what| {
+            let m = self.mtn(what)?;
             let joints = m.joints.len();
-            sample::fill_rows(
-                py,
-                [times.len(), joints],
-                sample::row_ns(joints),
-                |rows, out| sample::joint_angles(m, &times[rows], out),
-            )
+            Ok(Plan::new([joints], |_, at, out| {
+                sample::joint_angles(m, at, out)
+            }))
         })
     }
 
@@ -335,12 +227,11 @@ impl Track {
         times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        guarded(py, || {
-            let m = self.mtn("body_attitude")?;
-            let times = self.times(py, times, rate, "body_attitude", 24)?;
-            sample::fill_rows(py, [times.len(), 3], sample::row_ns(3), |rows, out| {
-                sample::body_attitude(m, &times[rows], out)
-            })
+        self.sample(py, times, rate, "body_attitude", |what| {
+            let m = self.mtn(what)?;
+            Ok(Plan::new([3], |_, at, out| {
+                sample::body_attitude(m, at, out)
+            }))
         })
     }
 
@@ -355,23 +246,13 @@ impl Track {
         frame: &str,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray3<f64>>> {
-        let m = self.mtn("rig_points")?;
-        let world = match frame {
-            "body" => false,
-            "world" => true,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "frame {other:?}: expected \"body\" or \"world\""
-                )));
-            }
-        };
-        guarded(py, || {
+        self.sample(py, times, rate, "rig_points", |what| {
+            let m = self.mtn(what)?;
+            let world = sample::world_frame(frame)?;
             let points = sample::point_names(m).len();
-            let times = self.times(py, times, rate, "rig_points", 24 * points as u64)?;
-            let ns = sample::row_ns(3 * points);
-            sample::fill_rows(py, [times.len(), points, 3], ns, |rows, out| {
-                sample::rig_points(m, &times[rows], world, out)
-            })
+            Ok(Plan::new([points, 3], move |_, at, out| {
+                sample::rig_points(m, at, world, out)
+            }))
         })
     }
 
@@ -424,16 +305,9 @@ impl Track {
         times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let rec = self.recording("camera_poses")?;
-        let camera = rec
-            .camera
-            .as_ref()
-            .ok_or_else(|| self.absent("a camera pose"))?;
-        guarded(py, || {
-            let times = self.times(py, times, rate, "camera_poses", 28)?;
-            sample::fill_rows(py, [times.len(), 7], sample::row_ns(7), |rows, out| {
-                sample::camera(camera, &times[rows], out)
-            })
+        self.sample(py, times, rate, "camera_poses", |what| {
+            let camera = self.recorded(what, |r| r.camera.as_ref(), "a camera pose")?;
+            Ok(Plan::new([7], |_, at, out| sample::camera(camera, at, out)))
         })
     }
 
@@ -446,14 +320,11 @@ impl Track {
         times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray4<f32>>> {
-        let rec = self.recording("hand_joints")?;
-        let hands = rec.hands.as_ref().ok_or_else(|| self.absent("hands"))?;
-        guarded(py, || {
-            let times = self.times(py, times, rate, "hand_joints", 4 * 2 * 27 * 7)?;
-            let ns = sample::row_ns(2 * 27 * 7);
-            sample::fill_rows(py, [times.len(), 2, 27, 7], ns, |rows, out| {
-                sample::hand_joints(hands, &times[rows], out)
-            })
+        self.sample(py, times, rate, "hand_joints", |what| {
+            let hands = self.recorded(what, |r| r.hands.as_ref(), "hands")?;
+            Ok(Plan::new([2, JOINT_COUNT, 7], |_, at, out| {
+                sample::hand_joints(hands, at, out)
+            }))
         })
     }
 
@@ -465,13 +336,11 @@ impl Track {
         times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray2<bool>>> {
-        let rec = self.recording("tracked")?;
-        let hands = rec.hands.as_ref().ok_or_else(|| self.absent("hands"))?;
-        guarded(py, || {
-            let times = self.times(py, times, rate, "tracked", 2)?;
-            sample::fill_rows(py, [times.len(), 2], sample::row_ns(2), |rows, out| {
-                sample::hand_flags(hands, &times[rows], false, out)
-            })
+        self.sample(py, times, rate, "tracked", |what| {
+            let hands = self.recorded(what, |r| r.hands.as_ref(), "hands")?;
+            Ok(Plan::new([2], |_, at, out| {
+                sample::hand_flags(hands, at, false, out)
+            }))
         })
     }
 
@@ -483,13 +352,11 @@ impl Track {
         times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray2<bool>>> {
-        let rec = self.recording("pinching")?;
-        let hands = rec.hands.as_ref().ok_or_else(|| self.absent("hands"))?;
-        guarded(py, || {
-            let times = self.times(py, times, rate, "pinching", 2)?;
-            sample::fill_rows(py, [times.len(), 2], sample::row_ns(2), |rows, out| {
-                sample::hand_flags(hands, &times[rows], true, out)
-            })
+        self.sample(py, times, rate, "pinching", |what| {
+            let hands = self.recorded(what, |r| r.hands.as_ref(), "hands")?;
+            Ok(Plan::new([2], |_, at, out| {
+                sample::hand_flags(hands, at, true, out)
+            }))
         })
     }
 
@@ -501,16 +368,9 @@ impl Track {
         times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let rec = self.recording("gaze")?;
-        let gaze = rec
-            .eye_gaze
-            .as_ref()
-            .ok_or_else(|| self.absent("eye gaze"))?;
-        guarded(py, || {
-            let times = self.times(py, times, rate, "gaze", 24)?;
-            sample::fill_rows(py, [times.len(), 6], sample::row_ns(6), |rows, out| {
-                sample::gaze(gaze, &times[rows], out)
-            })
+        self.sample(py, times, rate, "gaze", |what| {
+            let gaze = self.recorded(what, |r| r.eye_gaze.as_ref(), "eye gaze")?;
+            Ok(Plan::new([6], |_, at, out| sample::gaze(gaze, at, out)))
         })
     }
 
@@ -544,18 +404,18 @@ impl Track {
         times: Option<Bound<'py, PyAny>>,
         rate: Option<f64>,
     ) -> PyResult<Bound<'py, PyArray3<f32>>> {
-        guarded(py, || {
-            let (scene, _, binding) = self.memg("positions")?;
-            let per = 12 * scene.positions.len() as u64;
-            let times = self.times(py, times, rate, "positions", per)?;
-            let Inner::Memg { scene, motion, .. } = self.whole(py)? else {
-                unreachable!("memg() found a MEMG track");
-            };
-            let shape = [times.len(), scene.positions.len(), 3];
+        self.sample(py, times, rate, "positions", |what| {
+            let (scene, motion, binding) = self.memg(what)?;
+            // The mapped motion's groups (mapping, basis length) are the
+            // decoded one's: the cost is known before decoding.
             let ns = sample::positions_row_ns(scene, motion);
-            sample::fill_rows(py, shape, ns, |rows, out| {
-                sample::positions(scene, motion, binding, &times[rows], out)
-            })
+            let shape = [scene.positions.len(), 3];
+            Ok(Plan::costing(shape, ns, |whole, at, out| {
+                // `whole` is this MEMG track with its arrays decoded.
+                if let Inner::Memg { scene, motion, .. } = whole {
+                    sample::positions(scene, motion, binding, at, out)
+                }
+            }))
         })
     }
 
@@ -647,14 +507,5 @@ impl Track {
     #[pyo3(signature = (group=None))]
     fn parent(slf: &Bound<'_, Self>, group: Option<&Bound<'_, PyAny>>) -> PyResult<i32> {
         Ok(Track::group_of(slf, group)?.parent)
-    }
-}
-
-impl Track {
-    fn absent(&self, what: &str) -> PyErr {
-        PyValueError::new_err(format!(
-            "{}: the recording holds no {what}",
-            self.inner.path().display()
-        ))
     }
 }

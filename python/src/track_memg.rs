@@ -1,12 +1,14 @@
 //! `Track`'s MEMG side: a MEMG motion the front door left mapped and
 //! checked rather than decoded (`OpenOptions::map_memg`), the whole track
-//! decoded on first need, and the groups' stored arrays as views (see
-//! `memg.rs`).
+//! decoded on first need, and the arrays as read-only views (the groups'
+//! stored arrays: see `memg.rs`).
 
 use crate::memg::Which;
 use crate::track::Track;
 use motion_viewer::Track as Inner;
 use motion_viewer::formats::memg::MemgGroup;
+use numpy::ndarray::{ArrayView, Dimension, ShapeBuilder};
+use numpy::{Element, PyArray};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyValueError};
 use pyo3::prelude::*;
 
@@ -98,4 +100,26 @@ impl Track {
             .ok_or_else(|| PyValueError::new_err("the track holds no MEMG motion file"))?;
         stored.view(slf.as_any(), motion, at, which)
     }
+}
+
+/// A read-only numpy view of `view`'s memory, kept alive by `owner` (its
+/// `base`): no copy. Sound because a `Track` is frozen: nothing moves or
+/// frees its arrays while it lives.
+pub fn borrowed<'py, T: Element, D: Dimension>(
+    owner: &Bound<'py, Track>,
+    view: ArrayView<'_, T, D>,
+) -> PyResult<Bound<'py, PyArray<T, D>>> {
+    // SAFETY: the data belongs to `owner`'s frozen track, which the array
+    // holds as its base; it is never mutated or reallocated.
+    let array = unsafe { PyArray::borrow_from_array(&view, owner.clone().into_any()) };
+    array.getattr("flags")?.setattr("writeable", false)?;
+    Ok(array)
+}
+
+/// `ArrayView::from_shape` whose shape was checked by the decoder.
+pub fn shaped<'a, T, D: Dimension>(
+    shape: impl ShapeBuilder<Dim = D>,
+    data: &'a [T],
+) -> PyResult<ArrayView<'a, T, D>> {
+    ArrayView::from_shape(shape, data).map_err(|e| PyValueError::new_err(e.to_string()))
 }

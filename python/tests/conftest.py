@@ -20,6 +20,25 @@ def data() -> pathlib.Path:
     return DATA
 
 
+def _on_ci() -> bool:
+    return os.environ.get("CI", "") not in ("", "0", "false")
+
+
+@pytest.fixture(scope="session")
+def viewer() -> pathlib.Path:
+    """The `viewer` binary `cargo test` builds (target/debug, or
+    target/release, the newer); without it a test that needs it is skipped,
+    and fails under CI."""
+    found = [ROOT / "target" / kind / "viewer" for kind in ("debug", "release")]
+    found = [p for p in found if p.is_file()]
+    if not found:
+        message = "no target/debug/viewer or target/release/viewer: run `cargo build` first"
+        if _on_ci():
+            pytest.fail(message)
+        pytest.skip(message)
+    return max(found, key=lambda p: p.stat().st_mtime)
+
+
 def read_memg_f64(raw: bytes) -> Dict[str, Any]:
     """A MEMG motion in float64, exactly as stored (the spec's layout)."""
     endian = "<" if struct.unpack_from("<i", raw, 0)[0] == 1 else ">"

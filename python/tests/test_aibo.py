@@ -1,7 +1,9 @@
 """AIBO .mtn: joint angles, body attitude, rig points and keyframes against
 the seed motion's bytes (docs/formats.md §1) and independent rotation math."""
 
+import json
 import math
+import subprocess
 
 import numpy as np
 import pytest
@@ -149,3 +151,33 @@ def test_a_garbled_servo_name_is_given_as_every_path_gives_it():
     assert names[14] == "PRM:/r5/c0/c1-Joint:j1"
     assert names[17] == "PRM:/r1/c1-Joint:j1"
     assert "PRM:/r5/c0/c1/c2-Joint" not in names and "PRM:/r1/c0-Joint:j1" not in names
+
+
+# Every real AIBO motion the repository carries: the sample motions
+# (data/SOURCES.md), the .mtn files taken from public repositories
+# (tests/data/mtn/SOURCES.txt) and the Sony ODA archives, every entry
+# (tests/data/oda/SOURCES.txt).
+REAL_MOTIONS = sorted(
+    [
+        *ROOT.glob("data/*.mtn"),
+        *ROOT.glob("tests/data/mtn/*/*.mtn"),
+        *ROOT.glob("tests/data/oda/*.ODA"),
+    ]
+)
+
+
+def test_the_real_motions_are_all_found():
+    # 2 samples + 27 files + 4 archives (the SOURCES files list them).
+    assert len(REAL_MOTIONS) == 33
+
+
+@pytest.mark.parametrize("path", REAL_MOTIONS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_joint_names_are_infos_for_every_real_motion(viewer, path):
+    # `viewer info --json` lists a file's motion, or each archive entry's.
+    run = subprocess.run([str(viewer), "info", "--json", str(path)], capture_output=True, check=True)
+    summaries = [s.get("mtn", s) for s in json.loads(run.stdout)]
+    tracks = mv.open_all([path])
+    assert len(tracks) == len(summaries) > 0
+    for track, summary in zip(tracks, summaries):
+        assert track.joint_names == [j["name"] for j in summary["joints"]], track.path
+

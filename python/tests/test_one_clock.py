@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import csv
 import math
-import os
 import pathlib
 import struct
 import subprocess
@@ -34,26 +33,6 @@ import motion_viewer as mv
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
 RATES: List[Optional[float]] = [None, 7.0, 29.97, 1000.0]
-
-
-def _on_ci() -> bool:
-    return os.environ.get("CI", "") not in ("", "0", "false")
-
-
-def _viewer() -> pathlib.Path:
-    found = [ROOT / "target" / kind / "viewer" for kind in ("debug", "release")]
-    found = [p for p in found if p.is_file()]
-    if not found:
-        message = "no target/debug/viewer or target/release/viewer: run `cargo build` first"
-        if _on_ci():
-            pytest.fail(message)
-        pytest.skip(message)
-    return max(found, key=lambda p: p.stat().st_mtime)
-
-
-@pytest.fixture(scope="module")
-def viewer() -> pathlib.Path:
-    return _viewer()
 
 
 def _label(rate: Optional[float]) -> str:
