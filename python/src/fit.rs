@@ -121,7 +121,10 @@ fn fit_array<'py>(
                 } => Error::NonFinite {
                     path: scene.clone(),
                     field: format!("positions[{frame}, {vertex}, {axis}]"),
-                    time_s: frame as f64 / f64::from(fps.max(1)),
+                    time_s: motion_viewer::anim::clock::time_of(
+                        frame as u64,
+                        1.0 / f64::from(fps.max(1)),
+                    ),
                     value: value.to_string(),
                 },
                 FitError::Unreachable { .. }

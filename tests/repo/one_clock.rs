@@ -4,8 +4,8 @@
 //! times, the GPU's MEMG timestep, the simulator's step grid, the 60 Hz
 //! hold of MRTK values, `render`'s frames — asks `anim::clock`
 //! (`frames`, `nearest_frame`, `last_frame`, `frames_to_reach`, `time_of`,
-//! `at_rate`, `Grid`), so that a rounding rule changed there changes
-//! everywhere.
+//! `at_rate`, `seconds_at_rate`, `Grid`, and MEMG's `steps_at` on top of
+//! `at_rate`), so that a rounding rule changed there changes everywhere.
 //!
 //! The check reads the code (comments and string contents left out; test
 //! modules too) of the library, the application, the page and the Python
@@ -55,6 +55,11 @@ const OTHER_QUANTITIES: &[(&str, &str, &str)] = &[
         "crates/motion-viewer/src/formats/mtn/mod.rs",
         "frame as f64 * f64::from(self.frame_ms()) / 1000.0",
         "the .mtn format's own frame times (`Mtn::frame_s`), the period the clock is given",
+    ),
+    (
+        "crates/motion-viewer/src/formats/memg/mod.rs",
+        "self.timesteps.saturating_sub(1) as f64 / f64::from(self.fps.max(1))",
+        "the MEMG format's own duration (`MemgMotion::duration_s`), below the clock's layer",
     ),
     (
         "src/cli/render/mod.rs",
@@ -143,16 +148,28 @@ fn period_operations(line: &str) -> Vec<String> {
         while j < chars.len() && (chars[j] == ' ' || chars[j] == '(' || chars[j] == '*') {
             j += 1;
         }
+        // The operand: a path, with any call's arguments (`f64::from(fps)`,
+        // `self.timeline.frame_period_s()`): a period anywhere in it counts.
         let start = j;
-        while j < chars.len()
-            && (chars[j].is_alphanumeric() || chars[j] == '_' || chars[j] == '.' || chars[j] == ':')
-        {
+        let mut depth = 0usize;
+        while j < chars.len() {
+            let c = chars[j];
+            if c == '(' {
+                depth += 1;
+            } else if c == ')' {
+                if depth == 0 {
+                    break;
+                }
+                depth -= 1;
+            } else if depth == 0 && !(c.is_alphanumeric() || c == '_' || c == '.' || c == ':') {
+                break;
+            }
             j += 1;
         }
-        let path: String = chars[start..j].iter().collect();
-        let last = path.rsplit(['.', ':']).next().unwrap_or("");
-        if PERIODS.contains(&last) {
-            found.push(format!("{} {path}", chars[i]));
+        let operand: String = chars[start..j].iter().collect();
+        let names = operand.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+        if names.into_iter().any(|n| PERIODS.contains(&n)) {
+            found.push(format!("{} {operand}", chars[i]));
         }
     }
     found
@@ -224,6 +241,7 @@ fn the_check_sees_the_conversions_it_forbids() {
         "let last_frame = (t / FRAME_PERIOD_S).floor();",
         "let play = (duration_s / STEP_S - 1e-9).ceil().max(0.0) as usize;",
         "Some(At::Frame(n)) => n as f64 * period,",
+        "time_s: frame as f64 / f64::from(fps.max(1)),",
     ] {
         assert!(!period_operations(line).is_empty(), "not seen: {line}");
     }

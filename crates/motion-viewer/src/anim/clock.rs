@@ -57,6 +57,12 @@ pub(crate) fn at_rate(t_s: f64, per_s: f64) -> f64 {
     snap(t_s * per_s)
 }
 
+/// `steps` of a rate given per second back in seconds: `steps · (1 / per_s)`,
+/// so that whole steps are the times [`time_of`] and a [`Grid`] give them.
+pub(crate) fn seconds_at_rate(steps: f64, per_s: f64) -> f64 {
+    steps * (1.0 / per_s)
+}
+
 /// The whole number nearest `x` frames (or steps): halves away from 0,
 /// negative counts and NaN give 0, counts beyond `u64` saturate.
 pub(crate) fn nearest(x: f64) -> u64 {

@@ -66,7 +66,7 @@ pub fn check_positions(
     else {
         return Ok(());
     };
-    let time_s = t / f64::from(m.fps.max(1));
+    let time_s = crate::anim::clock::seconds_at_rate(t, f64::from(m.fps.max(1)));
     let exact = deformer::deform_reference_f64(s, m, binding, t);
     for (axis, (&x, &wide)) in ["x", "y", "z"]
         .iter()

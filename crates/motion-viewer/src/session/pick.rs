@@ -128,7 +128,7 @@ impl Picker {
                         let Ok(binding) = Binding::new(scene, motion) else {
                             continue;
                         };
-                        let step = t * f64::from(motion.fps.max(1));
+                        let step = crate::anim::memg::steps_at(motion, t);
                         cache
                             .deformer
                             .deform(scene, motion, &binding, step, &mut cache.positions);
@@ -273,7 +273,7 @@ fn memg_hover(
         values.push("not moved by the motion".into());
     }
     let last = motion.timesteps.saturating_sub(1) as f64;
-    let step = (t * f64::from(motion.fps.max(1))).clamp(0.0, last);
+    let step = crate::anim::memg::steps_at(motion, t).clamp(0.0, last);
     values.push(format!("timestep {step:.2}"));
     values.push(format!(
         "at ({:.3}, {:.3}, {:.3}) on the stage",
