@@ -97,6 +97,10 @@ def urdf_fk(joints, angles):
     return frames
 
 
+def fl(values):
+    return [float(v) for v in values]
+
+
 def close(a, b):
     """Equal to the last bits: both files write each number in full."""
     return np.allclose(np.asarray(a, dtype=float), np.asarray(b, dtype=float), rtol=1e-12, atol=1e-15)
@@ -133,18 +137,18 @@ def compare(mjcf, urdf, rng):
         lim = u["limit"]
         if u["type"] == "revolute":
             want = [lim["lower"], lim["upper"]]
-            if not m.jnt_limited[jid] or list(m.jnt_range[jid]) != want:
-                problems.append(f"{n}: range {list(m.jnt_range[jid])} vs URDF {want}")
-            if not m.actuator_ctrllimited[a] or list(m.actuator_ctrlrange[a]) != want:
-                problems.append(f"{n}: ctrlrange {list(m.actuator_ctrlrange[a])} vs URDF {want}")
+            if not m.jnt_limited[jid] or fl(m.jnt_range[jid]) != want:
+                problems.append(f"{n}: range {fl(m.jnt_range[jid])} vs URDF {want}")
+            if not m.actuator_ctrllimited[a] or fl(m.actuator_ctrlrange[a]) != want:
+                problems.append(f"{n}: ctrlrange {fl(m.actuator_ctrlrange[a])} vs URDF {want}")
             if speeds[a] != lim["velocity"]:
                 problems.append(f"{n}: max_speed {speeds[a]} vs URDF velocity {lim['velocity']}")
-            if list(m.actuator_forcerange[a]) != [-lim["effort"], lim["effort"]]:
-                problems.append(f"{n}: forcerange {list(m.actuator_forcerange[a])} vs URDF effort {lim['effort']}")
+            if fl(m.actuator_forcerange[a]) != [-lim["effort"], lim["effort"]]:
+                problems.append(f"{n}: forcerange {fl(m.actuator_forcerange[a])} vs URDF effort {lim['effort']}")
         elif m.jnt_limited[jid] or m.actuator_ctrllimited[a]:
             problems.append(f"{n}: limited in MuJoCo, continuous in the URDF")
         if not close(m.jnt_axis[jid], np.array(u["axis"]) / np.linalg.norm(u["axis"])):
-            problems.append(f"{n}: axis {list(m.jnt_axis[jid])} vs URDF {u['axis']}")
+            problems.append(f"{n}: axis {fl(m.jnt_axis[jid])} vs URDF {u['axis']}")
 
     # Every body: a URDF link of the same name, the same parent, mass,
     # centre of mass and inertia.
@@ -159,10 +163,10 @@ def compare(mjcf, urdf, rng):
         if parent != 0 and parent_of.get(link) != link_of(name(m, mujoco.mjtObj.mjOBJ_BODY, parent)):
             problems.append(f"body {body}: parent differs")
         u = links[link]
-        if m.body_mass[b] != u["mass"] or list(m.body_ipos[b]) != u["com"]:
-            problems.append(f"body {body}: mass {m.body_mass[b]} at {list(m.body_ipos[b])} vs URDF {u['mass']} at {u['com']}")
+        if m.body_mass[b] != u["mass"] or fl(m.body_ipos[b]) != u["com"]:
+            problems.append(f"body {body}: mass {m.body_mass[b]} at {fl(m.body_ipos[b])} vs URDF {u['mass']} at {u['com']}")
         if not close(m.body_inertia[b], u["inertia"]) or any(u["products"]):
-            problems.append(f"body {body}: inertia {list(m.body_inertia[b])} vs URDF {u['inertia']}")
+            problems.append(f"body {body}: inertia {fl(m.body_inertia[b])} vs URDF {u['inertia']}")
     massive = {k for k, v in links.items() if v is not None}
     bodies = {link_of(name(m, mujoco.mjtObj.mjOBJ_BODY, b)) for b in range(1, m.nbody)}
     if massive != bodies:
