@@ -55,7 +55,10 @@ fn mjcf_and_urdf_agree_on_every_joint_limit_servo_and_body_of_every_model() {
         assert_eq!(v["servos"], *servos, "{model}: {line}");
         // The trunk and a body per servo.
         assert_eq!(v["bodies"], servos + 1, "{model}: {line}");
-        let (pos, rot) = (v["worst_m"].as_f64().unwrap(), v["worst_rotation"].as_f64().unwrap());
+        let (pos, rot) = (
+            v["worst_m"].as_f64().unwrap(),
+            v["worst_rotation"].as_f64().unwrap(),
+        );
         assert!(pos < 1e-9 && rot < 1e-9, "{model}: {pos} m, {rot}");
     }
 }

@@ -72,8 +72,8 @@ mod geom;
 mod mass;
 mod pose;
 
-pub(crate) use build::{BONE_RADIUS_M, JOINT_RADIUS_M};
 pub use build::physical_model;
+pub(crate) use build::{BONE_RADIUS_M, JOINT_RADIUS_M};
 pub use geom::{Collider, Geom, Part};
 #[cfg(test)]
 use mass::total_mass_kg;
@@ -284,7 +284,10 @@ mod tests {
         // 2 × 0.005 (the jaw's assumed 0.010 is within the 0.19).
         let sim = physical_model(Model::Ers7).simulated();
         assert!((sim.links[0].mass - 0.619).abs() < 1e-12);
-        let head = sim.links.iter().find(|l| l.points.iter().any(|(n, _)| *n == "head"));
+        let head = sim
+            .links
+            .iter()
+            .find(|l| l.points.iter().any(|(n, _)| *n == "head"));
         assert!((head.unwrap().mass - 0.200).abs() < 1e-12);
         let names: Vec<&str> = physical_model(Model::Ers7)
             .servos()
