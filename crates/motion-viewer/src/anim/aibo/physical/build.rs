@@ -69,7 +69,7 @@ struct HeadExtra {
 
 fn head_extra(rig: &RigModel, joint: Joint) -> Option<HeadExtra> {
     let (c, h) = rig.head_box;
-    let half = [h[0].max(20.0).min(40.0) / 2.0, 5.0, 5.0];
+    let half = [h[0].clamp(20.0, 40.0) / 2.0, 5.0, 5.0];
     let ear = |side: f64| HeadExtra {
         origin: [c[0], c[1] + side * 0.6 * h[1], c[2] + h[2]],
         axis: [1.0, 0.0, 0.0],
@@ -145,7 +145,7 @@ pub fn physical_model(model: Model) -> PhysicalModel {
                 .visuals
                 .push(capsule(parent_at, at, BONE_RADIUS_M));
         }
-        match link.joint.and_then(|j| servo(model, &rig, j)) {
+        match link.joint.and_then(|j| servo(model, rig, j)) {
             Some(s) => {
                 carried.push(0.0);
                 links.push(PhysLink {
@@ -187,7 +187,7 @@ pub fn physical_model(model: Model) -> PhysicalModel {
         .find(|(n, _)| *n == "head")
         .map_or([0.0; 3], |&(_, p)| p);
     for joint in [Joint::Mouth, Joint::LeftEar, Joint::RightEar] {
-        let (Some(s), Some(extra)) = (servo(model, &rig, joint), head_extra(&rig, joint)) else {
+        let (Some(s), Some(extra)) = (servo(model, rig, joint), head_extra(rig, joint)) else {
             carried[head_link] += role_mass(&mass, joint, false);
             continue;
         };
@@ -210,7 +210,7 @@ pub fn physical_model(model: Model) -> PhysicalModel {
         });
     }
     for i in 1..links.len() {
-        links[i].colliders = colliders(&rig, &links, i);
+        links[i].colliders = colliders(rig, &links, i);
     }
     for (link, extra) in links.iter_mut().zip(carried) {
         let head = link.points.iter().find(|(n, _)| *n == "head").copied();
