@@ -13,5 +13,6 @@ mod gltf_validator;
 mod mcap;
 mod mjcf;
 mod one_clock;
+mod one_robot;
 mod urdf;
 mod usd;

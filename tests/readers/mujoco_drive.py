@@ -100,7 +100,12 @@ def run(path):
     speeds = np.array(m.numeric("max_speed").data)
     settle = float(m.numeric("settle_s").data[0])
     hold = float(m.numeric("hold_s").data[0])
-    lo, hi = m.actuator_ctrlrange[:, 0], m.actuator_ctrlrange[:, 1]
+    # A servo without a range (the ears) is not clamped, and one without a
+    # rated speed (`max_speed` 0) follows its command at once.
+    limited = m.actuator_ctrllimited.astype(bool)
+    lo = np.where(limited, m.actuator_ctrlrange[:, 0], -np.inf)
+    hi = np.where(limited, m.actuator_ctrlrange[:, 1], np.inf)
+    speeds = np.where(speeds > 0, speeds, np.inf)
     times, rows = keyframes(m)
     duration = times[-1] if times else 0.0
     target = np.array(d.ctrl)

@@ -1,17 +1,21 @@
-//! MJCF (MuJoCo's XML model format) of an AIBO: the same rigid bodies,
-//! masses, inertias, collision shapes, position servos and ground as the
-//! simulator (feature `physics`; `docs/physics.md`), so a MuJoCo user has the
-//! dog the viewer simulates (MuJoCo Menagerie has no AIBO).
+//! MJCF (MuJoCo's XML model format) of an AIBO: the robot description's
+//! rigid bodies, masses, inertias, collision shapes, position servos and
+//! ground (`anim::aibo::physical`; `docs/physics.md`), so a MuJoCo user has
+//! the dog the viewer simulates (MuJoCo Menagerie has no AIBO), with every
+//! servo the URDF has: the tail, mouth and ears too, which the viewer's own
+//! simulator carries fixed (they have no collision shapes, so they change
+//! no contact).
 //!
 //! - `<worldbody>`: a ground plane, then the trunk `body` on a free joint and
 //!   each servo's link as a nested `<body>` with a hinge named by the model's
-//!   PRM name, explicit `<inertial>` (the compiler does not guess masses
-//!   from shapes), and capsules, balls and boxes as geoms; robot geoms
-//!   collide with the ground only.
+//!   PRM name (no `range` where none is published: the ears), explicit
+//!   `<inertial>` (the compiler does not guess masses from shapes), and
+//!   capsules, balls and boxes as geoms; robot geoms collide with the
+//!   ground only.
 //! - `<actuator>`: one `<position>` servo per hinge, named by the same PRM
 //!   name, with the simulator's stiffness, damping and torque limit.
 //! - `<custom>`: each servo's rated speed (`max_speed`, rad/s, actuator
-//!   order) and the simulation protocol (`settle_s`, `hold_s`): MuJoCo has no
+//!   order; 0 where none is published: the target follows the command) and the simulation protocol (`settle_s`, `hold_s`): MuJoCo has no
 //!   rate-limited servo, so a driver moves `ctrl` toward the commanded angle
 //!   no faster than that, as the viewer's simulator does.
 //! - `<keyframe>`: `start`, the posture the motion starts from (trunk placed
@@ -37,10 +41,7 @@ use crate::output::write_atomic;
 pub(crate) fn document(model: Model, motion: Option<&Mtn>) -> String {
     let p = physical_model(model);
     let mut x = String::new();
-    let name = format!(
-        "aibo_{}",
-        model.name().replace('-', "").to_ascii_lowercase()
-    );
+    let name = p.name();
     let f = p.friction;
     // Writing into a String cannot fail.
     let _ = writeln!(
@@ -65,7 +66,10 @@ pub(crate) fn document(model: Model, motion: Option<&Mtn>) -> String {
         r#"    <geom contype="2" conaffinity="1" condim="3" friction="{f} 0.005 0.0001"/>"#
     );
     let _ = writeln!(x, "  </default>");
-    let speeds: Vec<String> = p.servos().map(|(_, s)| s.max_speed.to_string()).collect();
+    let speeds: Vec<String> = p
+        .servos()
+        .map(|(_, s)| s.max_speed.unwrap_or(0.0).to_string())
+        .collect();
     let _ = writeln!(x, "  <custom>");
     let _ = writeln!(
         x,
@@ -101,13 +105,14 @@ pub(crate) fn document(model: Model, motion: Option<&Mtn>) -> String {
     let _ = writeln!(x, "  <actuator>");
     let g = p.servo;
     for (_, s) in p.servos() {
+        let ctrl = s.range.map_or_else(String::new, |(lower, upper)| {
+            format!(r#" ctrlrange="{lower} {upper}""#)
+        });
         let _ = writeln!(
             x,
-            r#"    <position name="{n}" joint="{n}" kp="{}" kv="{}" ctrlrange="{} {}" forcerange="{} {}"/>"#,
+            r#"    <position name="{n}" joint="{n}" kp="{}" kv="{}"{ctrl} forcerange="{} {}"/>"#,
             g.kp,
             g.kd,
-            s.lower,
-            s.upper,
             -g.torque_limit_nm,
             g.torque_limit_nm,
             n = attr(s.name)
@@ -176,13 +181,14 @@ fn body(x: &mut String, p: &PhysicalModel, i: usize, depth: usize) {
             let _ = writeln!(x, r#"{pad}  <freejoint name="root"/>"#);
         }
         Some(s) => {
+            let range = s.range.map_or_else(String::new, |(lower, upper)| {
+                format!(r#" range="{lower} {upper}""#)
+            });
             let _ = writeln!(
                 x,
-                r#"{pad}  <joint name="{}" type="hinge" axis="{}" range="{} {}"/>"#,
+                r#"{pad}  <joint name="{}" type="hinge" axis="{}"{range}/>"#,
                 attr(s.name),
                 v3(s.axis),
-                s.lower,
-                s.upper
             );
         }
     }

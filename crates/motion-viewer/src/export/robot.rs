@@ -1,28 +1,25 @@
-//! An AIBO model as a robot description: links, joints, axes, limits and
-//! simple shapes, in the units and frames of ROS (REP 103: metres, radians,
-//! x forward, y left, z up). The URDF writer ([`super::urdf`]) and the MCAP
-//! writer ([`super::mcap`]) both read it, so the joint names a bag publishes
-//! are the URDF's.
+//! An AIBO model in the shape of ROS's robot description: links and joints,
+//! in the units and frames of ROS (REP 103: metres, radians, x forward, y
+//! left, z up). The URDF writer ([`super::urdf`]), the MCAP writer
+//! ([`super::mcap`]) and USD read it, so the joint names a bag publishes are
+//! the URDF's.
 //!
-//! Everything comes from the rig the window draws ([`crate::anim::aibo`]):
-//! the kinematic tree of [`links_at`] gives each servo's origin and, turned by
-//! one radian, its axis, so forward kinematics of the description puts every
-//! rig point where [`forward_kinematics`](crate::anim::aibo::forward_kinematics)
-//! does. The tree's links are named:
-//! - `base_link`: the body centre (the body frame of `export --time`);
+//! Nothing here is measured or decided: it is the library's one robot
+//! description ([`physical_model`]) laid out as URDF links and joints. Its
+//! links are named:
+//! - `base_link`: the trunk, at the body centre (the body frame of
+//!   `export --time`);
 //! - a servo's link by its short label (`left_front_j1`, `head_tilt`…), its
 //!   joint by the model's PRM name, as `info` lists them;
 //! - every rig point ([`POINT_NAMES`](crate::anim::aibo::POINT_NAMES)) as a
-//!   link of its own, fixed where the rig puts it (`left_front_paw`, `head`…);
-//! - the mouth and ears, which move no rig point, hang from `head` with a
-//!   small box each (drawing only; their placement is not measured).
+//!   link of its own, fixed where the rig puts it (`left_front_paw`, `head`…),
+//!   so forward kinematics of the description puts every rig point where
+//!   [`forward_kinematics`](crate::anim::aibo::forward_kinematics) does.
 
 use glam::{DQuat, DVec3};
 
-use crate::anim::aibo::{joint_label, links_at, rig_model, servo_axis};
-use crate::formats::aibo::{Joint, Model, max_speed_rad_s};
-use crate::formats::mtn::prm_names;
-use crate::scene::rig::{BONE_RADIUS_M, JOINT_RADIUS_M};
+use crate::anim::aibo::physical::{Geom, PhysicalModel, physical_model};
+use crate::formats::aibo::{Joint, Model};
 
 /// The root link: the body centre.
 pub(crate) const BASE_LINK: &str = "base_link";
@@ -41,36 +38,19 @@ pub enum JointKind {
     },
     /// Turns without a published range (the ears, which are binary switches).
     Continuous,
-    /// Does not move: a rig point, or a servo the model lacks.
+    /// Does not move: a rig point.
     Fixed,
 }
 
-/// A simple shape in its link's frame, metres.
+/// A link's mass, centre of mass and principal inertia (link axes), SI.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Shape {
-    /// A box: centre, full size along the link's axes.
-    Box {
-        /// Centre.
-        centre: [f64; 3],
-        /// Full edge lengths.
-        size: [f64; 3],
-    },
-    /// A cylinder between two points.
-    Cylinder {
-        /// One end's centre.
-        from: [f64; 3],
-        /// The other end's centre.
-        to: [f64; 3],
-        /// Radius.
-        radius: f64,
-    },
-    /// A ball.
-    Sphere {
-        /// Centre.
-        centre: [f64; 3],
-        /// Radius.
-        radius: f64,
-    },
+pub struct Inertial {
+    /// Mass, kg.
+    pub mass: f64,
+    /// Centre of mass, link frame, metres.
+    pub com: [f64; 3],
+    /// Principal moments about the centre of mass, kg·m².
+    pub inertia: [f64; 3],
 }
 
 /// One link: a frame with shapes.
@@ -78,8 +58,12 @@ pub enum Shape {
 pub struct RobotLink {
     /// The link's name (`base_link`, `left_front_j1`, `left_front_paw`…).
     pub name: String,
-    /// Its shapes (visual and collision alike), in its own frame.
-    pub shapes: Vec<Shape>,
+    /// Its visual shapes, in its own frame.
+    pub visuals: Vec<Geom>,
+    /// Its collision shapes, in its own frame.
+    pub collisions: Vec<Geom>,
+    /// Its mass; `None` for a rig point's frame.
+    pub inertial: Option<Inertial>,
 }
 
 /// One joint between two links.
@@ -116,6 +100,8 @@ pub struct Robot {
     pub model: Model,
     /// The robot's name (`aibo_ers7`).
     pub name: String,
+    /// The most torque a servo gives, N·m (URDF's `effort`).
+    pub effort: f64,
     /// Every link, `base_link` first.
     pub links: Vec<RobotLink>,
     /// Every joint, each after its parent link's own joint.
@@ -137,7 +123,7 @@ impl Robot {
                 .iter()
                 .map(|l| RobotLink {
                     name: frame(&l.name),
-                    shapes: l.shapes.clone(),
+                    ..l.clone()
                 })
                 .collect(),
             joints: self
@@ -152,117 +138,77 @@ impl Robot {
             ..self.clone()
         }
     }
-}
 
-/// Millimetres (the rig's unit) to metres.
-pub(crate) const M_PER_MM: f64 = 1e-3;
-
-fn metres(v: [f64; 3]) -> [f64; 3] {
-    v.map(|x| x * M_PER_MM)
-}
-
-impl Robot {
     /// The description of `model`.
     pub fn new(model: Model) -> Robot {
-        let rig = rig_model(model);
-        let prm = prm_names(model);
-        // A servo moves when the model's motions drive it (its PRM table)
-        // and the rig has it; the rig's other links are fixed (the ERS-220
-        // and ERS-310 tails).
-        let has = |joint: Joint| {
-            rig.neutral_angle(joint).is_some() && prm.iter().any(|(j, _)| *j == joint)
-        };
-        let name_of = |joint: Joint| {
-            prm.iter()
-                .find(|(j, _)| *j == joint)
-                .map_or_else(|| joint_label(joint), |(_, n)| (*n).to_string())
-        };
-        let tree = links_at(model, |_| 0.0);
-        let mut links = vec![RobotLink {
-            name: BASE_LINK.into(),
-            shapes: vec![Shape::Box {
-                centre: metres(rig.body_box.0),
-                size: metres(rig.body_box.1.map(|h| 2.0 * h)),
-            }],
-        }];
+        Robot::of(&physical_model(model))
+    }
+
+    /// `description` as URDF links and joints: one link per description
+    /// link, one fixed link per rig point it carries.
+    fn of(description: &PhysicalModel) -> Robot {
+        let names: Vec<&str> = description
+            .links
+            .iter()
+            .map(|l| match l.parent {
+                None => BASE_LINK,
+                Some(_) => l.name.as_str(),
+            })
+            .collect();
+        let mut links = Vec::new();
         let mut joints = Vec::new();
-        // The URDF link that stands for each rig link's frame.
-        let mut frame_link: Vec<String> = Vec::with_capacity(tree.len());
-        for (i, link) in tree.iter().enumerate() {
-            let parent = link
-                .parent
-                .map_or_else(|| BASE_LINK.to_string(), |p| frame_link[p].clone());
-            let origin = metres(link.offset);
-            let mut shapes = vec![];
-            // Bones: from this frame's origin to each child's.
-            for child in tree.iter().filter(|c| c.parent == Some(i)) {
-                if DVec3::from_array(child.offset).length() > 0.0 {
-                    shapes.push(Shape::Cylinder {
-                        from: [0.0; 3],
-                        to: metres(child.offset),
-                        radius: f64::from(BONE_RADIUS_M),
-                    });
-                }
-            }
-            let name = match (link.joint, link.point) {
-                (Some(joint), _) => joint_label(joint),
-                (None, Some(point)) => point.to_string(),
-                (None, None) => format!("link_{i}"),
-            };
-            let (kind, axis, joint_name) = match link.joint {
-                Some(joint) if has(joint) => {
-                    (kind_of(model, joint), axis_of(model, joint), name_of(joint))
-                }
-                _ => (JointKind::Fixed, [1.0, 0.0, 0.0], format!("{name}_fixed")),
-            };
-            joints.push(RobotJoint {
-                name: joint_name,
-                servo: link.joint.filter(|&j| has(j)),
-                kind,
-                parent,
-                child: name.clone(),
-                origin,
-                axis,
+        for (i, link) in description.links.iter().enumerate() {
+            links.push(RobotLink {
+                name: names[i].to_string(),
+                visuals: link.visuals.clone(),
+                collisions: link.colliders.iter().map(|c| c.geom).collect(),
+                inertial: Some(Inertial {
+                    mass: link.mass,
+                    com: link.com,
+                    inertia: link.inertia,
+                }),
             });
-            // A servo between two others at the same place (J2, the head's
-            // second servo) would have no shape: a ball gives it one, as the
-            // window draws a ball at every joint, and gives simulators that
-            // weigh links by their geometry (MuJoCo) a mass to move.
-            if link.joint.is_some() && link.point.is_none() && shapes.is_empty() {
-                shapes.push(ball());
-            }
-            if link.point == Some("head") {
-                shapes.push(Shape::Box {
-                    centre: metres(rig.head_box.0),
-                    size: metres(rig.head_box.1.map(|h| 2.0 * h)),
+            if let (Some(parent), Some(servo)) = (link.parent, &link.servo) {
+                let kind = match (servo.range, servo.max_speed) {
+                    (Some((lower, upper)), Some(velocity)) => JointKind::Revolute {
+                        lower,
+                        upper,
+                        velocity,
+                    },
+                    _ => JointKind::Continuous,
+                };
+                joints.push(RobotJoint {
+                    name: servo.name.to_string(),
+                    servo: Some(servo.joint),
+                    kind,
+                    parent: names[parent].to_string(),
+                    child: names[i].to_string(),
+                    origin: link.origin,
+                    axis: servo.axis,
                 });
             }
-            links.push(RobotLink {
-                name: name.clone(),
-                shapes,
-            });
-            // A servo's link that carries a rig point gets the point as a
-            // fixed child link, so every point is a frame named as the rig names it.
-            match (link.joint, link.point) {
-                (Some(_), Some(point)) => {
-                    links.push(RobotLink {
-                        name: point.to_string(),
-                        shapes: vec![ball()],
-                    });
-                    joints.push(fixed(&name, point, [0.0; 3]));
-                }
-                (None, Some(_)) => links.last_mut().expect("just pushed").shapes.push(ball()),
-                _ => {}
+            for &(point, at) in &link.points {
+                links.push(RobotLink {
+                    name: point.to_string(),
+                    visuals: Vec::new(),
+                    collisions: Vec::new(),
+                    inertial: None,
+                });
+                joints.push(RobotJoint {
+                    name: format!("{point}_fixed"),
+                    servo: None,
+                    kind: JointKind::Fixed,
+                    parent: names[i].to_string(),
+                    child: point.to_string(),
+                    origin: at,
+                    axis: [1.0, 0.0, 0.0],
+                });
             }
-            frame_link.push(name);
         }
-        head_extras(model, &mut links, &mut joints, &name_of);
         Robot {
-            model,
-            name: format!(
-                "aibo_{}",
-                model.name().replace('-', "").to_ascii_lowercase()
-            ),
+            model: description.model,
+            name: description.name(),
+            effort: description.servo.torque_limit_nm,
             links,
             joints,
         }
@@ -271,99 +217,6 @@ impl Robot {
     /// The joints that move, in order: the names a `JointState` carries.
     pub fn moving_joints(&self) -> impl Iterator<Item = &RobotJoint> {
         self.joints.iter().filter(|j| j.moves())
-    }
-}
-
-/// A joint ball at a link's origin, as the window draws at every rig point.
-fn ball() -> Shape {
-    Shape::Sphere {
-        centre: [0.0; 3],
-        radius: f64::from(JOINT_RADIUS_M),
-    }
-}
-
-fn fixed(parent: &str, child: &str, origin: [f64; 3]) -> RobotJoint {
-    RobotJoint {
-        name: format!("{child}_fixed"),
-        servo: None,
-        kind: JointKind::Fixed,
-        parent: parent.into(),
-        child: child.into(),
-        origin,
-        axis: [1.0, 0.0, 0.0],
-    }
-}
-
-/// Revolute with the model's limit and servo speed, or continuous without a limit.
-fn kind_of(model: Model, joint: Joint) -> JointKind {
-    let rig = rig_model(model);
-    match (rig.limit(joint), max_speed_rad_s(model, joint)) {
-        (Some(limit), Some(velocity)) => JointKind::Revolute {
-            lower: limit.min_deg.to_radians(),
-            upper: limit.max_deg.to_radians(),
-            velocity,
-        },
-        _ => JointKind::Continuous,
-    }
-}
-
-/// The axis of `joint`'s servo, from the rig ([`servo_axis`]).
-fn axis_of(model: Model, joint: Joint) -> [f64; 3] {
-    servo_axis(model, joint).expect("a rig link carries the servo")
-}
-
-/// The mouth and ears on the head, for the models that have them: servos
-/// that move no rig point, drawn as small boxes.
-fn head_extras(
-    model: Model,
-    links: &mut Vec<RobotLink>,
-    joints: &mut Vec<RobotJoint>,
-    name_of: &dyn Fn(Joint) -> String,
-) {
-    let rig = rig_model(model);
-    let (centre, half) = (rig.head_box.0, rig.head_box.1);
-    let prm = prm_names(model);
-    for (joint, origin, axis, shape) in [
-        // Mouth: more negative opens it, the jaw tip going down.
-        (
-            Joint::Mouth,
-            [centre[0] + 0.5 * half[0], 0.0, centre[2] - half[2]],
-            [0.0, -1.0, 0.0],
-            [0.5 * half[0], 0.0, -5.0],
-        ),
-        (
-            Joint::LeftEar,
-            [centre[0], centre[1] + 0.6 * half[1], centre[2] + half[2]],
-            [1.0, 0.0, 0.0],
-            [0.0, 0.0, 10.0],
-        ),
-        (
-            Joint::RightEar,
-            [centre[0], centre[1] - 0.6 * half[1], centre[2] + half[2]],
-            [1.0, 0.0, 0.0],
-            [0.0, 0.0, 10.0],
-        ),
-    ] {
-        if !prm.iter().any(|(j, _)| *j == joint) {
-            continue;
-        }
-        let name = joint_label(joint);
-        links.push(RobotLink {
-            name: name.clone(),
-            shapes: vec![Shape::Box {
-                centre: metres(shape),
-                size: metres([half[0].max(20.0), 10.0, 10.0].map(|s| s.min(40.0))),
-            }],
-        });
-        joints.push(RobotJoint {
-            name: name_of(joint),
-            servo: Some(joint),
-            kind: kind_of(model, joint),
-            parent: "head".into(),
-            child: name,
-            origin: metres(origin),
-            axis,
-        });
     }
 }
 
@@ -422,6 +275,7 @@ pub(super) fn unknown_model(
 mod tests {
     use super::*;
     use crate::anim::aibo::forward_kinematics;
+    use crate::formats::mtn::prm_names;
     use std::collections::HashMap;
 
     /// Composes the description's joints at `positions` into each link's
@@ -455,7 +309,7 @@ mod tests {
             let positions = joint_positions(&robot, &pose.angles_deg);
             let origins = link_origins(&robot, &positions);
             for (name, p) in &pose.body {
-                let got = origins[*name] / M_PER_MM;
+                let got = origins[*name] * 1000.0;
                 let want = DVec3::from_array(*p);
                 assert!(
                     (got - want).length() < 1e-9,

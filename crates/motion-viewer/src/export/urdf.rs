@@ -1,27 +1,25 @@
 //! URDF (the ROS Unified Robot Description Format, XML) of an AIBO model,
 //! from [`super::robot`]: `base_link` at the body centre, a link and a
 //! revolute joint per servo named by its PRM name, every rig point a link of
-//! its own, boxes, cylinders and balls shaped like the window's rig as visual
-//! and collision geometry. ROS tools (`check_urdf`, RViz, Foxglove, Rerun),
-//! MuJoCo's compiler and Isaac Sim's importer read it.
+//! its own; the description's masses and inertias, its boxes, capsules and
+//! balls shaped like the window's rig as visual geometry and the
+//! simulator's shapes as collision geometry (a capsule, which URDF lacks, as
+//! a cylinder and two balls). ROS tools (`check_urdf`, RViz, Foxglove,
+//! Rerun), MuJoCo's compiler and Isaac Sim's importer read it.
 //!
 //! Numbers are written with Rust's shortest round-trip form, so a reader
-//! gets the same `f64` the rig uses. URDF asks for a joint's effort; the
-//! AIBO's servo torques are not published, so every joint says
-//! [`PLACEHOLDER_EFFORT`].
+//! gets the same `f64` the rig uses. A joint's effort is the simulator's
+//! servo torque limit (docs/physics.md: Webots' `maxTorque`, unmeasured).
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use glam::{DQuat, DVec3, EulerRot};
 
-use super::robot::{JointKind, Robot, Shape};
+use super::robot::{JointKind, Robot};
+use crate::anim::aibo::physical::Geom;
 use crate::error::Result;
 use crate::output::write_atomic;
-
-/// The effort limit written on every moving joint, N·m: a placeholder,
-/// since URDF requires one and no AIBO servo torque is published.
-pub const PLACEHOLDER_EFFORT: f64 = 1.0;
 
 /// The URDF document of `robot`.
 pub fn document(robot: &Robot) -> String {
@@ -36,9 +34,19 @@ pub fn document(robot: &Robot) -> String {
     let _ = writeln!(x, r#"<robot name="{}">"#, attr(&robot.name));
     for link in &robot.links {
         let _ = writeln!(x, r#"  <link name="{}">"#, attr(&link.name));
-        for tag in ["visual", "collision"] {
-            for shape in &link.shapes {
-                let (xyz, rpy, geometry) = geometry(shape);
+        if let Some(i) = link.inertial {
+            let [ixx, iyy, izz] = i.inertia;
+            let _ = writeln!(x, "    <inertial>");
+            let _ = writeln!(x, r#"      <origin xyz="{}" rpy="0 0 0"/>"#, v3(i.com));
+            let _ = writeln!(x, r#"      <mass value="{}"/>"#, i.mass);
+            let _ = writeln!(
+                x,
+                r#"      <inertia ixx="{ixx}" ixy="0" ixz="0" iyy="{iyy}" iyz="0" izz="{izz}"/>"#
+            );
+            let _ = writeln!(x, "    </inertial>");
+        }
+        for (tag, shapes) in [("visual", &link.visuals), ("collision", &link.collisions)] {
+            for (xyz, rpy, geometry) in shapes.iter().flat_map(geometry) {
                 let _ = writeln!(x, "    <{tag}>");
                 let _ = writeln!(x, r#"      <origin xyz="{}" rpy="{}"/>"#, v3(xyz), v3(rpy));
                 let _ = writeln!(x, "      <geometry>{geometry}</geometry>");
@@ -68,7 +76,8 @@ pub fn document(robot: &Robot) -> String {
         {
             let _ = writeln!(
                 x,
-                r#"    <limit lower="{lower}" upper="{upper}" effort="{PLACEHOLDER_EFFORT}" velocity="{velocity}"/>"#
+                r#"    <limit lower="{lower}" upper="{upper}" effort="{}" velocity="{velocity}"/>"#,
+                robot.effort
             );
         }
         let _ = writeln!(x, "  </joint>");
@@ -84,24 +93,33 @@ pub fn write(robot: &Robot, out: &Path) -> Result<u64> {
     Ok(text.len() as u64)
 }
 
-/// A shape's origin, its roll-pitch-yaw and its `<geometry>` content.
-fn geometry(shape: &Shape) -> ([f64; 3], [f64; 3], String) {
+/// A shape as URDF geometry: per element, its origin, its roll-pitch-yaw
+/// and its `<geometry>` content. A capsule is a cylinder and a ball at each
+/// end (URDF has no capsule).
+fn geometry(shape: &Geom) -> Vec<([f64; 3], [f64; 3], String)> {
+    let ball = |centre, radius| (centre, [0.0; 3], format!(r#"<sphere radius="{radius}"/>"#));
     match *shape {
-        Shape::Box { centre, size } => (centre, [0.0; 3], format!(r#"<box size="{}"/>"#, v3(size))),
-        Shape::Sphere { centre, radius } => {
-            (centre, [0.0; 3], format!(r#"<sphere radius="{radius}"/>"#))
-        }
-        Shape::Cylinder { from, to, radius } => {
+        Geom::Box { centre, half } => vec![(
+            centre,
+            [0.0; 3],
+            format!(r#"<box size="{}"/>"#, v3(half.map(|h| 2.0 * h))),
+        )],
+        Geom::Sphere { centre, radius } => vec![ball(centre, radius)],
+        Geom::Capsule { from, to, radius } => {
             let (a, b) = (DVec3::from_array(from), DVec3::from_array(to));
             let d = b - a;
             // URDF cylinders run along their frame's z: turn z onto the bone.
             let q = DQuat::from_rotation_arc(DVec3::Z, d.normalize());
             let (yaw, pitch, roll) = q.to_euler(EulerRot::ZYX);
-            (
-                ((a + b) * 0.5).to_array(),
-                [roll, pitch, yaw],
-                format!(r#"<cylinder radius="{radius}" length="{}"/>"#, d.length()),
-            )
+            vec![
+                (
+                    ((a + b) * 0.5).to_array(),
+                    [roll, pitch, yaw],
+                    format!(r#"<cylinder radius="{radius}" length="{}"/>"#, d.length()),
+                ),
+                ball(from, radius),
+                ball(to, radius),
+            ]
         }
     }
 }

@@ -22,7 +22,7 @@ mod world;
 use serde::Serialize;
 
 use crate::anim::aibo::drive::{HOLD_S, SETTLE_S};
-use crate::anim::aibo::physical::physical_model;
+use crate::anim::aibo::physical::simulated_model;
 use crate::anim::clock;
 use crate::error::{Error, Result};
 use crate::formats::aibo::Model;
@@ -88,7 +88,7 @@ pub(crate) fn step_counts(duration_s: f64) -> (usize, usize, usize) {
 /// The servos a model's simulated dog drives, in the order the frames
 /// (and the MJCF export's actuators) list them.
 pub fn servos(model: Model) -> Vec<SimServo> {
-    servos_of(&physical_model(model))
+    servos_of(&simulated_model(model))
 }
 
 /// The servos of a physical model, in its order.
@@ -178,7 +178,7 @@ pub fn simulate_with(
     // The cheap bound first: the check below looks at every keyframe.
     check_length(mtn, name, max_duration_s)?;
     let model = check_simulable(mtn, name)?;
-    Ok(stepper::run(mtn, name, physical_model(model), watch))
+    Ok(stepper::run(mtn, name, simulated_model(model), watch))
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use super::{
 };
 use crate::anim::aibo::drive::{Drive, SETTLE_S, Targets};
 use crate::anim::aibo::physical::{
-    Geom, Part, PhysicalModel, STEP_S, physical_model, start_pose, tilt_deg,
+    Geom, Part, PhysicalModel, STEP_S, simulated_model, start_pose, tilt_deg,
 };
 use crate::anim::clock;
 use crate::error::Result;
@@ -57,7 +57,7 @@ impl Stepper {
     pub fn new(mtn: &Mtn, name: &str) -> Result<Stepper> {
         check_length(mtn, name, DEFAULT_MAX_DURATION_S)?;
         let model = check_simulable(mtn, name)?;
-        Ok(Stepper::with_model(mtn, name, physical_model(model)))
+        Ok(Stepper::with_model(mtn, name, simulated_model(model)))
     }
 
     fn with_model(mtn: &Mtn, name: &str, physical: PhysicalModel) -> Stepper {

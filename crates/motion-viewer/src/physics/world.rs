@@ -138,10 +138,13 @@ impl World {
             let parent = link.parent.expect("a servo's link has a parent");
             let axis = DVec3::from_array(servo.axis);
             let k = joints.len();
-            let joint = RevoluteJointBuilder::new(rv(axis))
+            let mut joint = RevoluteJointBuilder::new(rv(axis))
                 .local_anchor1(rv(DVec3::from_array(link.origin)))
-                .local_anchor2(RVec::ZERO)
-                .limits([servo.lower, servo.upper])
+                .local_anchor2(RVec::ZERO);
+            if let Some((lower, upper)) = servo.range {
+                joint = joint.limits([lower, upper]);
+            }
+            let joint = joint
                 .motor_model(MotorModel::ForceBased)
                 .motor_position(angles[k], g.kp, g.kd)
                 .motor_max_force(g.torque_limit_nm)

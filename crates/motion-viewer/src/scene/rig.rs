@@ -20,10 +20,10 @@ use crate::anim::aibo::{MtnRig, RigPose, body_box, bones, head_box};
 use crate::formats::aibo::Model;
 use crate::formats::mtn::Mtn;
 
-/// Radius of a bone, metres.
-pub(crate) const BONE_RADIUS_M: f32 = 0.006;
-/// Radius of a joint ball, metres.
-pub(crate) const JOINT_RADIUS_M: f32 = 0.009;
+/// Radius of a bone, metres: the robot description's visual bones.
+pub(crate) const BONE_RADIUS_M: f32 = crate::anim::aibo::physical::BONE_RADIUS_M as f32;
+/// Radius of a joint ball, metres: the robot description's.
+pub(crate) const JOINT_RADIUS_M: f32 = crate::anim::aibo::physical::JOINT_RADIUS_M as f32;
 
 /// What a point or bone belongs to, for its colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -46,7 +46,7 @@ impl<'a> Drive<'a> {
                 .position(|r| *r == Some(servo.joint))
                 .ok_or_else(|| rig.neutral_angle(servo.joint).unwrap_or(0.0).to_radians());
             sources.push(source);
-            ranges.push((servo.lower, servo.upper));
+            ranges.push(servo.range.unwrap_or((f64::NEG_INFINITY, f64::INFINITY)));
         }
         let mut drive = Drive {
             sampler: MtnSampler::new(mtn),
@@ -141,11 +141,15 @@ pub struct Targets {
 }
 
 impl Targets {
-    /// Targets starting at `angles`, for `physical`'s servos.
+    /// Targets starting at `angles`, for `physical`'s servos (one without a
+    /// rated speed follows its command at once).
     pub fn new(physical: &PhysicalModel, angles: Vec<f64>) -> Targets {
         Targets {
             angles,
-            speeds: physical.servos().map(|(_, s)| s.max_speed).collect(),
+            speeds: physical
+                .servos()
+                .map(|(_, s)| s.max_speed.unwrap_or(f64::INFINITY))
+                .collect(),
         }
     }
 

@@ -32,6 +32,28 @@ pub enum Geom {
 }
 
 impl Geom {
+    /// The same shape moved by `by` (a link's shape carried by another
+    /// link whose frame is parallel to it).
+    #[cfg_attr(not(feature = "physics"), allow(dead_code))] // the simulator's
+    pub(crate) fn moved(&self, by: DVec3) -> Geom {
+        let m = |p: [f64; 3]| (DVec3::from_array(p) + by).to_array();
+        match *self {
+            Geom::Box { centre, half } => Geom::Box {
+                centre: m(centre),
+                half,
+            },
+            Geom::Capsule { from, to, radius } => Geom::Capsule {
+                from: m(from),
+                to: m(to),
+                radius,
+            },
+            Geom::Sphere { centre, radius } => Geom::Sphere {
+                centre: m(centre),
+                radius,
+            },
+        }
+    }
+
     /// The lowest height of the shape for a link at `origin` with axes `axes`.
     pub(crate) fn lowest_z(&self, origin: DVec3, axes: DQuat) -> f64 {
         let at = |p: [f64; 3]| (origin + axes * DVec3::from_array(p)).z;

@@ -1,19 +1,29 @@
 //! How much each link weighs: Webots' ERS-7 part masses, and the other
-//! models' published weights spread over the same split.
+//! models' published weights spread over the same split. A part whose servo
+//! the model lacks (the ERS-220 and ERS-310 tails) stays in its parent's
+//! link ([`super::build`]).
 
 use crate::formats::aibo::Model;
 
 /// A model's published mass and the ERS-7 part masses scaled to it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MassBudget {
-    /// The trunk (with the tail, which is not simulated), kg.
+    /// The trunk without the tail, kg.
     pub body: f64,
+    /// The tail's first (pan) link, kg.
+    pub tail_pan: f64,
+    /// The tail's second (tilt) link, the stub itself, kg.
+    pub tail_tilt: f64,
     /// The neck-tilt link, kg.
     pub neck: f64,
     /// The link between the head's first and third servos, kg.
     pub head_mid: f64,
-    /// The head (with the mouth and ears), kg.
+    /// The head without the mouth and ears, kg.
     pub head: f64,
+    /// The jaw, kg.
+    pub mouth: f64,
+    /// One ear, kg.
+    pub ear: f64,
     /// A J1 (shoulder) link, kg.
     pub shoulder: f64,
     /// A J2 (upper leg) link, kg.
@@ -23,13 +33,19 @@ pub struct MassBudget {
 }
 
 /// Webots' ERS-7 part masses (model.txt of its Aibo ERS-7 model): body
-/// 0.613 + tail 0.001 + 0.005, neck 0.015, head base 0.01, head 0.19 + ears
-/// 2 × 0.005, shoulder 0.05, upper and lower leg 0.073 each: 1.628 kg.
+/// 0.613, tail 0.001 + 0.005 (taken as the pan base and the stub), neck
+/// 0.015, head base 0.01, head 0.19, ears 2 × 0.005, shoulder 0.05, upper
+/// and lower leg 0.073 each: 1.628 kg. Webots gives the jaw no mass of its
+/// own: 0.010 of the head's 0.19 is assumed to be it (docs/physics.md).
 const ERS7_MASSES: MassBudget = MassBudget {
-    body: 0.619,
+    body: 0.613,
+    tail_pan: 0.001,
+    tail_tilt: 0.005,
     neck: 0.015,
     head_mid: 0.010,
-    head: 0.200,
+    head: 0.180,
+    mouth: 0.010,
+    ear: 0.005,
     shoulder: 0.050,
     upper_leg: 0.073,
     lower_leg: 0.073,
@@ -56,9 +72,13 @@ pub fn masses(model: Model) -> MassBudget {
     let m = ERS7_MASSES;
     MassBudget {
         body: m.body * s,
+        tail_pan: m.tail_pan * s,
+        tail_tilt: m.tail_tilt * s,
         neck: m.neck * s,
         head_mid: m.head_mid * s,
         head: m.head * s,
+        mouth: m.mouth * s,
+        ear: m.ear * s,
         shoulder: m.shoulder * s,
         upper_leg: m.upper_leg * s,
         lower_leg: m.lower_leg * s,

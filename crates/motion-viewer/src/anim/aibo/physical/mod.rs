@@ -1,24 +1,23 @@
-//! The physical model of each AIBO: the rig's servo links as rigid bodies
-//! with masses, inertias and collision shapes, its servos as position
-//! actuators, and the ground. One description serves the simulator
-//! (`physics`, feature `physics`) and the MJCF export, so the two engines
-//! are given the same robot.
+//! The one robot description of each AIBO model: the rig's servo links
+//! as rigid bodies with masses, inertias, collision and visual shapes, its
+//! servos (PRM names, limits, speeds, torque) as position actuators, and
+//! the ground. The simulator (`physics`, feature `physics`), the MJCF, the
+//! URDF (`export::robot`), MCAP's robot description and USD all read it, so
+//! every engine and tool is given the same robot.
 //!
 //! Every number is in `docs/physics.md` with its source or the assumption
 //! behind it. Units are SI (metres, kilograms, radians, newton-metres); the
 //! frames are the rig's ([`super`]): x forward, y left, z up, each link's
 //! frame at its servo's axis, parallel to its parent's at zero angles.
 //!
-//! What moves: the twelve leg servos and the head's three. The tail, mouth
-//! and ears weigh a few grams and are not simulated: their mass is carried
-//! by the body or the head, fixed at zero angle.
+//! Every servo the model's motions drive is a link: legs, head, and the
+//! tail, mouth and ears where the model has them ([`physical_model`]). The
+//! simulator drives the legs and head only: [`PhysicalModel::simulated`]
+//! folds the others, a few grams each, into their parent at zero angle.
 
 use glam::{DQuat, DVec3};
 
-use super::{joint_label, links_at, rig_model, servo_axis};
-use crate::formats::aibo::{Joint, LegJoint, Model, max_speed_rad_s};
-use crate::formats::mtn::prm_names;
-use geom::solid;
+use crate::formats::aibo::{Joint, Model};
 
 /// Millimetres (the rig's unit) to metres.
 const M_PER_MM: f64 = 1e-3;
@@ -68,19 +67,21 @@ pub const STEP_S: f64 = 0.002;
 /// the reference engine keeps the finer one.
 pub(crate) const MUJOCO_STEP_S: f64 = 0.001;
 
+mod build;
 mod geom;
 mod mass;
 mod pose;
 
+pub use build::physical_model;
+pub(crate) use build::{BONE_RADIUS_M, JOINT_RADIUS_M};
 pub use geom::{Collider, Geom, Part};
-pub use mass::masses;
 #[cfg(test)]
 use mass::total_mass_kg;
 #[cfg_attr(not(feature = "physics"), allow(unused_imports))] // the simulator's
 pub use pose::tilt_deg;
 pub use pose::{expected_clearance, start_pose};
 
-/// A simulated servo.
+/// A servo.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PhysServo {
     /// Its role.
@@ -89,12 +90,13 @@ pub struct PhysServo {
     pub name: &'static str,
     /// The unit axis a positive angle turns about, parent link's frame.
     pub axis: [f64; 3],
-    /// Lowest angle, radians.
-    pub lower: f64,
-    /// Highest angle, radians.
-    pub upper: f64,
-    /// Rated speed, rad/s.
-    pub max_speed: f64,
+    /// Lowest and highest angle, radians (the rig's limits); `None` where
+    /// none is published (the ears, binary switches).
+    pub range: Option<(f64, f64)>,
+    /// Rated speed, rad/s; `None` where none is published (the ears).
+    pub max_speed: Option<f64>,
+    /// True when the simulator drives it ([`build::simulated`]).
+    pub simulated: bool,
 }
 
 /// One rigid body: the trunk, or a servo's link.
@@ -117,11 +119,14 @@ pub struct PhysLink {
     pub inertia: [f64; 3],
     /// Collision shapes.
     pub colliders: Vec<Collider>,
+    /// Visual shapes, as the window draws the rig: bones, joint balls,
+    /// the body's and head's boxes, the mouth's and ears'.
+    pub visuals: Vec<Geom>,
     /// Named points carried by the link (rig point names), link frame, metres.
     pub points: Vec<(&'static str, [f64; 3])>,
 }
 
-/// One AIBO as rigid bodies, servos and ground.
+/// One AIBO as rigid bodies, servos and ground: the robot description.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PhysicalModel {
     /// The model.
@@ -135,12 +140,20 @@ pub struct PhysicalModel {
 }
 
 impl PhysicalModel {
+    /// The robot's name (`aibo_ers7`), as the URDF and MJCF give it.
+    pub fn name(&self) -> String {
+        format!(
+            "aibo_{}",
+            self.model.name().replace('-', "").to_ascii_lowercase()
+        )
+    }
+
     /// The whole dog's mass, kg.
     pub fn total_mass(&self) -> f64 {
         self.links.iter().map(|l| l.mass).sum()
     }
 
-    /// The simulated servos in link order, with their link's index.
+    /// The servos in link order, with their link's index.
     pub fn servos(&self) -> impl Iterator<Item = (usize, &PhysServo)> {
         self.links
             .iter()
@@ -179,209 +192,117 @@ impl PhysicalModel {
             .flat_map(|(l, &(o, q))| l.colliders.iter().map(move |c| c.geom.lowest_z(o, q)))
             .fold(f64::INFINITY, f64::min)
     }
-}
 
-/// Radii of the bone capsules, metres (assumptions: about the width of the
-/// real legs and neck in photos).
-const UPPER_LEG_RADIUS_M: f64 = 0.012;
-const LOWER_LEG_RADIUS_M: f64 = 0.010;
-const NECK_RADIUS_M: f64 = 0.012;
-/// A servo housing with no bone of its own (a shoulder, the head's middle
-/// servo), for its inertia only.
-const HOUSING_RADIUS_M: f64 = 0.015;
-
-/// True for the servos the simulator drives.
-pub fn simulated(joint: Joint) -> bool {
-    matches!(
-        joint,
-        Joint::Leg(..) | Joint::HeadTilt | Joint::HeadPan | Joint::HeadRoll
-    )
-}
-
-/// The physical model of `model`.
-pub fn physical_model(model: Model) -> PhysicalModel {
-    let rig = rig_model(model);
-    let prm = prm_names(model);
-    let mass = masses(model);
-    let tree = links_at(model, |_| 0.0);
-    let moves = |joint: Joint| {
-        simulated(joint)
-            && rig.neutral_angle(joint).is_some()
-            && prm.iter().any(|(j, _)| *j == joint)
-    };
-    let mut links = vec![PhysLink {
-        name: "body".into(),
-        parent: None,
-        servo: None,
-        origin: [0.0; 3],
-        mass: mass.body,
-        com: [0.0; 3],
-        inertia: [0.0; 3],
-        colliders: vec![Collider {
-            geom: Geom::Box {
-                centre: metres(rig.body_box.0),
-                half: metres(rig.body_box.1),
-            },
-            part: Part::Body,
-        }],
-        points: Vec::new(),
-    }];
-    // For each rig link: the physical link that carries it and where it is
-    // in that link's frame (frames are parallel at zero angles, so offsets add).
-    let mut owner: Vec<(usize, DVec3)> = Vec::with_capacity(tree.len());
-    for link in &tree {
-        let (parent_owner, parent_at) = link.parent.map_or((0, DVec3::ZERO), |p| owner[p]);
-        let at = parent_at + DVec3::from_array(link.offset) * M_PER_MM;
-        match link.joint.filter(|&j| moves(j)) {
-            Some(joint) => {
-                let name = prm
-                    .iter()
-                    .find(|(j, _)| *j == joint)
-                    .map(|(_, n)| *n)
-                    .expect("moves() checked the PRM table");
-                let limit = rig.limit(joint).expect("every simulated servo has a limit");
+    /// The robot the simulator drives: the trunk and the simulated servos'
+    /// links ([`build::simulated`]). Every other link (tail, mouth, ears) rides on
+    /// its nearest simulated ancestor at zero angle: its mass, points and
+    /// shapes move there, and the carrier's centre of mass and inertia are
+    /// those of its total mass by the description's one rule.
+    #[cfg_attr(not(feature = "physics"), allow(dead_code))] // the simulator's
+    pub fn simulated(&self) -> PhysicalModel {
+        let mut links: Vec<PhysLink> = Vec::with_capacity(self.links.len());
+        // Per description link: the simulated link that carries it, and
+        // where its frame is in that link's (frames are parallel at zero).
+        let mut carrier: Vec<(usize, DVec3)> = Vec::with_capacity(self.links.len());
+        let mut folded = vec![false; self.links.len()];
+        for link in &self.links {
+            let keeps = link.servo.as_ref().is_none_or(|s| s.simulated);
+            let parent = link.parent.map(|p| carrier[p]);
+            if keeps {
                 links.push(PhysLink {
-                    name: joint_label(joint),
-                    parent: Some(parent_owner),
-                    servo: Some(PhysServo {
-                        joint,
-                        name,
-                        axis: servo_axis(model, joint).expect("the rig has the servo"),
-                        lower: limit.min_deg.to_radians(),
-                        upper: limit.max_deg.to_radians(),
-                        max_speed: max_speed_rad_s(model, joint).expect("a servo with a speed"),
+                    parent: parent.map(|(p, _)| p),
+                    origin: parent.map_or(link.origin, |(_, at)| {
+                        (at + DVec3::from_array(link.origin)).to_array()
                     }),
-                    origin: at.to_array(),
-                    mass: 0.0,
-                    com: [0.0; 3],
-                    inertia: [0.0; 3],
-                    colliders: Vec::new(),
-                    points: link.point.map(|p| vec![(p, [0.0; 3])]).unwrap_or_default(),
+                    ..link.clone()
                 });
-                owner.push((links.len() - 1, DVec3::ZERO));
+                carrier.push((links.len() - 1, DVec3::ZERO));
+                continue;
             }
-            None => {
-                if let Some(point) = link.point {
-                    links[parent_owner].points.push((point, at.to_array()));
-                }
-                owner.push((parent_owner, at));
-            }
+            let (host, parent_at) = parent.unwrap_or((0, DVec3::ZERO));
+            let at = parent_at + DVec3::from_array(link.origin);
+            let moved = |p: [f64; 3]| (at + DVec3::from_array(p)).to_array();
+            let h = &mut links[host];
+            h.mass += link.mass;
+            h.points
+                .extend(link.points.iter().map(|&(n, p)| (n, moved(p))));
+            h.visuals.extend(link.visuals.iter().map(|g| g.moved(at)));
+            h.colliders.extend(link.colliders.iter().map(|c| Collider {
+                geom: c.geom.moved(at),
+                part: c.part,
+            }));
+            folded[host] = true;
+            carrier.push((host, at));
+        }
+        for (link, _) in links.iter_mut().zip(&folded).filter(|(_, f)| **f) {
+            (link.com, link.inertia) = build::mass_properties(link);
+        }
+        PhysicalModel {
+            links,
+            ..self.clone()
         }
     }
-    // Shapes and masses by role, from the points each link carries and its
-    // children's origins.
-    let child_origins = |i: usize, links: &[PhysLink]| -> Vec<[f64; 3]> {
-        links
-            .iter()
-            .filter(|l| l.parent == Some(i))
-            .map(|l| l.origin)
-            .collect()
-    };
-    for i in 1..links.len() {
-        let joint = links[i].servo.as_ref().expect("not the trunk").joint;
-        let children = child_origins(i, &links);
-        let point = |name: &str| {
-            links[i]
-                .points
-                .iter()
-                .find(|(n, _)| n.ends_with(name))
-                .map(|&(_, p)| p)
-        };
-        let (m, colliders) = match joint {
-            Joint::Leg(_, LegJoint::Rotator) => (mass.shoulder, Vec::new()),
-            Joint::Leg(_, LegJoint::Elevator) => {
-                let knee = children.first().copied().unwrap_or([0.0; 3]);
-                (
-                    mass.upper_leg,
-                    vec![capsule([0.0; 3], knee, UPPER_LEG_RADIUS_M, Part::Leg)],
-                )
-            }
-            Joint::Leg(_, LegJoint::Knee) => {
-                let paw = point("paw").unwrap_or([0.0; 3]);
-                // The shin ends where it meets the paw's ball, so that only
-                // the ball touches the ground under a standing leg.
-                let paw_v = DVec3::from_array(paw);
-                let shin_end = paw_v - paw_v.normalize_or_zero() * PAW_RADIUS_M;
-                (
-                    mass.lower_leg,
-                    vec![
-                        capsule([0.0; 3], shin_end.to_array(), LOWER_LEG_RADIUS_M, Part::Leg),
-                        Collider {
-                            geom: Geom::Sphere {
-                                centre: paw,
-                                radius: PAW_RADIUS_M,
-                            },
-                            part: Part::Paw,
-                        },
-                    ],
-                )
-            }
-            Joint::HeadTilt => {
-                let up = children.first().copied().unwrap_or([0.0; 3]);
-                (
-                    mass.neck,
-                    vec![capsule([0.0; 3], up, NECK_RADIUS_M, Part::Head)],
-                )
-            }
-            _ if point("head").is_some() => {
-                let head = point("head").expect("checked");
-                let (c, h) = rig.head_box;
-                let centre = (DVec3::from_array(head) + DVec3::from_array(metres(c))).to_array();
-                (
-                    mass.head,
-                    vec![Collider {
-                        geom: Geom::Box {
-                            centre,
-                            half: metres(h),
-                        },
-                        part: Part::Head,
-                    }],
-                )
-            }
-            _ => (mass.head_mid, Vec::new()),
-        };
-        let (com, inertia) = match colliders.iter().find(|c| c.part != Part::Paw) {
-            Some(c) => solid(&c.geom, m),
-            None => solid(
-                &Geom::Sphere {
-                    centre: [0.0; 3],
-                    radius: HOUSING_RADIUS_M,
-                },
-                m,
-            ),
-        };
-        let link = &mut links[i];
-        link.mass = m;
-        link.com = com;
-        link.inertia = inertia;
-        link.colliders = colliders;
-    }
-    let (com, inertia) = solid(&links[0].colliders[0].geom, mass.body);
-    links[0].com = com;
-    links[0].inertia = inertia;
-    PhysicalModel {
-        model,
-        links,
-        servo: SERVO,
-        friction: FRICTION,
-    }
 }
 
-fn metres(v: [f64; 3]) -> [f64; 3] {
+/// The description the simulator drives: [`physical_model`]'s
+/// [`PhysicalModel::simulated`].
+#[cfg_attr(not(feature = "physics"), allow(dead_code))] // the simulator's
+pub fn simulated_model(model: Model) -> PhysicalModel {
+    physical_model(model).simulated()
+}
+
+/// Millimetres (the rig's unit) to metres: the one conversion every
+/// reader of the description gets its metres from.
+pub(crate) fn metres(v: [f64; 3]) -> [f64; 3] {
     v.map(|x| x * M_PER_MM)
-}
-
-fn capsule(from: [f64; 3], to: [f64; 3], radius: f64, part: Part) -> Collider {
-    Collider {
-        geom: Geom::Capsule { from, to, radius },
-        part,
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anim::aibo::forward_kinematics;
+    use crate::anim::aibo::{forward_kinematics, rig_model};
+
+    #[test]
+    fn every_driven_servo_is_a_link_and_the_simulator_carries_the_small_ones() {
+        // Sony's full-body motions' servo counts (docs/formats.md §1).
+        for (model, all) in [
+            (Model::Ers110, 18),
+            (Model::Ers210, 20),
+            (Model::Ers220, 15),
+            (Model::Ers310, 15),
+            (Model::Ers7, 20),
+        ] {
+            let full = physical_model(model);
+            assert_eq!(full.servos().count(), all, "{model}");
+            let sim = full.simulated();
+            // The legs' 12 and the head's 3.
+            assert_eq!(sim.servos().count(), 15, "{model}");
+            assert!(sim.servos().all(|(_, s)| s.simulated), "{model}");
+            assert!((sim.total_mass() - full.total_mass()).abs() < 1e-12);
+        }
+        // Webots' ERS-7: body 0.613 + tail 0.001 + 0.005; head 0.19 + ears
+        // 2 × 0.005 (the jaw's assumed 0.010 is within the 0.19).
+        let sim = physical_model(Model::Ers7).simulated();
+        assert!((sim.links[0].mass - 0.619).abs() < 1e-12);
+        let head = sim
+            .links
+            .iter()
+            .find(|l| l.points.iter().any(|(n, _)| *n == "head"));
+        assert!((head.unwrap().mass - 0.200).abs() < 1e-12);
+        let names: Vec<&str> = physical_model(Model::Ers7)
+            .servos()
+            .map(|(_, s)| s.name)
+            .collect();
+        for tail_mouth_ears in [
+            "PRM:/r6/c1-Joint2:61",
+            "PRM:/r6/c2-Joint2:62",
+            "PRM:/r1/c1/c2/c3/c4-Joint2:14",
+            "PRM:/r1/c1/c2/c3/e5-Joint4:15",
+            "PRM:/r1/c1/c2/c3/e6-Joint4:16",
+        ] {
+            assert!(names.contains(&tail_mouth_ears), "{names:?}");
+        }
+    }
 
     #[test]
     fn the_parts_sum_to_the_published_weight() {
@@ -410,14 +331,14 @@ mod tests {
                 .enumerate()
                 .map(|(i, _)| (5.0 + 2.0 * i as f64).to_radians())
                 .collect();
-            // The tail is not simulated: it rides on the trunk at zero angle.
+            // A tail the model cannot move rides on the trunk at zero angle.
             let mut rig_angles: crate::anim::aibo::JointAngles = p
                 .servos()
                 .zip(&angles)
                 .map(|((_, s), a)| (s.joint, a.to_degrees()))
                 .collect();
-            rig_angles.insert(Joint::TailTilt, 0.0);
-            rig_angles.insert(Joint::TailPan, 0.0);
+            rig_angles.entry(Joint::TailTilt).or_insert(0.0);
+            rig_angles.entry(Joint::TailPan).or_insert(0.0);
             let pose = forward_kinematics(model, &rig_angles, [0.0; 3]);
             let frames = p.frames(DVec3::ZERO, DQuat::IDENTITY, &angles);
             for (link, &(o, q)) in p.links.iter().zip(&frames) {
