@@ -1,4 +1,4 @@
-"""The README's Python example runs and prints what it says it prints."""
+"""python/README.md's example runs and prints what it says it prints."""
 
 import re
 import subprocess
@@ -8,8 +8,8 @@ from conftest import DATA, ROOT
 
 
 def test_the_readme_example(tmp_path):
-    readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("## Python") :]
+    readme = (ROOT / "python" / "README.md").read_text()
+    section = readme[readme.index("## Ten lines") :]
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     assert len(code.strip().splitlines()) <= 12
     (tmp_path / "data").symlink_to(DATA)

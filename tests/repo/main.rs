@@ -1,6 +1,8 @@
 //! The `repo` test harness: what holds for the repository as a whole — the
-//! README in step with the program, the format rulings in `docs/formats.md`
-//! and every reference to them, and no source file importing a file that
+//! documentation in step with the program (the CLI reference, the key
+//! table, the library's first ten lines) with every relative link resolving
+//! and the README a front page, the format rulings in `docs/formats.md` and
+//! every reference to them, and no source file importing a file that
 //! imports it back.
 
 #[path = "../common/app.rs"]
@@ -10,6 +12,7 @@ mod common;
 
 mod docs;
 mod imports;
+mod links;
 mod one_clock;
 mod outside_crate;
 mod readme;

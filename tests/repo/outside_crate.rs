@@ -6,7 +6,7 @@
 use crate::common::{repo, root, tool_present};
 use std::process::Command;
 
-/// The `main.rs` of the outside crate, as the README shows it.
+/// The `main.rs` of the outside crate, as `docs/library.md` shows it.
 const MAIN: &str = r#"fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let (motion, out) = (args.next().ok_or("MOTION")?, args.next().ok_or("OUT.glb")?);
@@ -106,4 +106,14 @@ fn a_crate_outside_the_repository_builds_on_the_lean_library() {
     assert_eq!(&glb[..4], b"glTF");
     let gltf = gltf::Gltf::from_slice(&glb).unwrap();
     assert!(gltf.animations().count() >= 1, "the motion is animated");
+}
+
+/// The page a Rust user reads first shows the very program built above.
+#[test]
+fn the_library_page_shows_the_first_ten_lines() {
+    let page = std::fs::read_to_string(repo("docs/library.md")).unwrap();
+    assert!(
+        page.contains(&format!("```rust\n{MAIN}```\n")),
+        "docs/library.md should show the outside crate's main.rs:\n{MAIN}"
+    );
 }

@@ -1,14 +1,16 @@
-//! The README stays current: its key table is the window's own binding table,
-//! and every command and option `viewer --help` lists is in its CLI block.
+//! The reference pages stay current: the key table of `docs/window.md` is
+//! the window's own binding table, and every command and option `viewer
+//! --help` lists is in the synopsis of `docs/cli.md`.
 use crate::common;
 use common::repo;
 use motion_viewer::app::help_rows;
 
-fn readme() -> String {
-    std::fs::read_to_string(repo("README.md")).unwrap()
+/// A page of the documentation, by its path in the repository.
+fn page(path: &str) -> String {
+    std::fs::read_to_string(repo(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-/// The key table as the README writes it: one row per action, each key in
+/// The key table as `docs/window.md` writes it: one row per action, each key in
 /// backticks.
 fn key_table() -> String {
     help_rows()
@@ -21,11 +23,11 @@ fn key_table() -> String {
 }
 
 #[test]
-fn readme_key_table_is_the_binding_table() {
+fn window_guide_key_table_is_the_binding_table() {
     let table = key_table();
     assert!(
-        readme().contains(&format!("| Keys | Action |\n|---|---|\n{table}")),
-        "README's key table should read:\n{table}"
+        page("docs/window.md").contains(&format!("| Keys | Action |\n|---|---|\n{table}")),
+        "docs/window.md's key table should read:\n{table}"
     );
 }
 
@@ -66,10 +68,11 @@ fn options(help: &str) -> Vec<String> {
 }
 
 #[test]
-fn readme_cli_block_names_every_command_and_option() {
-    let readme = readme();
-    let block_start = readme.find("## The `viewer` command").unwrap();
-    let block = &readme[block_start..];
+fn cli_reference_names_every_command_and_option() {
+    let cli = page("docs/cli.md");
+    // The synopsis: the first `sh` block of the page.
+    let block_start = cli.find("## Synopsis\n\n```sh\n").unwrap();
+    let block = &cli[block_start..];
     let block = &block[..block.find("\n```\n").unwrap()];
     let mut missing = Vec::new();
     let mut check = |path: &[&str]| {
@@ -79,7 +82,7 @@ fn readme_cli_block_names_every_command_and_option() {
             missing.push(format!("viewer {words}"));
         }
         for option in options(&text) {
-            if !block.contains(&option) && !readme.contains(&format!("`{option}")) {
+            if !block.contains(&option) && !cli.contains(&format!("`{option}")) {
                 missing.push(format!("viewer {words} {option}"));
             }
         }
@@ -92,6 +95,6 @@ fn readme_cli_block_names_every_command_and_option() {
     }
     assert!(
         missing.is_empty(),
-        "the README does not mention: {missing:?}"
+        "docs/cli.md does not mention: {missing:?}"
     );
 }
