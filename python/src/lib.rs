@@ -12,9 +12,6 @@ mod memg;
 mod mtn;
 mod sample;
 mod track;
-mod track_kind;
-mod track_memg;
-mod track_sample;
 mod track_sim;
 
 use errors::OrRaise;

@@ -5,7 +5,7 @@
 //! as the decoder does (every count, shape and mapping, with the decoder's
 //! errors: `formats::memg::index`) and keeps it mapped. The `f32` arrays the
 //! CPU deformer and the exporters take are narrowed from the map the first
-//! time a call needs them (`Track::whole`, in `track_memg.rs`); the mean
+//! time a call needs them (`Track::whole`, in `track/memg.rs`); the mean
 //! poses, bases and coefficients are numpy `float64` views of the stored
 //! doubles (in the file's byte order, where the file has them), of one copy
 //! of the file made the first time a view is asked for: a view is memory

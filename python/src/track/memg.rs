@@ -3,8 +3,8 @@
 //! decoded on first need, and the arrays as read-only views (the groups'
 //! stored arrays: see `memg.rs`).
 
+use super::Track;
 use crate::memg::Which;
-use crate::track::Track;
 use motion_viewer::Track as Inner;
 use motion_viewer::formats::memg::MemgGroup;
 use numpy::ndarray::{ArrayView, Dimension, ShapeBuilder};

@@ -2,7 +2,7 @@
 //! its kind's data, a `TypeError` naming the method on a track of another
 //! kind, and a `ValueError` for a part an MRTK recording lacks.
 
-use crate::track::Track;
+use super::Track;
 use motion_viewer::Track as Inner;
 use motion_viewer::anim::memg::Binding;
 use motion_viewer::formats::input_animation::InputAnimation;

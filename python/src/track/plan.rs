@@ -5,9 +5,9 @@
 //! frames on the library's one clock), the output cap, then the array filled
 //! with the GIL released, a slice at a time, Ctrl-C heard between slices.
 
+use super::Track;
 use crate::errors::guarded;
 use crate::sample::{self, Times};
-use crate::track::Track;
 use motion_viewer::Track as Inner;
 use numpy::ndarray::{Dimension, Ix2, Ix3, Ix4};
 use numpy::{Element, PyArray};

@@ -1,15 +1,19 @@
 //! `motion_viewer.Track`: one motion, its facts, and its samplers. Each
 //! sampler method says only what its kind of sample is (a `Plan`: the shape
-//! of one sample and the function filling samples); `track_sample.rs` is the
+//! of one sample and the function filling samples); `track/plan.rs` is the
 //! one body they share (times, output cap, the GIL released, Ctrl-C). The
-//! kind lookups live in `track_kind.rs`, the MEMG side in `track_memg.rs`.
+//! kind lookups live in `track/kind.rs`, the MEMG side in `track/memg.rs`.
 
 use crate::errors::guarded;
 use crate::memg::{Stored, Which};
 use crate::sample;
-use crate::track_kind::kind;
-use crate::track_memg::{borrowed, shaped};
-use crate::track_sample::Plan;
+use kind::kind;
+use memg::{borrowed, shaped};
+use plan::Plan;
+
+mod kind;
+mod memg;
+mod plan;
 use motion_viewer::Track as Inner;
 use motion_viewer::anim::memg::Binding;
 use motion_viewer::formats::input_animation::JOINT_COUNT;
