@@ -12,7 +12,7 @@ pub fn run(args: &ExportArgs) -> Result<()> {
     let tracks = if args.model.is_some() {
         Vec::new()
     } else {
-        super::load(&args.files, scene::Archives::EveryMotion)?
+        super::load(&args.files, motion_viewer::open::Archives::EveryMotion)?
     };
     let frames = args.frames.map(values::FrameRange::pair);
     let bar = progress_bar();
