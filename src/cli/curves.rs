@@ -8,7 +8,6 @@ use motion_viewer::curves::diff::{DiffOptions, diff, to_text};
 use motion_viewer::curves::plot::{DEFAULT_SIZE, plot};
 use motion_viewer::curves::select::Window;
 use motion_viewer::curves::svg::write_svg;
-use motion_viewer::scene;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

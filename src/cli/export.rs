@@ -5,7 +5,6 @@ use super::values;
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use motion_viewer::export::{self, Options};
-use motion_viewer::scene;
 use std::time::Instant;
 
 pub fn run(args: &ExportArgs) -> Result<()> {

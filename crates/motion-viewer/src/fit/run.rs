@@ -12,7 +12,7 @@ use crate::error::{DecodeError, Error, Result};
 use crate::formats::obj::ObjScene;
 use crate::formats::pc2;
 use crate::open::check_not_input;
-use crate::open::{Input, OpenOptions, open_with};
+use crate::open::{Input, OpenOptions, head, open_with};
 use crate::output::write_atomic;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -64,19 +64,13 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
     check_not_input(&request.out, &inputs, request.force)?;
     let vertices = scene.positions.len();
 
-    // A .pc2 is mapped (address space, paged from the file) when large:
-    // sized from its header, or .obj frames from their count, before any
-    // position is read.
-    let cache = match &request.animation {
-        AnimationSource::Pc2(path) => Some(Input::read(path)?),
-        AnimationSource::Objs(_) => None,
-    };
+    // Sized from the headers (or the file count) before the positions are
+    // read, or a large .pc2 even mapped (the address space is capped too).
     let (frames, sizing_path) = match &request.animation {
         AnimationSource::Pc2(path) => {
-            let data = &cache.as_ref().expect("read above").data;
-            let head = &data[..data.len().min(32)];
-            let (header, _) = pc2::header(head, data.len() as u64, vertices)
-                .map_err(|e| Error::decode(path, e))?;
+            let (first, len) = head(path, 32)?;
+            let (header, _) =
+                pc2::header(&first, len, vertices).map_err(|e| Error::decode(path, e))?;
             if header.sampling != 1.0 {
                 warnings.push(format!(
                     "{}: samples every {} frames from frame {}; --fps is the rate of its samples",
@@ -107,10 +101,11 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
     )?;
 
     let held: Vec<f32>;
+    let mapped;
     let positions: &[f32] = match &request.animation {
         AnimationSource::Pc2(path) => {
-            let data = &cache.as_ref().expect("read above").data;
-            let cache = pc2::decode(data, vertices).map_err(|e| Error::decode(path, e))?;
+            mapped = Input::read(path)?;
+            let cache = pc2::decode(&mapped.data, vertices).map_err(|e| Error::decode(path, e))?;
             match cache.positions {
                 std::borrow::Cow::Borrowed(p) => p,
                 std::borrow::Cow::Owned(p) => {

@@ -129,6 +129,12 @@ impl From<&Path> for Source {
     }
 }
 
+impl From<&String> for Source {
+    fn from(path: &String) -> Source {
+        Source::Path(path.into())
+    }
+}
+
 impl From<&str> for Source {
     fn from(path: &str) -> Source {
         Source::Path(path.into())
