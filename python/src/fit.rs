@@ -151,7 +151,7 @@ fn fit_array<'py>(
         motion_viewer::Track::Memg {
             obj_path: scene,
             motion_path,
-            scene: std::sync::Arc::new(obj),
+            scene: obj,
             motion: std::sync::Arc::new(motion),
         },
         warnings,
