@@ -204,7 +204,7 @@ struct Fixed<'a>(&'a [u8]);
 
 /// The front door's options here: an archive without an entry refused.
 /// Bare archives refused, as `viewer info` does; libraries from `mtl`.
-fn ask(mtl: &Fixed<'_>) -> OpenOptions<'_> {
+fn ask<'a>(mtl: &'a Fixed<'_>) -> OpenOptions<'a> {
     OpenOptions {
         archives: Archives::Ask,
         materials: Some(mtl),

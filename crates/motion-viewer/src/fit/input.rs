@@ -1,7 +1,7 @@
 //! What a fit reads: the groups of a scene `.obj`, and its animation as a
 //! point cache (`.pc2`, Blender's and 3ds Max's) or as a sequence of `.obj`
 //! files that keep the scene's vertex order. Every file is read through the
-//! front door's rules ([`crate::open`]); a `.pc2` is decoded by
+//! front door's rules ([`mod@crate::open`]); a `.pc2` is decoded by
 //! [`crate::formats::pc2`]. A point cache has no clock: the frame rate is
 //! the caller's (`--fps`).
 

@@ -33,7 +33,7 @@ pub struct FitRequest {
     pub force: bool,
 }
 
-/// A fit's scene `.obj`, opened through the front door ([`crate::open`])
+/// A fit's scene `.obj`, opened through the front door ([`mod@crate::open`])
 /// as any scene is (its material libraries read beside it), with the
 /// warnings of opening it: what `viewer memg fit` and Python's `fit` read.
 ///
