@@ -4,8 +4,8 @@
 
 use motion_viewer::app::{Host, HostEvent};
 use motion_viewer::error::Result;
-use motion_viewer::scene::archive::{disk_file, split_entry};
-use motion_viewer::scene::{DiskMaterials, Input, Materials};
+use motion_viewer::open::archive::{disk_file, split_entry};
+use motion_viewer::open::{DiskMaterials, Input, Materials};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -111,7 +111,7 @@ impl Host for DesktopHost {
 pub fn save_motion(path: &Path, original: &Path, bytes: &[u8], overwrite: bool) -> Result<()> {
     let inputs = [original.to_path_buf()];
     let archived = split_entry(original).is_some();
-    motion_viewer::output::check_not_input(path, &inputs, overwrite && !archived)?;
+    motion_viewer::open::check_not_input(path, &inputs, overwrite && !archived)?;
     motion_viewer::output::write_atomic(path, |w| w.write_all(bytes))
 }
 
@@ -234,7 +234,7 @@ fn poll_loop(
 mod tests {
     use super::{next_free_path, read_owned, signature};
     use motion_viewer::formats::mtn::read_oda;
-    use motion_viewer::scene::archive::entry_path;
+    use motion_viewer::open::archive::entry_path;
 
     #[test]
     fn an_archive_entry_is_read_and_watched_through_its_archive() {

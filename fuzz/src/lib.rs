@@ -17,10 +17,11 @@ use motion_viewer::export::table;
 use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::input_animation::{self, InputAnimation};
 use motion_viewer::formats::{self, Kind, memg, mtn, obj};
+use motion_viewer::open::{Archives, Input, Materials};
 use motion_viewer::pose::{At, state_at as track_state};
 use motion_viewer::scene::shapes::Primitives;
-use motion_viewer::scene::{Input, Materials, Plan, Track};
-use motion_viewer::{Archives, Loaded, OpenOptions, open_inputs};
+use motion_viewer::scene::{Plan, Track};
+use motion_viewer::{Loaded, OpenOptions, open_with};
 use std::path::Path;
 
 /// `.mtn`: a decoded motion encodes, decodes to the same motion (warnings
@@ -202,11 +203,14 @@ pub fn split(data: &[u8], count: usize) -> Vec<&[u8]> {
 struct Fixed<'a>(&'a [u8]);
 
 /// The front door's options here: an archive without an entry refused.
-const ASK: OpenOptions = OpenOptions {
-    archives: Archives::Ask,
-    scene_beside: false,
-    map_memg: false,
-};
+/// Bare archives refused, as `viewer info` does; libraries from `mtl`.
+fn ask<'a>(mtl: &'a Fixed<'_>) -> OpenOptions<'a> {
+    OpenOptions {
+        archives: Archives::Ask,
+        materials: Some(mtl),
+        ..OpenOptions::default()
+    }
+}
 
 impl Materials for Fixed<'_> {
     fn read(&self, _: &Path, _: &str) -> std::io::Result<Vec<u8>> {
@@ -216,7 +220,7 @@ impl Materials for Fixed<'_> {
 
 /// `.obj` + MEMG pairing: `data` is `.obj`, `.mtl` and motion bytes (see
 /// [`split`]). The `.obj` passes [`obj_text`]; the pair loads through
-/// [`open_inputs`], binds, and deforms at its first and last
+/// [`open_with`], binds, and deforms at its first and last
 /// timestep on the fast path and the f64 reference, both one position per
 /// `.obj` vertex.
 pub fn obj_memg(data: &[u8]) {
@@ -228,7 +232,7 @@ pub fn obj_memg(data: &[u8]) {
         Input::from_bytes("scene.obj", obj_bytes.to_vec()),
         Input::from_bytes("scene.bin", motion.to_vec()),
     ];
-    let Ok(Loaded { tracks, .. }) = open_inputs(&inputs, &ASK, &Fixed(mtl)) else {
+    let Ok(Loaded { tracks, .. }) = open_with(inputs, &ask(&Fixed(mtl))) else {
         return;
     };
     for track in &tracks {
@@ -288,7 +292,7 @@ pub fn pipeline(data: &[u8]) {
         .find(|b| formats::probe(b) == Some(Kind::Mtl))
         .copied()
         .unwrap_or(b"");
-    let Ok(Loaded { tracks, .. }) = open_inputs(&inputs, &ASK, &Fixed(mtl)) else {
+    let Ok(Loaded { tracks, .. }) = open_with(inputs, &ask(&Fixed(mtl))) else {
         return;
     };
     let Ok(plan) = Plan::new(&tracks) else {

@@ -9,7 +9,8 @@ use motion_viewer::error::Error;
 use motion_viewer::fit::{self, Animation, Bound as FitBound, FitError, FitOptions, FrameMode};
 use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::memg;
-use motion_viewer::output::{check_not_input, write_atomic};
+use motion_viewer::open::check_not_input;
+use motion_viewer::output::write_atomic;
 use numpy::{PyReadonlyArray3, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -53,9 +54,7 @@ fn fit_array<'py>(
         }
     };
     let options = FitOptions { bound, frames, fps };
-    let (obj, mut warnings) = py
-        .detach(|| motion_viewer::scene::load_obj(&scene))
-        .or_raise(py)?;
+    let (obj, mut warnings) = py.detach(|| fit::open_scene(&scene)).or_raise(py)?;
     let (groups, group_warnings) = fit::groups_of(&obj, &scene).map_err(|e| to_py(py, e))?;
     warnings.extend(group_warnings);
     let shape = positions.shape().to_vec();
@@ -156,7 +155,7 @@ fn fit_array<'py>(
         motion_viewer::Track::Memg {
             obj_path: scene,
             motion_path,
-            scene: std::sync::Arc::new(obj),
+            scene: obj,
             motion: std::sync::Arc::new(motion),
         },
         warnings,

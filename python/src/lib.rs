@@ -62,7 +62,7 @@ fn open_paths(
         map_memg: true,
         ..motion_viewer::OpenOptions::default()
     };
-    motion_viewer::open_with(paths.iter().map(motion_viewer::Source::from), &options)
+    motion_viewer::open_with(paths, &options)
 }
 
 /// Every track the front door left mapped is among the load's: none is
@@ -83,7 +83,13 @@ fn open(py: Python<'_>, path: PathBuf, entry: Option<String>) -> PyResult<Track>
     errors::guarded(py, || {
         let loaded = py
             .detach(|| match &entry {
-                Some(entry) => motion_viewer::open_entry(&path, entry),
+                Some(entry) => {
+                    let options = motion_viewer::OpenOptions {
+                        entry: Some(entry),
+                        ..motion_viewer::OpenOptions::default()
+                    };
+                    motion_viewer::open_with([&path], &options)
+                }
                 None => open_paths(std::slice::from_ref(&path), true),
             })
             .or_raise(py)?;
@@ -141,9 +147,12 @@ fn open_bytes(
     // the GIL released.
     let bytes = owned(py, &data)?;
     let loaded = py
-        .detach(|| match &entry {
-            Some(entry) => motion_viewer::open_bytes_entry(name.clone(), bytes, entry),
-            None => motion_viewer::open_bytes(name.clone(), bytes),
+        .detach(|| {
+            let options = motion_viewer::OpenOptions {
+                entry: entry.as_deref(),
+                ..motion_viewer::OpenOptions::default()
+            };
+            motion_viewer::open_with([(name.clone(), bytes)], &options)
         })
         .or_raise(py)?;
     // A MEMG motion needs its .obj: never a MEMG track here.
@@ -166,7 +175,7 @@ fn open_bytes_all(py: Python<'_>, files: Vec<(PathBuf, PyBackedBytes)>) -> PyRes
         .map(|(name, data)| Ok((name.clone(), owned(py, data)?)))
         .collect::<PyResult<Vec<_>>>()?;
     let loaded = py
-        .detach(|| motion_viewer::open_bytes_all(copies))
+        .detach(|| motion_viewer::open_with(copies, &motion_viewer::OpenOptions::default()))
         .or_raise(py)?;
     // Each MEMG motion keeps its bytes object, for the arrays' views.
     let mut files: Vec<_> = files.into_iter().map(Some).collect();

@@ -126,7 +126,7 @@ fn save(py: Python<'_>, track: PyRef<'_, Track>, path: PathBuf, force: bool) -> 
     let m = track.mtn("save")?;
     let input = track.inner.path().to_path_buf();
     py.detach(|| {
-        motion_viewer::output::check_not_input(&path, &[input], force)?;
+        motion_viewer::open::check_not_input(&path, &[input], force)?;
         let bytes = motion_viewer::formats::mtn::encode(m);
         motion_viewer::output::write_atomic(&path, |w| w.write_all(&bytes))
     })

@@ -32,8 +32,8 @@ pub use timer::{Progress, Timer};
 
 use motion_viewer::error::{Error, Result};
 use motion_viewer::formats::ByteOrder;
+use motion_viewer::open::Input;
 use motion_viewer::scene::Track;
-use motion_viewer::scene::read_bytes;
 use motion_viewer::synthetic::{self, Spec};
 use std::hint::black_box;
 
@@ -73,12 +73,18 @@ impl<'a> Bench<'a> {
                 memg::bench(self, name, &motion_path, &scene)
             }
             // An archive entry (`ARCHIVE.ODA:NAME`) is timed on its own bytes.
-            Track::Mtn { path, motion, .. } => {
-                curves::mtn(&self.timer, name, &read_bytes(&path)?, &motion)
-            }
-            Track::InputAnimation { path, recording } => {
-                curves::input_animation(&self.timer, name, &read_bytes(&path)?, &recording)
-            }
+            Track::Mtn { path, motion, .. } => curves::mtn(
+                &self.timer,
+                name,
+                &Input::read(&path)?.named_bytes()?,
+                &motion,
+            ),
+            Track::InputAnimation { path, recording } => curves::input_animation(
+                &self.timer,
+                name,
+                &Input::read(&path)?.named_bytes()?,
+                &recording,
+            ),
         }
     }
 

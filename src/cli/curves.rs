@@ -8,7 +8,6 @@ use motion_viewer::curves::diff::{DiffOptions, diff, to_text};
 use motion_viewer::curves::plot::{DEFAULT_SIZE, plot};
 use motion_viewer::curves::select::Window;
 use motion_viewer::curves::svg::write_svg;
-use motion_viewer::scene;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -81,8 +80,8 @@ fn picture(out: &Path) -> Result<Picture> {
 
 pub fn plot_run(args: &PlotArgs) -> Result<()> {
     let kind = picture(&args.out)?;
-    motion_viewer::output::check_not_input(&args.out, &args.files, args.force)?;
-    let tracks = super::load(&args.files, scene::Archives::EveryMotion)?;
+    motion_viewer::open::check_not_input(&args.out, &args.files, args.force)?;
+    let tracks = super::load(&args.files, motion_viewer::open::Archives::EveryMotion)?;
     let window = match (args.frames, args.time_range) {
         (Some(f), _) => Window::Frames(f.start, f.end),
         (None, Some(r)) => Window::Seconds(r.start, r.end),
@@ -117,7 +116,7 @@ pub fn diff_run(args: &DiffArgs) -> ExitCode {
 
 /// Prints the report; true when a difference exceeds the tolerance.
 fn diff_report(args: &DiffArgs) -> Result<bool> {
-    let tracks = super::load(&args.files, scene::Archives::EveryMotion)?;
+    let tracks = super::load(&args.files, motion_viewer::open::Archives::EveryMotion)?;
     let [a, b] = tracks.as_slice() else {
         bail!(
             "diff compares two motions; the {} files given make {} (a MEMG motion is its .obj and .bin)",

@@ -5,14 +5,13 @@ use super::values;
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use motion_viewer::export::{self, Options};
-use motion_viewer::scene;
 use std::time::Instant;
 
 pub fn run(args: &ExportArgs) -> Result<()> {
     let tracks = if args.model.is_some() {
         Vec::new()
     } else {
-        super::load(&args.files, scene::Archives::EveryMotion)?
+        super::load(&args.files, motion_viewer::open::Archives::EveryMotion)?
     };
     let frames = args.frames.map(values::FrameRange::pair);
     let bar = progress_bar();

@@ -186,13 +186,13 @@ pub fn warn(warning: &str) {
 /// `archives` says) and prints the warnings of loading.
 pub fn load(
     paths: &[PathBuf],
-    archives: motion_viewer::Archives,
+    archives: motion_viewer::open::Archives,
 ) -> anyhow::Result<Vec<motion_viewer::Track>> {
     let options = motion_viewer::OpenOptions {
         archives,
         ..motion_viewer::OpenOptions::default()
     };
-    let loaded = motion_viewer::open_with(paths.iter().map(Into::into), &options)?;
+    let loaded = motion_viewer::open_with(paths, &options)?;
     warn_all(&loaded.warnings);
     Ok(loaded.tracks)
 }

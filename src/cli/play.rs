@@ -68,7 +68,7 @@ pub fn run(files: &[PathBuf], args: &PlayArgs) -> anyhow::Result<()> {
 fn run_window(paths: &[PathBuf], options: &app::Options) -> Result<(), app::AppError> {
     use crate::desktop::DesktopHost;
     use motion_viewer::app::{App, HostEvent, STATUS_ENV};
-    use motion_viewer::scene::{DiskMaterials, Input};
+    use motion_viewer::open::{DiskMaterials, Input};
     use winit::event_loop::EventLoop;
 
     let inputs = paths

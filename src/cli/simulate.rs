@@ -6,8 +6,8 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use motion_viewer::anim::clock;
+use motion_viewer::open::Archives;
 use motion_viewer::physics::{self, Simulation, Verdict};
-use motion_viewer::scene::Archives;
 use motion_viewer::{Track, text};
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -62,7 +62,7 @@ fn simulate_all(args: &SimulateArgs) -> Result<bool> {
         archives: Archives::EveryMotion,
         ..motion_viewer::OpenOptions::default()
     };
-    let loaded = motion_viewer::open_with(files.iter().map(Into::into), &options)?;
+    let loaded = motion_viewer::open_with(&files, &options)?;
     let tracks = loaded.tracks;
     let motions: Vec<(String, &motion_viewer::formats::mtn::Mtn)> = tracks
         .iter()
@@ -278,7 +278,7 @@ fn write_out(
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    motion_viewer::output::check_not_input(out, inputs, false)?;
+    motion_viewer::open::check_not_input(out, inputs, false)?;
     if ext == "csv" {
         let bytes = physics::write_csv(sim, out)?;
         eprintln!(

@@ -310,7 +310,8 @@ fn memg_scenes_compare_by_vertex_distance() {
     assert!(worst >= groups && worst > 0.1, "{worst} {groups}");
     // At the time and vertex named, the f64 reference deformer puts the two
     // scenes that far apart (within f32 rounding of the positions).
-    let loaded = motion_viewer::open_all([&obj, &bin]).unwrap();
+    let loaded =
+        motion_viewer::open_with([&obj, &bin], &motion_viewer::OpenOptions::default()).unwrap();
     let motion_viewer::Track::Memg { scene, motion, .. } = &loaded.tracks[0] else {
         panic!("a MEMG scene")
     };

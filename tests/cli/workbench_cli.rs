@@ -92,10 +92,13 @@ fn round_trip(input: &str, model: &str, ext: &str) -> (Mtn, Mtn) {
     let table = dir.path().join(format!("t.{ext}"));
     ok(&viewer(&[&"export", &input, &"--out", &table]));
     let out = dir.path().join("back.mtn");
-    let original = match motion_viewer::open_all(&[PathBuf::from(input)])
-        .unwrap()
-        .tracks
-        .pop()
+    let original = match motion_viewer::open_with(
+        &[PathBuf::from(input)],
+        &motion_viewer::OpenOptions::default(),
+    )
+    .unwrap()
+    .tracks
+    .pop()
     {
         Some(motion_viewer::scene::Track::Mtn { motion, .. }) => motion,
         _ => unreachable!(),

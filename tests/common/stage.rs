@@ -18,7 +18,7 @@ pub fn sample_tracks() -> Vec<Track> {
         paths.push(data("flags.bin"));
     }
     paths.push(data("sony_stand_sit.mtn"));
-    motion_viewer::open_all(&paths)
+    motion_viewer::open_with(&paths, &motion_viewer::OpenOptions::default())
         .expect("samples load")
         .tracks
 }

@@ -32,9 +32,13 @@ const P99_ERROR_TOLERANCE: u8 = 4;
 
 /// The committed sample: `data/flags.obj` and `data/flags.bin`.
 fn sample() -> (ObjScene, MemgMotion) {
-    let scene = motion_viewer::scene::load_obj(&data("flags.obj"))
-        .expect("data/flags.obj")
-        .0;
+    let options = motion_viewer::OpenOptions {
+        lone_scenes: true,
+        ..motion_viewer::OpenOptions::default()
+    };
+    let mut loaded =
+        motion_viewer::open_with([data("flags.obj")], &options).expect("data/flags.obj");
+    let scene = std::sync::Arc::try_unwrap(loaded.scenes.remove(0).1).expect("held once");
     let motion = memg::load(&data("flags.bin")).expect("data/flags.bin");
     (scene, motion)
 }

@@ -167,9 +167,12 @@ fn two_memg_scenes_stand_side_by_side() {
         return;
     }
     let paths = [data("flags.obj"), data("flags.bin")];
-    let tracks = motion_viewer::open_all([paths.clone(), paths].concat())
-        .unwrap()
-        .tracks;
+    let tracks = motion_viewer::open_with(
+        [paths.clone(), paths].concat(),
+        &motion_viewer::OpenOptions::default(),
+    )
+    .unwrap()
+    .tracks;
     let (drawn, stage) = draw_stage(&ctx, &tracks, 1.0, "two_memg_t1.png");
     assert!(drawn > 800 * 450 / 20, "{drawn} pixels drawn");
     let [a, b] = stage.placements() else {
@@ -225,9 +228,12 @@ fn posed_positions(ctx: &GpuContext, stage: &mut Stage, t: f64) -> Vec<[f32; 3]>
 #[test]
 fn cpu_and_gpu_deformation_pose_the_same_mesh() {
     let Some(ctx) = gpu() else { return };
-    let tracks = motion_viewer::open_all(&[data("flags.obj"), data("flags.bin")])
-        .unwrap()
-        .tracks;
+    let tracks = motion_viewer::open_with(
+        &[data("flags.obj"), data("flags.bin")],
+        &motion_viewer::OpenOptions::default(),
+    )
+    .unwrap()
+    .tracks;
     let Track::Memg { scene, motion, .. } = &tracks[0] else {
         panic!("a MEMG track")
     };

@@ -52,7 +52,9 @@ fn fit_and_export(dir: &Path, name: &'static str) -> Fitted {
     })
     .unwrap();
     assert!(report.max_error <= bound);
-    let tracks = motion_viewer::open_all([scene, bin]).unwrap().tracks;
+    let tracks = motion_viewer::open_with([scene, bin], &motion_viewer::OpenOptions::default())
+        .unwrap()
+        .tracks;
     // In the files' own coordinates, as `viewer export` writes by default.
     let plan = Plan::unplaced(&tracks).unwrap();
     let glb = dir.join(format!("{name}.glb"));

@@ -43,7 +43,9 @@ struct Export {
 }
 
 fn export(files: &[PathBuf], out: PathBuf, baked: bool) -> Export {
-    let tracks = motion_viewer::open_all(files).unwrap().tracks;
+    let tracks = motion_viewer::open_with(files, &motion_viewer::OpenOptions::default())
+        .unwrap()
+        .tracks;
     let plan = Plan::new(&tracks).unwrap();
     write(
         &tracks,
@@ -238,7 +240,9 @@ fn blender_plays_every_export_as_the_reference() {
     ]
     .concat();
     let mixed = export(&mixed_files, at("mixed.glb"), false);
-    let tracks = motion_viewer::open_all(&flags).unwrap().tracks;
+    let tracks = motion_viewer::open_with(&flags, &motion_viewer::OpenOptions::default())
+        .unwrap()
+        .tracks;
     pc2::write(&tracks, &at("flags.pc2"), None, None, None, &mut |_| {}).unwrap();
 
     let steps = [0usize, 37, 120, 239];

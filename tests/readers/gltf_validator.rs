@@ -18,7 +18,7 @@ use motion_viewer::formats::memg;
 use motion_viewer::scene::Plan;
 
 fn export(files: &[PathBuf], out: PathBuf, baked: bool) -> PathBuf {
-    let tracks = motion_viewer::open_all(files)
+    let tracks = motion_viewer::open_with(files, &motion_viewer::OpenOptions::default())
         .unwrap_or_else(|e| panic!("{files:?}: {e}"))
         .tracks;
     let plan = Plan::new(&tracks).unwrap();

@@ -100,7 +100,8 @@ impl Case {
     /// its file states as `own_period` and `duration`.
     pub fn open(files: &[&str], own_period: f64, duration: f64) -> Case {
         let inputs: Vec<PathBuf> = files.iter().map(|f| data(f)).collect();
-        let mut loaded = motion_viewer::open_all(&inputs).unwrap();
+        let mut loaded =
+            motion_viewer::open_with(&inputs, &motion_viewer::OpenOptions::default()).unwrap();
         assert_eq!(loaded.tracks.len(), 1);
         let track = loaded.tracks.remove(0);
         assert_eq!(track.frame_period_s(), own_period, "{files:?}");

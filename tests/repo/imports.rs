@@ -4,7 +4,7 @@
 //! it names, and the files must form no cycle.
 //!
 //! A module and its own submodules are the one exception, as Rust has them:
-//! `scene/mod.rs` re-exports `load::Input` and `load.rs` uses `super::Track`;
+//! `open/mod.rs` re-exports `input::Input` and `load.rs` uses `super::input`;
 //! that is one module's inside, not two files leaning on each other.
 
 use crate::common::repo;

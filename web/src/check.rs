@@ -51,7 +51,9 @@ pub async fn readback_memg(timestep: f64) -> std::result::Result<String, JsValue
 async fn run(timestep: f64) -> Result<MemgCheck> {
     let (scene, motion, motion_path) = crate::page::given()
         .into_iter()
-        .filter_map(|batch| motion_viewer::open_bytes_all(batch).ok())
+        .filter_map(|batch| {
+            motion_viewer::open_with(batch, &motion_viewer::OpenOptions::default()).ok()
+        })
         .flat_map(|loaded| loaded.tracks)
         .find_map(|track| match track {
             Track::Memg {

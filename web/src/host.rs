@@ -7,7 +7,7 @@ use crate::dom::{CANVAS_ID, STATUS_ID};
 use crate::download;
 use motion_viewer::app::Status;
 use motion_viewer::app::{Host, HostEvent, Task};
-use motion_viewer::scene::{Input, Materials};
+use motion_viewer::open::{Input, Materials};
 use std::path::{Path, PathBuf};
 use web_sys::{HtmlCanvasElement, HtmlElement};
 use winit::event_loop::EventLoopProxy;

@@ -5,7 +5,7 @@
 
 use crate::dom::{CANVAS_ID, FILES_ID, STATUS_ID, document, element, js};
 use motion_viewer::app::HostEvent;
-use motion_viewer::scene::Input;
+use motion_viewer::open::Input;
 use std::cell::RefCell;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;

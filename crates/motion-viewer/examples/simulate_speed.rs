@@ -53,7 +53,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let paths: Vec<std::path::PathBuf> = args.into_iter().map(Into::into).collect();
     // Bare archives open every motion entry (the front door's default).
-    let tracks = motion_viewer::open_all(&paths)?.tracks;
+    let tracks = motion_viewer::open_with(&paths, &motion_viewer::OpenOptions::default())?.tracks;
     let motions: Vec<(String, &motion_viewer::formats::mtn::Mtn)> = tracks
         .iter()
         .filter_map(|t| match t {

@@ -36,9 +36,11 @@
 //!   format, each with `decode(&[u8]) -> Result<T, DecodeError>`;
 //! - [`anim`]: time → pose, the CPU reference math, and the shared clock's rules
 //!   ([`anim::LoopMode`], [`anim::MAX_DURATION_S`]);
-//! - [`scene`]: the files given, loaded and paired into [`Track`]s; where each
-//!   stands, and the plain shapes that draw them (CPU);
-//! - [`open`], [`open_all`], [`open_bytes`]…: the front door over [`scene`];
+//! - [`scene`]: the [`Track`]s; where each stands, and the plain shapes
+//!   that draw them (CPU);
+//! - [`mod@open`]: the front door, files in and [`Track`]s out: one function,
+//!   [`open_with`], with [`OpenOptions`], and two shorthands, [`open()`] and
+//!   [`open_bytes`];
 //! - [`summary`], [`pose`]: what `viewer info` prints and `export --time`
 //!   writes ([`state_at`], [`At`], [`State`] at the root);
 //! - [`mod@export`]: tracks → JSON, CSV, OBJ, glTF, PC2, URDF, MJCF, MCAP and
@@ -88,7 +90,7 @@ pub mod export;
 #[cfg_attr(docsrs, doc(cfg(feature = "fit")))]
 pub mod fit;
 pub mod formats;
-mod loaded;
+pub mod open;
 pub mod output;
 pub mod pose;
 pub mod scene;
@@ -121,12 +123,9 @@ pub mod app;
 
 pub use error::{DecodeError, Error, GpuError, ParseValueError, Result};
 pub use export::{Options as ExportOptions, Report as ExportReport, export};
-pub use loaded::{
-    Archives, Loaded, OpenOptions, Source, open_bytes, open_bytes_all, open_bytes_entry,
-    open_inputs, open_with,
-};
 #[cfg(not(target_arch = "wasm32"))]
-pub use loaded::{open, open_all, open_entry};
+pub use open::open;
+pub use open::{Loaded, OpenOptions, Source, open_bytes, open_with};
 pub use pose::{At, State, state_at};
 pub use scene::Track;
 

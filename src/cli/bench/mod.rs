@@ -55,7 +55,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             vec![bench.synthetic(spec)?]
         }
         None => {
-            let tracks = super::load(&args.files, motion_viewer::scene::Archives::Ask)?;
+            let tracks = super::load(&args.files, motion_viewer::open::Archives::Ask)?;
             let mut rows = Vec::with_capacity(tracks.len());
             for track in tracks {
                 rows.push(bench.track(track)?);

@@ -12,7 +12,8 @@ use motion_viewer::budget;
 use motion_viewer::export::png;
 use motion_viewer::gpu::BasisFormat;
 use motion_viewer::gpu::{Capture, DeformOptions, GpuContext, OrbitCamera, Renderer};
-use motion_viewer::output::{OutputSet, check_not_input};
+use motion_viewer::open::check_not_input;
+use motion_viewer::output::OutputSet;
 use motion_viewer::pose::At;
 use motion_viewer::scene;
 use motion_viewer::scene::camera::Preset;
@@ -106,7 +107,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         check_not_input(&args.out, &args.files, false)?;
     }
 
-    let tracks = super::load(&args.files, scene::Archives::Ask)?;
+    let tracks = super::load(&args.files, motion_viewer::open::Archives::Ask)?;
     if tracks.is_empty() {
         bail!("no motion among the files given");
     }

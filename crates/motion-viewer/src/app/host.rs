@@ -7,7 +7,7 @@
 //! (opening it, reading a picture back) is a [`Task`] the host runs: the
 //! desktop blocks on it, a browser cannot.
 
-use crate::scene::{Input, Materials};
+use crate::open::{Input, Materials};
 use crate::session::status::Status;
 use std::future::Future;
 use std::path::{Path, PathBuf};

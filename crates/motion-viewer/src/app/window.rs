@@ -9,7 +9,7 @@ use super::ui::{Command, Overlay, UiState};
 use super::view::View;
 use super::{AppError, Options, input};
 use crate::gpu::backend_name;
-use crate::scene::Input;
+use crate::open::Input;
 use crate::scene::camera::Preset;
 use crate::session::status::Status;
 use crate::session::viewer::{Reload, ViewerState};
@@ -113,7 +113,7 @@ impl<H: Host> App<H> {
         host: H,
         options: Options,
         inputs: &[Input],
-        materials: &dyn crate::scene::Materials,
+        materials: &dyn crate::open::Materials,
     ) -> Result<App<H>, AppError> {
         let mut state = options.state()?;
         if !inputs.is_empty() {

@@ -8,8 +8,8 @@ fn data(name: &str) -> String {
 }
 
 fn open(names: &[&str]) -> Track {
-    let paths: Vec<String> = names.iter().map(|n| data(n)).collect();
-    let loaded = crate::open_all(&paths).unwrap();
+    let paths: Vec<std::path::PathBuf> = names.iter().map(|n| data(n).into()).collect();
+    let loaded = crate::open_with(&paths, &crate::OpenOptions::default()).unwrap();
     loaded.tracks.into_iter().next().unwrap()
 }
 

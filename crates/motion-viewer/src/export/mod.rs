@@ -156,7 +156,7 @@ pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report>
                 .into(),
         )
     })?;
-    crate::output::check_not_input(out, options.inputs, options.force)?;
+    crate::open::check_not_input(out, options.inputs, options.force)?;
     let mut report = Report::default();
     // `--frame N` counts in the first track's frame period; the others are
     // taken at the same time.
@@ -209,7 +209,7 @@ pub fn export(tracks: &[Track], out: &Path, options: &Options) -> Result<Report>
             for (i, track) in tracks.iter().enumerate() {
                 let sampling = Sampling::new(track, options.fps, window)?;
                 let path = numbered(out, i, tracks.len());
-                crate::output::check_not_input(&path, options.inputs, options.force)?;
+                crate::open::check_not_input(&path, options.inputs, options.force)?;
                 table::check(track, &sampling, &path, input_bytes(track))?;
                 planned.push((track, sampling, path));
             }
@@ -282,7 +282,7 @@ pub fn export_model(
             "--model without a motion writes a robot description; use .urdf or .xml (MJCF)",
         ));
     }
-    crate::output::check_not_input(out, options.inputs, options.force)?;
+    crate::open::check_not_input(out, options.inputs, options.force)?;
     let mut report = Report::default();
     if format == Some(Format::Mjcf) {
         dispatch::mjcf_of(model, None, out, &mut report)?;

@@ -17,12 +17,10 @@ use std::path::{Path, PathBuf};
 use crate::anim::clock::Window;
 use crate::anim::memg::{Deformer, steps_at};
 use crate::error::{Error, Result};
+use crate::formats::pc2::MAGIC;
 use crate::output::write_atomic;
 use crate::scene::Track;
 use crate::scene::plan::{Placement, bind};
-
-/// The file's first 12 bytes.
-pub(crate) const MAGIC: &[u8; 12] = b"POINTCACHE2\0";
 
 /// The most frames a cache is written with (a timestep count the motion's
 /// data does not back, as a file without groups or frames can claim, stops here).

@@ -1,184 +1,17 @@
 //! What a fit reads: the groups of a scene `.obj`, and its animation as a
 //! point cache (`.pc2`, Blender's and 3ds Max's) or as a sequence of `.obj`
-//! files that keep the scene's vertex order.
-//!
-//! A `.pc2` is, little-endian: `POINTCACHE2\0`, version 1 (i32), vertex
-//! count (i32), start frame (f32), sampling (f32: frames between samples),
-//! sample count (i32), then x, y, z (f32) per vertex per sample. It has no
-//! clock: the frame rate is the caller's (`--fps`).
+//! files that keep the scene's vertex order. Every file is read through the
+//! front door's rules ([`mod@crate::open`]); a `.pc2` is decoded by
+//! [`crate::formats::pc2`]. A point cache has no clock: the frame rate is
+//! the caller's (`--fps`).
 
 use super::FitGroup;
 use crate::error::{DecodeError, Error, Result};
-use crate::export::pc2::MAGIC;
-use crate::formats::bytes::Reader;
 use crate::formats::obj::{self, ObjScene};
-use crate::scene::load::Input;
+use crate::formats::pc2::{MAGIC, is_pc2};
+use crate::open::{Input, head};
 use rayon::prelude::*;
-use std::borrow::Cow;
 use std::path::{Path, PathBuf};
-
-/// The header's size in bytes.
-const HEADER: usize = 32;
-
-/// A point cache's header, and its positions (borrowed from the bytes
-/// where they can be, on a little-endian machine).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Pc2<'a> {
-    /// Vertices per sample.
-    pub vertices: usize,
-    /// Samples.
-    pub frames: usize,
-    /// The frame of the first sample.
-    pub start: f32,
-    /// Frames between samples.
-    pub sampling: f32,
-    /// `frames × vertices × 3` values.
-    pub positions: Cow<'a, [f32]>,
-}
-
-/// Reads a `.pc2` of a scene of `vertices` vertices; the error names the
-/// field, its offset, what the scene expects and what the file holds. The
-/// positions are not checked finite here: [`super::Animation::new`] does.
-pub fn read_pc2(bytes: &[u8], vertices: usize) -> std::result::Result<Pc2<'_>, DecodeError> {
-    let (header, _) = read_pc2_header(bytes, vertices)?;
-    let data = &bytes[HEADER..];
-    let positions: Cow<'_, [f32]> = match bytemuck::try_cast_slice::<u8, f32>(data) {
-        Ok(floats) if cfg!(target_endian = "little") => Cow::Borrowed(floats),
-        _ => Cow::Owned(
-            data.chunks_exact(4)
-                .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
-                .collect(),
-        ),
-    };
-    debug_assert_eq!(positions.len(), header.frames * vertices * 3);
-    Ok(Pc2 {
-        positions: if positions.is_empty() {
-            Cow::Borrowed(&[])
-        } else {
-            positions
-        },
-        ..header
-    })
-}
-
-/// The header of a `.pc2` checked against the scene's `vertices` and the
-/// file's length, `bytes.len()`, with its position count (no positions
-/// read).
-pub fn read_pc2_header(
-    bytes: &[u8],
-    vertices: usize,
-) -> std::result::Result<(Pc2<'static>, usize), DecodeError> {
-    pc2_header(bytes, bytes.len() as u64, vertices)
-}
-
-/// [`read_pc2_header`] from the file's first bytes, `head` (32 or all
-/// there are), and its length: sized without reading the rest.
-pub(crate) fn pc2_header(
-    head: &[u8],
-    file_len: u64,
-    vertices: usize,
-) -> std::result::Result<(Pc2<'static>, usize), DecodeError> {
-    let mut r = Reader::new(head);
-    let magic: [u8; 12] = r.array("signature")?;
-    if &magic != MAGIC {
-        return Err(DecodeError::new(
-            "signature",
-            0,
-            "POINTCACHE2\\0 (a .pc2 point cache)",
-            crate::text::escape(&String::from_utf8_lossy(&magic)).into_owned(),
-        ));
-    }
-    let version = r.i32("version")?;
-    if version != 1 {
-        return Err(DecodeError::new("version", 12, "1", version.to_string()));
-    }
-    let count = r.i32("vertex count")?;
-    if i64::from(count) != vertices as i64 {
-        return Err(DecodeError::new(
-            "vertex count",
-            16,
-            format!("{vertices} (the scene .obj's vertices)"),
-            count.to_string(),
-        ));
-    }
-    let start = r.f32("start frame")?;
-    if !start.is_finite() {
-        return Err(DecodeError::new(
-            "start frame",
-            20,
-            "a finite number",
-            start.to_string(),
-        ));
-    }
-    let sampling = r.f32("sampling")?;
-    if !(sampling.is_finite() && sampling > 0.0) {
-        return Err(DecodeError::new(
-            "sampling",
-            24,
-            "a positive number of frames between samples",
-            sampling.to_string(),
-        ));
-    }
-    let frames = r.i32("sample count")?;
-    let data = usize::try_from(file_len - HEADER as u64).unwrap_or(usize::MAX);
-    let frame_bytes = 12 * vertices;
-    if frame_bytes == 0 {
-        return Err(DecodeError::new("vertex count", 16, "1 or more", "0"));
-    }
-    if !data.is_multiple_of(frame_bytes) {
-        return Err(DecodeError::new(
-            "positions",
-            HEADER as u64,
-            format!("whole samples of {vertices} vertices ({frame_bytes} bytes each)"),
-            format!(
-                "{data} bytes: {} samples and {} bytes (a file cut short?)",
-                data / frame_bytes,
-                data % frame_bytes
-            ),
-        ));
-    }
-    let held = data / frame_bytes;
-    if i64::from(frames) != held as i64 {
-        return Err(DecodeError::new(
-            "sample count",
-            28,
-            format!(
-                "{held} (the {data} bytes after the header hold {held} samples of {vertices} vertices)"
-            ),
-            frames.to_string(),
-        ));
-    }
-    if held == 0 {
-        return Err(DecodeError::new("sample count", 28, "1 or more", "0"));
-    }
-    Ok((
-        Pc2 {
-            vertices,
-            frames: held,
-            start,
-            sampling,
-            positions: Cow::Borrowed(&[]),
-        },
-        held * vertices * 3,
-    ))
-}
-
-/// The first `n` bytes of `path` (fewer in a shorter file) and the file's
-/// length: only a regular file is opened, and never with a wait.
-pub fn head(path: &Path, n: usize) -> Result<(Vec<u8>, u64)> {
-    use std::io::Read;
-    let (file, len) = crate::formats::file::open_regular(path)?;
-    let mut bytes = Vec::with_capacity(n);
-    file.take(n as u64)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::io(path, e))?;
-    Ok((bytes, len))
-}
-
-/// Whether `bytes` start as a `.pc2` does.
-pub(crate) fn is_pc2(bytes: &[u8]) -> bool {
-    bytes.starts_with(MAGIC)
-}
 
 /// The groups a fit gives the scene: one per `.obj` group that has faces,
 /// in the file's order, moving every vertex its faces use (so a vertex on a
@@ -489,58 +322,6 @@ fn vertex_line(bytes: &[u8], k: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pc2(vertices: i32, frames: i32, values: usize) -> Vec<u8> {
-        let mut b = MAGIC.to_vec();
-        for x in [1, vertices] {
-            b.extend(x.to_le_bytes());
-        }
-        b.extend(1f32.to_le_bytes());
-        b.extend(1f32.to_le_bytes());
-        b.extend(frames.to_le_bytes());
-        for k in 0..values {
-            b.extend((k as f32).to_le_bytes());
-        }
-        b
-    }
-
-    #[test]
-    fn a_cache_reads_as_its_header_says() {
-        let bytes = pc2(2, 3, 18);
-        let cache = read_pc2(&bytes, 2).unwrap();
-        assert_eq!(
-            (cache.vertices, cache.frames, cache.start, cache.sampling),
-            (2, 3, 1.0, 1.0)
-        );
-        assert_eq!(cache.positions[17], 17.0);
-    }
-
-    #[test]
-    fn a_cache_unlike_its_scene_or_itself_is_refused_naming_the_field() {
-        let e = read_pc2(&pc2(2, 3, 18), 5).unwrap_err();
-        assert_eq!((e.field.as_str(), e.offset), ("vertex count", 16));
-        assert_eq!(
-            (e.expected.as_str(), e.found.as_str()),
-            ("5 (the scene .obj's vertices)", "2")
-        );
-        // A frame count that lies: 4 claimed, 3 held.
-        let e = read_pc2(&pc2(2, 4, 18), 2).unwrap_err();
-        assert_eq!(
-            (e.field.as_str(), e.offset, e.found.as_str()),
-            ("sample count", 28, "4")
-        );
-        assert!(e.expected.starts_with("3 (the 72 bytes"), "{}", e.expected);
-        // Cut short inside a sample.
-        let e = read_pc2(&pc2(2, 3, 17), 2).unwrap_err();
-        assert_eq!((e.field.as_str(), e.offset), ("positions", 32));
-        assert!(e.found.contains("2 samples and 20 bytes"), "{}", e.found);
-        // Not a cache at all; a header cut short.
-        let e = read_pc2(b"v 0 0 0\nv 1 1 1\n", 2).unwrap_err();
-        assert_eq!(e.field, "signature");
-        let e = read_pc2(&pc2(2, 3, 18)[..20], 2).unwrap_err();
-        assert_eq!(e.field, "start frame");
-    }
-
     #[test]
     fn numbers_in_names_sort_as_numbers() {
         let mut p: Vec<PathBuf> = ["s10.obj", "s2.obj", "s1.obj", "a.obj"]

@@ -52,10 +52,10 @@ mod run;
 #[cfg(test)]
 mod tests;
 
-pub use input::{AnimationSource, Pc2, groups_of, read_pc2};
+pub use input::{AnimationSource, groups_of};
 pub use report::GroupReport;
 pub use report::{Bytes, FitReport, Seconds};
-pub use run::{FitRequest, fit_files};
+pub use run::{FitRequest, fit_files, open_scene};
 
 use crate::formats::bytes::ByteOrder;
 use crate::formats::memg::{self, MemgMotion};

@@ -5,14 +5,17 @@
 //! written through [`crate::output`], whole or not at all, and only once the
 //! decoded motion has been measured within the bound.
 
-use super::input::{AnimationSource, groups_of, head, pc2_header, read_obj_frames, read_pc2};
+use super::input::{AnimationSource, groups_of, read_obj_frames};
 use super::{Animation, Bound, FitError, FitOptions, FitReport, fit_checked};
 use crate::budget;
 use crate::error::{DecodeError, Error, Result};
-use crate::formats::obj;
-use crate::output::{check_not_input, write_atomic};
-use crate::scene::load::Input;
+use crate::formats::obj::ObjScene;
+use crate::formats::pc2;
+use crate::open::check_not_input;
+use crate::open::{Input, OpenOptions, head, open_with};
+use crate::output::write_atomic;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// What to fit and where to write it.
@@ -30,24 +33,44 @@ pub struct FitRequest {
     pub force: bool,
 }
 
+/// A fit's scene `.obj`, opened through the front door ([`mod@crate::open`])
+/// as any scene is (its material libraries read beside it), with the
+/// warnings of opening it: what `viewer memg fit` and Python's `fit` read.
+///
+/// # Errors
+/// The door's, naming the file; a file that is a motion, not a scene.
+pub fn open_scene(path: &std::path::Path) -> Result<(Arc<ObjScene>, Vec<String>)> {
+    let options = OpenOptions {
+        lone_scenes: true,
+        ..OpenOptions::default()
+    };
+    let mut loaded = open_with([path], &options)?;
+    let (_, scene) = loaded
+        .scenes
+        .pop()
+        .ok_or_else(|| Error::mismatch(path, "a scene .obj: expected an .obj, found a motion"))?;
+    Ok((scene, loaded.warnings))
+}
+
 /// Fits, checks and writes (see [`crate::fit`]); the report's
 /// errors are those of the file written, decoded and deformed.
 pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
     let started = Instant::now();
     let scene_path = &request.scene;
-    let scene =
-        obj::decode(&Input::read(scene_path)?.data).map_err(|e| Error::decode(scene_path, e))?;
-    let (groups, mut warnings) = groups_of(&scene, scene_path)?;
+    let (scene, mut warnings) = open_scene(scene_path)?;
+    let (groups, group_warnings) = groups_of(&scene, scene_path)?;
+    warnings.extend(group_warnings);
     let inputs: Vec<PathBuf> = [vec![scene_path.clone()], request.animation.files()].concat();
     check_not_input(&request.out, &inputs, request.force)?;
     let vertices = scene.positions.len();
 
-    // Sized from the headers (or the file count) before the positions are read.
+    // Sized from the headers (or the file count) before the positions are
+    // read, or a large .pc2 even mapped (the address space is capped too).
     let (frames, sizing_path) = match &request.animation {
         AnimationSource::Pc2(path) => {
             let (first, len) = head(path, 32)?;
             let (header, _) =
-                pc2_header(&first, len, vertices).map_err(|e| Error::decode(path, e))?;
+                pc2::header(&first, len, vertices).map_err(|e| Error::decode(path, e))?;
             if header.sampling != 1.0 {
                 warnings.push(format!(
                     "{}: samples every {} frames from frame {}; --fps is the rate of its samples",
@@ -82,7 +105,7 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
     let positions: &[f32] = match &request.animation {
         AnimationSource::Pc2(path) => {
             mapped = Input::read(path)?;
-            let cache = read_pc2(&mapped.data, vertices).map_err(|e| Error::decode(path, e))?;
+            let cache = pc2::decode(&mapped.data, vertices).map_err(|e| Error::decode(path, e))?;
             match cache.positions {
                 std::borrow::Cow::Borrowed(p) => p,
                 std::borrow::Cow::Owned(p) => {

@@ -23,6 +23,7 @@ pub mod memg;
 pub mod mtl;
 pub mod mtn;
 pub mod obj;
+pub mod pc2;
 
 pub use bytes::ByteOrder;
 

@@ -440,7 +440,7 @@ fn read_materials(
 }
 
 /// Decodes `.obj` bytes (UTF-8 text, naming the byte that is not), without
-/// reading material libraries; the front door ([`crate::open`]) reads them.
+/// reading material libraries; the front door ([`mod@crate::open`]) reads them.
 ///
 /// ```
 /// let scene = motion_viewer::formats::obj::decode(b"v 0 0 0\nv 1 0 0\nv 0 1 0\ng tri\nf 1 2 3\n")?;

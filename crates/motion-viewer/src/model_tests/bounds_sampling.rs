@@ -232,8 +232,11 @@ fn memg_motion_of_two_billion_empty_timesteps_is_sampled_not_walked() {
 #[test]
 fn the_plan_of_an_endless_memg_motion_plays_24_hours_and_warns_once() {
     let obj = b"v 0 0 0\nv 4 -1 0\nv 0 1 0\ng g\nf 1 2 3\n".to_vec();
-    let loaded =
-        motion_viewer::open_bytes_all([("e.obj", obj), ("e.bin", endless_memg(i32::MAX))]).unwrap();
+    let loaded = motion_viewer::open_with(
+        [("e.obj", obj), ("e.bin", endless_memg(i32::MAX))],
+        &motion_viewer::OpenOptions::default(),
+    )
+    .unwrap();
     let (tracks, warnings) = (loaded.tracks, loaded.warnings);
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(

@@ -15,7 +15,9 @@ use motion_viewer::formats::memg::{self, MemgGroup, MemgMotion};
 use motion_viewer::scene::Plan;
 
 fn try_export(files: &[PathBuf], out: &Path, baked: bool) -> motion_viewer::Result<()> {
-    let tracks = motion_viewer::open_all(files).unwrap().tracks;
+    let tracks = motion_viewer::open_with(files, &motion_viewer::OpenOptions::default())
+        .unwrap()
+        .tracks;
     let plan = Plan::new(&tracks).unwrap();
     write(
         &tracks,
@@ -164,9 +166,12 @@ fn an_unwritable_output_is_named_and_leaves_nothing() {
             .to_string();
         assert!(e.contains(&out.display().to_string()), "{e}");
     }
-    let tracks = motion_viewer::open_all(&[data("flags.obj"), data("flags.bin")])
-        .unwrap()
-        .tracks;
+    let tracks = motion_viewer::open_with(
+        &[data("flags.obj"), data("flags.bin")],
+        &motion_viewer::OpenOptions::default(),
+    )
+    .unwrap()
+    .tracks;
     let out = blocker.join("x.pc2");
     let e = pc2::write(&tracks, &out, None, None, None, &mut |_| {})
         .unwrap_err()
@@ -196,9 +201,12 @@ fn other_extensions_and_track_counts_are_refused() {
     let dir = out_dir();
     let e = try_export(&[data("hands.mrtk")], &dir.path().join("x.obj"), false).unwrap_err();
     assert!(e.to_string().contains(".glb or .gltf"), "{e}");
-    let tracks = motion_viewer::open_all(&[data("hands.mrtk")])
-        .unwrap()
-        .tracks;
+    let tracks = motion_viewer::open_with(
+        &[data("hands.mrtk")],
+        &motion_viewer::OpenOptions::default(),
+    )
+    .unwrap()
+    .tracks;
     let e = pc2::write(
         &tracks,
         &dir.path().join("x.pc2"),

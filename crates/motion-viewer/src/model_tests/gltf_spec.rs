@@ -28,7 +28,9 @@ const AIBO_TOLERANCE_M: f64 = 1e-5;
 const MRTK_TOLERANCE_M: f64 = 1e-5;
 
 fn export(files: &[PathBuf], out: &Path, baked: bool) -> (Vec<Track>, Plan, GltfReport) {
-    let tracks = motion_viewer::open_all(files).unwrap().tracks;
+    let tracks = motion_viewer::open_with(files, &motion_viewer::OpenOptions::default())
+        .unwrap()
+        .tracks;
     let plan = Plan::new(&tracks).unwrap();
     let mut last = 0.0;
     let report = write(

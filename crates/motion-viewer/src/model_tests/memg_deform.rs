@@ -7,7 +7,18 @@ use memg_common::{RawFile, SMALL_OBJ, Values, frame, group, small_motion, small_
 use motion_viewer::anim::memg::{Binding, bounding_box_over_time, deform, deform_reference_f64};
 use motion_viewer::formats::memg;
 use motion_viewer::formats::obj::{self, ObjScene};
-use motion_viewer::scene::load_obj;
+
+/// A lone `.obj` through the front door, with the warnings of opening it.
+fn load_obj(
+    path: &std::path::Path,
+) -> motion_viewer::Result<(std::sync::Arc<ObjScene>, Vec<String>)> {
+    let options = motion_viewer::OpenOptions {
+        lone_scenes: true,
+        ..motion_viewer::OpenOptions::default()
+    };
+    let mut loaded = motion_viewer::open_with([path], &options)?;
+    Ok((loaded.scenes.remove(0).1, loaded.warnings))
+}
 
 fn small_scene() -> ObjScene {
     obj::parse(SMALL_OBJ, &Default::default()).unwrap()

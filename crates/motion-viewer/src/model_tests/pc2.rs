@@ -53,7 +53,9 @@ fn read(path: &Path) -> Cache {
 }
 
 fn check(files: &[PathBuf], out: &Path) {
-    let tracks = motion_viewer::open_all(files).unwrap().tracks;
+    let tracks = motion_viewer::open_with(files, &motion_viewer::OpenOptions::default())
+        .unwrap()
+        .tracks;
     let mut last = 0.0;
     let report = pc2::write(&tracks, out, None, None, None, &mut |f| last = f).unwrap();
     assert_eq!(last, 1.0);
@@ -107,17 +109,23 @@ fn pc2_holds_every_vertex_at_every_timestep() {
 fn pc2_needs_exactly_one_memg_scene() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("x.pc2");
-    let none = motion_viewer::open_all(&[data("sony_stand_sit.mtn")])
-        .unwrap()
-        .tracks;
+    let none = motion_viewer::open_with(
+        &[data("sony_stand_sit.mtn")],
+        &motion_viewer::OpenOptions::default(),
+    )
+    .unwrap()
+    .tracks;
     let e = pc2::write(&none, &out, None, None, None, &mut |_| {}).unwrap_err();
     assert!(e.to_string().contains("0 MEMG motions"), "{e}");
-    let two = motion_viewer::open_all(&[
-        data("flags.obj"),
-        data("flags.bin"),
-        data("flags.obj"),
-        data("flags.bin"),
-    ])
+    let two = motion_viewer::open_with(
+        &[
+            data("flags.obj"),
+            data("flags.bin"),
+            data("flags.obj"),
+            data("flags.bin"),
+        ],
+        &motion_viewer::OpenOptions::default(),
+    )
     .unwrap()
     .tracks;
     let e = pc2::write(&two, &out, None, None, None, &mut |_| {}).unwrap_err();

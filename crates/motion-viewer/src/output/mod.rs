@@ -16,8 +16,9 @@
 //!
 //! [`Output`] is one file being written; [`OutputSet`] several that appear
 //! together or not at all; [`write_atomic`] the short form for one file
-//! written by a closure. [`check_not_input`] refuses an output that is one of
-//! the inputs.
+//! written by a closure. (Refusing an output that is one of the inputs is
+//! the front door's, which knows what file an input path reads:
+//! [`crate::open::check_not_input`].)
 
 mod partial;
 mod set;
@@ -29,29 +30,6 @@ use crate::error::{Error, Result};
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
-
-/// Refuses `out` if it names one of `inputs` (the same file, by path or
-/// through a link; for an archive entry `ARCHIVE.ODA:NAME`, the archive),
-/// unless `force`.
-pub fn check_not_input(out: &Path, inputs: &[PathBuf], force: bool) -> Result<()> {
-    if force {
-        return Ok(());
-    }
-    let canon = |p: &Path| std::fs::canonicalize(p).ok();
-    let Some(target) = canon(out) else {
-        // An output that does not exist yet can't be an input.
-        return Ok(());
-    };
-    if inputs
-        .iter()
-        .any(|i| canon(&crate::scene::archive::disk_file(i)).as_ref() == Some(&target))
-    {
-        return Err(Error::OutputIsInput {
-            path: out.to_path_buf(),
-        });
-    }
-    Ok(())
-}
 
 /// Writes `path` through `body` on a buffered writer, as [`Output`] does:
 /// the file appears only once `body`, the flush and the sync succeed. An

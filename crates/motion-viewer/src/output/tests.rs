@@ -45,21 +45,6 @@ fn an_unwritable_folder_is_named() {
 }
 
 #[test]
-fn inputs_are_not_overwritten_unless_forced() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("a.mtn");
-    std::fs::write(&input, b"OMTN").unwrap();
-    let same = dir.path().join(".").join("a.mtn");
-    assert!(matches!(
-        check_not_input(&same, std::slice::from_ref(&input), false),
-        Err(Error::OutputIsInput { .. })
-    ));
-    assert!(check_not_input(&same, std::slice::from_ref(&input), true).is_ok());
-    let other = dir.path().join("b.mtn");
-    assert!(check_not_input(&other, std::slice::from_ref(&input), false).is_ok());
-}
-
-#[test]
 fn a_name_of_250_bytes_is_written() {
     let dir = tempfile::tempdir().unwrap();
     let name = format!("{}.csv", "n".repeat(246));

@@ -1,31 +1,23 @@
-//! The scene on the CPU: the files given, loaded and paired into [`Track`]s
-//! (behind the front door, [`crate::open_with`]), and what the viewer does with them before any GPU is involved:
+//! The scene on the CPU: the [`Track`]s the front door ([`crate::open_with`])
+//! makes of the files given, and what the viewer does with them before any
+//! GPU is involved:
 //! each track's box over its whole motion and where it stands ([`Plan`],
 //! [`Layout`]), the axes and units of each format (`units`, inside), and the
 //! plain shapes that draw the tracks without a mesh ([`shapes`], [`rig`], the
 //! MRTK hands inside; [`Track::primitives`] for any track).
 //! The GPU stage and the exporters both build on it.
 
-pub mod archive;
 pub mod camera;
 pub(crate) mod colour;
 pub(crate) mod hands;
 pub(crate) mod layout;
-pub(crate) mod load;
 pub(crate) mod plan;
 pub mod rig;
 pub mod shapes;
 pub(crate) mod unit_mesh;
 pub(crate) mod units;
 
-pub use archive::Archives;
 pub use layout::Layout;
-pub(crate) use load::InputMaterials;
-#[cfg(not(target_arch = "wasm32"))]
-pub(crate) use load::load;
-#[cfg(not(target_arch = "wasm32"))]
-pub use load::{DiskMaterials, load_obj, read_bytes};
-pub use load::{Input, InputData, Materials};
 pub use plan::Placement;
 pub use plan::{Plan, auto_layout};
 

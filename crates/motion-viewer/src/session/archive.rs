@@ -5,9 +5,9 @@
 //! works the same way.
 
 use crate::error::{EntryProblem, Error, Result};
-use crate::loaded::{NoMaterials, OpenOptions, open_inputs};
-use crate::scene::archive::entry_path;
-use crate::scene::{Archives, Input, Track};
+use crate::open::archive::entry_path;
+use crate::open::{Archives, Input, OpenOptions, open_held};
+use crate::scene::Track;
 use crate::summary::{EntrySummary, summarize_archive};
 use std::path::{Path, PathBuf};
 
@@ -128,7 +128,7 @@ impl ArchiveList {
             archives: Archives::Ask,
             ..OpenOptions::default()
         };
-        let mut tracks = open_inputs(&[input], &options, &NoMaterials)?.tracks;
+        let mut tracks = open_held(&[input], &options)?.tracks;
         tracks.pop().ok_or_else(|| {
             Error::entry(
                 entry_path(&self.path, &entry.name),
@@ -169,7 +169,7 @@ mod tests {
 
     fn list(query: &str) -> ArchiveList {
         let mut l =
-            ArchiveList::new(Path::new("pack.ODA"), crate::scene::archive::test_archive()).unwrap();
+            ArchiveList::new(Path::new("pack.ODA"), crate::open::archive::test_archive()).unwrap();
         l.query = query.into();
         l
     }

@@ -71,7 +71,7 @@ pub fn suggested_path(track: &Track) -> PathBuf {
             ..
         } => {
             // `ARCHIVE.ODA:NAME`: the entry's name, beside the archive.
-            let archive = crate::scene::archive::disk_file(path);
+            let archive = crate::open::archive::disk_file(path);
             let dir = archive.parent().unwrap_or(Path::new(""));
             edited_path(&dir.join(format!("{entry}.mtn")))
         }

@@ -3,7 +3,8 @@
 
 use super::mtn::{FindingMark, finding_marks};
 use super::playback;
-use crate::scene::{Input, Track};
+use crate::open::Input;
+use crate::scene::Track;
 use crate::summary::{Summary, summarize};
 use crate::workbench::Editor;
 use std::path::{Path, PathBuf};

@@ -20,9 +20,9 @@ use super::playback::{self, LoopRange};
 use crate::anim::timeline::Timeline;
 use crate::error::{Error, Result};
 use crate::formats::{Kind, probe};
-use crate::loaded::{Loaded, OpenOptions, open_inputs};
-use crate::scene::archive::entry_path;
-use crate::scene::{Archives, Input, Layout, Materials, Plan, Track, auto_layout};
+use crate::open::archive::entry_path;
+use crate::open::{Archives, Input, Loaded, Materials, OpenOptions, open_held};
+use crate::scene::{Layout, Plan, Track, auto_layout};
 use crate::summary::summarize;
 use glam::Vec3;
 use std::path::{Path, PathBuf};
@@ -165,13 +165,14 @@ impl ViewerState {
     fn try_open(&mut self, inputs: &[Input], materials: &dyn Materials) -> Result<usize> {
         let options = OpenOptions {
             archives: Archives::FirstMotion,
+            materials: Some(materials),
             ..OpenOptions::default()
         };
         let Loaded {
             tracks: loaded,
             warnings,
             ..
-        } = open_inputs(inputs, &options, materials)?;
+        } = open_held(inputs, &options)?;
         let lists = inputs
             .iter()
             .filter(|i| i.entry.is_none() && probe(&i.data) == Some(Kind::Oda))
@@ -276,9 +277,10 @@ impl ViewerState {
         }
         let options = OpenOptions {
             archives: Archives::Ask,
+            materials: Some(materials),
             ..OpenOptions::default()
         };
-        let loaded = open_inputs(inputs, &options, materials).and_then(|loaded| {
+        let loaded = open_held(inputs, &options).and_then(|loaded| {
             let Loaded {
                 mut tracks,
                 warnings,

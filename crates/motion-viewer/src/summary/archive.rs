@@ -5,7 +5,7 @@
 use super::MtnSummary;
 use crate::error::DecodeError;
 use crate::formats::mtn::{self, read_oda};
-use crate::scene::archive::entry_path;
+use crate::open::archive::entry_path;
 use serde::Serialize;
 use std::path::Path;
 
@@ -91,7 +91,13 @@ pub fn summarize_paths(
 ) -> crate::Result<(Vec<super::Summary>, Vec<String>)> {
     use super::{Summary, summarize};
     use crate::formats::{Kind, probe_file};
-    use crate::scene::{self, Input};
+    use crate::open::{Archives, Input, OpenOptions, open_with};
+    // An archive among other files (or named by `ARCHIVE.ODA:NAME`) is
+    // refused with its entries listed, as a window would ask.
+    let ask = OpenOptions {
+        archives: Archives::Ask,
+        ..OpenOptions::default()
+    };
     let bare_archive = |p: &Path| p.is_file() && probe_file(p).ok() == Some(Kind::Oda);
     let mut out = Vec::new();
     let mut warnings = Vec::new();
@@ -106,9 +112,9 @@ pub fn summarize_paths(
             let entries = entries.map_err(|e| crate::Error::decode(one, e))?;
             out.extend(entries.into_iter().map(Summary::OdaEntry));
         } else {
-            let (tracks, loaded) = scene::load(run)?;
-            out.extend(tracks.iter().map(summarize));
-            warnings.extend(loaded);
+            let loaded = open_with(run, &ask)?;
+            out.extend(loaded.tracks.iter().map(summarize));
+            warnings.extend(loaded.warnings);
         }
     }
     Ok((out, warnings))
@@ -117,7 +123,7 @@ pub fn summarize_paths(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::archive::test_archive;
+    use crate::open::archive::test_archive;
 
     #[test]
     fn entries_are_listed_with_kind_and_size_and_only_motions_decoded() {

@@ -12,8 +12,8 @@
 
 use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::memg::{self, MappedMemg, MemgGroup, MemgMotion};
-use motion_viewer::scene::Input;
-use motion_viewer::{OpenOptions, Source, open_with};
+use motion_viewer::open::Input;
+use motion_viewer::{OpenOptions, open_with};
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -83,7 +83,7 @@ fn child_reads_motions_cut_short_under_their_maps() {
     let (obj, bin) = write_scene(dir);
     let inputs = vec![Input::read(&obj).unwrap(), Input::read(&bin).unwrap()];
     assert!(
-        matches!(inputs[1].data, motion_viewer::scene::InputData::Mapped(_)),
+        matches!(inputs[1].data, motion_viewer::open::InputData::Mapped(_)),
         "a motion of a megabyte or more is mapped"
     );
     cut(&bin, 4096);
@@ -157,8 +157,5 @@ fn a_mapped_motion_cut_short_on_disk_is_an_error_not_a_signal() {
 
 /// The front door, given files read already.
 fn open_inputs(inputs: Vec<Input>) -> motion_viewer::Result<motion_viewer::Loaded> {
-    open_with(
-        inputs.into_iter().map(Source::Input),
-        &OpenOptions::default(),
-    )
+    open_with(inputs, &OpenOptions::default())
 }

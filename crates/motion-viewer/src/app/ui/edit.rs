@@ -77,7 +77,7 @@ impl EditUi {
 /// True when saving to `target` would write over the file `request` came
 /// from (for an archive entry, the archive).
 pub(crate) fn is_original(target: &Path, request: &SaveRequest) -> bool {
-    target == crate::scene::archive::disk_file(&request.original)
+    target == crate::open::archive::disk_file(&request.original)
 }
 
 /// Saves the edited track's motion where the section says, through
@@ -489,7 +489,7 @@ pub fn dialogs(ctx: &egui::Context, state: &ViewerState, edit: &mut EditUi) -> O
 mod tests {
     use super::*;
     use crate::anim::timeline::Timeline;
-    use crate::scene::{DiskMaterials, Input};
+    use crate::open::{DiskMaterials, Input};
 
     const LF_J1: &str = "PRM:/r2/c1-Joint2:j1";
 

@@ -63,7 +63,7 @@ pub(crate) use container::companion_bin;
 
 use crate::error::{Error, Result};
 use crate::export::Format;
-use crate::output::check_not_input;
+use crate::open::check_not_input;
 use crate::scene::Track;
 use crate::scene::plan::{Plan, bind};
 use document::Document;

@@ -5,7 +5,8 @@
 
 use crate::anim::timeline::Timeline;
 use crate::formats::mtn::{self, Mtn, read_oda};
-use crate::scene::{DiskMaterials, Input, Track};
+use crate::open::{DiskMaterials, Input};
+use crate::scene::Track;
 use crate::session::ViewerState;
 use crate::session::viewer::Reload;
 use std::path::Path;

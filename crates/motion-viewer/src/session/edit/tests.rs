@@ -5,7 +5,8 @@
 
 use crate::anim::timeline::Timeline;
 use crate::formats::mtn;
-use crate::scene::{DiskMaterials, Input, Track};
+use crate::open::{DiskMaterials, Input};
+use crate::scene::Track;
 use crate::session::edit::EditStatus;
 use crate::session::status::Status;
 use crate::session::viewer::ViewerState;

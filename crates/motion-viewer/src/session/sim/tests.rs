@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::anim::timeline::Timeline;
-use crate::scene::Input;
+use crate::open::Input;
 
 fn seed_state() -> ViewerState {
     let path = format!(
@@ -14,7 +14,7 @@ fn seed_state() -> ViewerState {
     state
         .open(
             &[Input::from_bytes(&path, bytes)],
-            &crate::scene::load::DiskMaterials,
+            &crate::open::DiskMaterials,
         )
         .unwrap();
     state

@@ -3,8 +3,9 @@
 //! reloading (time kept; a bad file leaves the last good version).
 
 use crate::anim::timeline::{LoopMode, Timeline};
+use crate::open::{DiskMaterials, Input};
+use crate::scene::Layout;
 use crate::scene::layout::{Footprint, Grounding, scales};
-use crate::scene::{DiskMaterials, Input, Layout};
 use crate::session::status::Status;
 use crate::session::viewer::Reload;
 use crate::session::viewer::ViewerState;

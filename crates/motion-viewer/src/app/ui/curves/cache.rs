@@ -174,7 +174,7 @@ fn difference(a: &Series, b: &Series, end_s: f64) -> Series {
 mod tests {
     use super::*;
     use crate::anim::timeline::Timeline;
-    use crate::scene::{DiskMaterials, Input};
+    use crate::open::{DiskMaterials, Input};
 
     fn state_with(files: &[&str]) -> ViewerState {
         let mut state = ViewerState::new(Timeline::new(0.0, 1.0 / 60.0), 0.0, None);

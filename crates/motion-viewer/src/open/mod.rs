@@ -1,11 +1,18 @@
 //! The front door: files in, [`Track`]s out, with what went less well.
 //!
-//! [`open`] takes one file (an AIBO `.mtn`, an MRTK recording, a MEMG motion
-//! with its `.obj` beside it, an ODA archive, or `ARCHIVE.ODA:NAME` for one
-//! entry); [`open_all`] takes several and pairs each MEMG motion with its
-//! `.obj`; [`open_bytes`] and [`open_bytes_all`] do the same for bytes held
-//! in memory; [`open_entry`] names one entry of an archive. Files are told
-//! apart by their content, never by their extension.
+//! One function, [`open_with`], opens any set of files, from disk or held as
+//! bytes, as [`OpenOptions`] say: an AIBO `.mtn`, an MRTK recording, a MEMG
+//! motion with its `.obj`, an ODA archive (or one entry of it:
+//! `ARCHIVE.ODA:NAME`, [`OpenOptions::entry`]). Files are told apart by
+//! their content, never by their extension. Two shorthands cover the common
+//! cases: [`open()`] for one file on disk, [`open_bytes`] for one held in
+//! memory. Every way in goes through here: the command line, the window
+//! (files dropped or watched), the web page, the Python package, `viewer
+//! info`, and `memg fit`'s scene and point caches ([`Input::read`]).
+//!
+//! Inside: [`input`](Input) reads a file under the rules for files from
+//! strangers; [`archive`] owns the `ARCHIVE.ODA:NAME` syntax; `materials`
+//! finds an `.obj`'s libraries; `load` tells the kinds apart and pairs them.
 //!
 //! ```
 //! # std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).unwrap();
@@ -20,15 +27,27 @@
 //! # Ok::<(), motion_viewer::Error>(())
 //! ```
 
-use crate::error::{Error, Result};
-use crate::formats::{self, Kind};
+pub mod archive;
+mod input;
+mod load;
+mod materials;
+
+pub use archive::{Archives, check_not_input};
+#[cfg(all(feature = "fit", not(target_arch = "wasm32")))]
+pub(crate) use input::head;
+pub use input::{Input, InputData};
 #[cfg(not(target_arch = "wasm32"))]
-use crate::scene::DiskMaterials;
-pub use crate::scene::Input;
-pub use crate::scene::archive::Archives;
-use crate::scene::load::load_inputs_as;
-use crate::scene::{InputMaterials, Materials, Track};
+pub use materials::DiskMaterials;
+pub use materials::Materials;
+pub(crate) use materials::NoMaterials;
+
+use crate::error::{Error, Result};
+use crate::formats::{self, Kind, obj::ObjScene};
+use crate::scene::Track;
+use load::{Rules, load_inputs_as};
+use materials::{BesideDiskFiles, Chain, InputMaterials};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What [`open_with`] and its shorthands give back: the tracks, in the order
 /// the files were given (a MEMG track where its motion file stands; an
@@ -37,6 +56,9 @@ use std::path::{Path, PathBuf};
 pub struct Loaded {
     /// The tracks.
     pub tracks: Vec<Track>,
+    /// With [`OpenOptions::lone_scenes`]: each `.obj` scene that no MEMG
+    /// motion took, with the path it was given by, in the order given.
+    pub scenes: Vec<(PathBuf, Arc<ObjScene>)>,
     /// What went less well than asked, one line per cause, each naming its
     /// file: a material library that could not be read, a motion longer than
     /// the viewer plays… A decoder's own findings about a file stay with the
@@ -70,22 +92,22 @@ impl Loaded {
 }
 
 /// Where one file comes from: a path (`ARCHIVE.ODA:NAME` for one entry of
-/// an archive), or bytes held in memory under a name (a web page's files,
-/// a Python `bytes`).
+/// an archive), or named bytes held already (a web page's files, a Python
+/// `bytes`, an [`Input`] read earlier).
 #[derive(Debug)]
 pub enum Source {
-    /// A file on disk, read (or, when large, memory-mapped) when opened.
+    /// A file on disk, read (or, when large, memory-mapped) when opened;
+    /// a MEMG motion may find its `.obj` beside it
+    /// ([`OpenOptions::scene_beside`]), an `.obj` its libraries.
     Path(PathBuf),
-    /// Bytes in memory, and the name errors and the track call them by.
-    Bytes(PathBuf, Vec<u8>),
-    /// A file read already ([`Input::read`], [`Input::from_bytes`]): opened
-    /// as it is, with no `.obj` looked for beside it and nothing left mapped.
-    Input(Input),
+    /// Named bytes: opened as they are, with no `.obj` or library looked
+    /// for on disk and nothing left mapped.
+    Bytes(Input),
 }
 
 impl From<Input> for Source {
     fn from(input: Input) -> Source {
-        Source::Input(input)
+        Source::Bytes(input)
     }
 }
 
@@ -107,6 +129,12 @@ impl From<&Path> for Source {
     }
 }
 
+impl From<&String> for Source {
+    fn from(path: &String) -> Source {
+        Source::Path(path.into())
+    }
+}
+
 impl From<&str> for Source {
     fn from(path: &str) -> Source {
         Source::Path(path.into())
@@ -115,19 +143,19 @@ impl From<&str> for Source {
 
 impl<N: Into<PathBuf>> From<(N, Vec<u8>)> for Source {
     fn from((name, bytes): (N, Vec<u8>)) -> Source {
-        Source::Bytes(name.into(), bytes)
+        Source::Bytes(Input::from_bytes(name, bytes))
     }
 }
 
-/// How files become tracks: the one set of options behind every way in —
-/// the command line, the window (files dropped or watched), the web page
-/// and the Python package all open through [`open_with`] (or, holding
-/// [`Input`]s already, the same loader behind it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OpenOptions {
+/// How files become tracks: the one set of options behind every way in.
+#[derive(Clone, Copy)]
+pub struct OpenOptions<'a> {
     /// What an ODA archive given without an entry opens (default: every
     /// motion entry).
     pub archives: Archives,
+    /// Every file given is an ODA archive, and this entry of each is opened
+    /// (by exact name, else the one entry whose name matches ignoring case).
+    pub entry: Option<&'a str>,
     /// When no `.obj` is among the files, each MEMG motion on disk takes the
     /// `.obj` of its stem beside it (`flags.bin` → `flags.obj`), and is
     /// refused when there is none.
@@ -136,15 +164,38 @@ pub struct OpenOptions {
     /// ([`Loaded::mapped`]), rather than decoded: for a caller that reads
     /// the arrays where they lie (Python's views). Ignored on the web.
     pub map_memg: bool,
+    /// An `.obj` scene that no MEMG motion takes is given back in
+    /// [`Loaded::scenes`] rather than refused (a fit's scene).
+    pub lone_scenes: bool,
+    /// Where an `.obj`'s material libraries come from when they are not
+    /// among the files given. Default: beside the `.obj` on disk
+    /// ([`DiskMaterials`]) for a [`Source::Path`], nowhere for bytes.
+    pub materials: Option<&'a dyn Materials>,
 }
 
-impl Default for OpenOptions {
-    fn default() -> OpenOptions {
+impl Default for OpenOptions<'_> {
+    fn default() -> Self {
         OpenOptions {
             archives: Archives::EveryMotion,
+            entry: None,
             scene_beside: false,
             map_memg: false,
+            lone_scenes: false,
+            materials: None,
         }
+    }
+}
+
+impl std::fmt::Debug for OpenOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenOptions")
+            .field("archives", &self.archives)
+            .field("entry", &self.entry)
+            .field("scene_beside", &self.scene_beside)
+            .field("map_memg", &self.map_memg)
+            .field("lone_scenes", &self.lone_scenes)
+            .field("materials", &self.materials.map(|_| "the caller's"))
+            .finish()
     }
 }
 
@@ -152,8 +203,10 @@ impl Default for OpenOptions {
 /// never its extension; each MEMG motion paired with the `.obj` of the same
 /// stem among them, else the nearest before it, else the nearest after it
 /// (or, with [`OpenOptions::scene_beside`], the one beside it on disk);
-/// `.mtl` libraries found among the sources by file name, then beside their
-/// `.obj` on disk. Large files are memory-mapped while they are decoded.
+/// `.mtl` libraries found among the sources by file name, then as
+/// [`OpenOptions::materials`] says. An ODA archive given whole gives what
+/// [`OpenOptions::archives`] says. Large files are memory-mapped while they
+/// are decoded.
 ///
 /// ```
 /// # std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).unwrap();
@@ -161,7 +214,7 @@ impl Default for OpenOptions {
 /// // A motion on disk with its scene beside it, and a recording in memory.
 /// let hands = std::fs::read("data/hands.mrtk")?;
 /// let loaded = open_with(
-///     [Source::from("data/flags.bin"), Source::Bytes("hands.mrtk".into(), hands)],
+///     [Source::from("data/flags.bin"), Source::from(("hands.mrtk", hands))],
 ///     &OpenOptions { scene_beside: true, ..OpenOptions::default() },
 /// )?;
 /// assert_eq!(loaded.tracks.len(), 2);
@@ -172,35 +225,41 @@ impl Default for OpenOptions {
 /// # Errors
 /// An [`Error`] naming the file: unreadable, of no known format, a decoding
 /// error (field, offset, expected, found), a MEMG motion without its `.obj`.
-pub fn open_with(
-    sources: impl IntoIterator<Item = Source>,
-    options: &OpenOptions,
+pub fn open_with<S: Into<Source>>(
+    sources: impl IntoIterator<Item = S>,
+    options: &OpenOptions<'_>,
 ) -> Result<Loaded> {
     // Each input, and whether it was read from disk.
     let mut inputs = Vec::new();
     for source in sources {
-        inputs.push(match source {
-            Source::Bytes(name, bytes) => (Input::from_bytes(name, bytes), false),
-            Source::Input(input) => (input, false),
+        inputs.push(match source.into() {
+            Source::Bytes(input) => (input, false),
             Source::Path(path) => (read(&path)?, true),
         });
+    }
+    if let Some(entry) = options.entry {
+        for (input, _) in &mut inputs {
+            input.entry = Some(entry.to_string());
+        }
     }
     if options.scene_beside {
         add_scenes_beside(&mut inputs)?;
     }
     let (inputs, disk): (Vec<Input>, Vec<bool>) = inputs.into_iter().unzip();
+    let on_disk: Vec<PathBuf> = inputs
+        .iter()
+        .zip(&disk)
+        .filter(|&(_, &d)| d)
+        .map(|(i, _)| i.path.clone())
+        .collect();
     // Only a motion read from a file can be left in it.
     let index: Vec<bool> = disk
         .iter()
         .map(|&d| d && options.map_memg && cfg!(not(target_arch = "wasm32")))
         .collect();
-    // A page has no file system: its libraries are among the files given.
-    #[cfg(not(target_arch = "wasm32"))]
-    let materials: &dyn Materials = &DiskMaterials;
-    #[cfg(target_arch = "wasm32")]
-    let materials: &dyn Materials = &NoMaterials;
+    let beside = BesideDiskFiles(&on_disk);
     #[cfg_attr(target_arch = "wasm32", allow(unused_mut))]
-    let mut loaded = load(&inputs, options, materials, &index)?;
+    let mut loaded = load(&inputs, options, &beside, &index)?;
     #[cfg(not(target_arch = "wasm32"))]
     if options.map_memg {
         map_motions(&mut loaded, &inputs, &index)?;
@@ -208,6 +267,39 @@ pub fn open_with(
     Ok(loaded)
 }
 
+/// [`open_with`] for inputs a caller keeps (the window holds them to watch
+/// and to save edits, each with its own [`Input::entry`]; `options.entry`
+/// is not applied): libraries among them, then as `options.materials` says
+/// (nowhere when it says nothing).
+pub(crate) fn open_held(inputs: &[Input], options: &OpenOptions<'_>) -> Result<Loaded> {
+    load(inputs, options, &NoMaterials, &[])
+}
+
+/// Tracks from `inputs` as `options` say, libraries among the inputs first,
+/// then from `options.materials` or else `default`; the MEMG motions of the
+/// inputs `index` marks indexed rather than decoded.
+fn load(
+    inputs: &[Input],
+    options: &OpenOptions<'_>,
+    default: &dyn Materials,
+    index: &[bool],
+) -> Result<Loaded> {
+    let rest = options.materials.unwrap_or(default);
+    let chain = Chain(InputMaterials(inputs), rest);
+    let rules = Rules {
+        archives: options.archives,
+        index_memg: index,
+        lone_scenes: options.lone_scenes,
+    };
+    let decoded = load_inputs_as(inputs, &chain, rules)?;
+    Ok(Loaded {
+        tracks: decoded.tracks,
+        scenes: decoded.scenes,
+        warnings: decoded.warnings,
+        #[cfg(not(target_arch = "wasm32"))]
+        mapped: Vec::new(),
+    })
+}
 /// A file on disk as an input.
 #[cfg(not(target_arch = "wasm32"))]
 fn read(path: &Path) -> Result<Input> {
@@ -249,47 +341,6 @@ fn add_scenes_beside(inputs: &mut Vec<(Input, bool)>) -> Result<()> {
     }
     *inputs = with;
     Ok(())
-}
-
-/// The loader behind [`open_with`], for callers that hold [`Input`]s
-/// already (the window keeps them to watch and to save edits) or their own
-/// material libraries (a fuzz target's): tracks from `inputs` as `options`
-/// say ([`OpenOptions::scene_beside`] and [`OpenOptions::map_memg`] aside:
-/// these inputs are read already), `.mtl` libraries among them first, then
-/// from `rest`.
-///
-/// # Errors
-/// As [`open_with`]'s.
-pub fn open_inputs(
-    inputs: &[Input],
-    options: &OpenOptions,
-    rest: &dyn Materials,
-) -> Result<Loaded> {
-    load(inputs, options, rest, &[])
-}
-
-/// [`open_inputs`], the MEMG motions of the inputs `index` marks indexed
-/// rather than decoded.
-fn load(
-    inputs: &[Input],
-    options: &OpenOptions,
-    rest: &dyn Materials,
-    index: &[bool],
-) -> Result<Loaded> {
-    struct Chain<'a>(InputMaterials<'a>, &'a dyn Materials);
-    impl Materials for Chain<'_> {
-        fn read(&self, obj: &Path, lib: &str) -> std::io::Result<Vec<u8>> {
-            self.0.read(obj, lib).or_else(|_| self.1.read(obj, lib))
-        }
-    }
-    let chain = Chain(InputMaterials(inputs), rest);
-    let (tracks, warnings) = load_inputs_as(inputs, &chain, options.archives, index)?;
-    Ok(Loaded {
-        tracks,
-        warnings,
-        #[cfg(not(target_arch = "wasm32"))]
-        mapped: Vec::new(),
-    })
 }
 
 /// Maps and indexes the file of each MEMG track whose motion the loader
@@ -338,30 +389,12 @@ pub fn open(path: impl AsRef<Path>) -> Result<Loaded> {
         scene_beside: true,
         ..OpenOptions::default()
     };
-    open_with([path.as_ref().into()], &options)
+    open_with([path.as_ref()], &options)
 }
 
-/// Opens several files as one set ([`open_with`] with its defaults): each
-/// MEMG motion takes the `.obj` of the same stem among them, else the
-/// nearest before it, else the nearest after it; `.mtl` libraries are read
-/// from beside their `.obj`. An ODA archive given whole opens every motion
-/// entry.
-#[cfg(not(target_arch = "wasm32"))]
-pub fn open_all<P: AsRef<Path>>(paths: impl IntoIterator<Item = P>) -> Result<Loaded> {
-    let sources = paths.into_iter().map(|p| Source::from(p.as_ref()));
-    open_with(sources, &OpenOptions::default())
-}
-
-/// Opens the entry called `entry` of the ODA archive at `archive` (by exact
-/// name, else the one entry whose name matches ignoring case).
-#[cfg(not(target_arch = "wasm32"))]
-pub fn open_entry(archive: impl AsRef<Path>, entry: &str) -> Result<Loaded> {
-    let input = Input::read(archive.as_ref())?.with_entry(entry);
-    open_inputs(&[input], &OpenOptions::default(), &DiskMaterials)
-}
-
-/// Opens one file held in memory; `name` is what errors and the track call
-/// it. A MEMG motion needs its `.obj`: give both to [`open_bytes_all`].
+/// Opens one file held in memory ([`open_with`] with its defaults); `name`
+/// is what errors and the track call it. A MEMG motion needs its `.obj`:
+/// give both to [`open_with`].
 ///
 /// ```
 /// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/hands.mrtk"))?;
@@ -369,40 +402,11 @@ pub fn open_entry(archive: impl AsRef<Path>, entry: &str) -> Result<Loaded> {
 /// assert!(matches!(loaded.tracks[0], motion_viewer::Track::InputAnimation { .. }));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Errors
+/// As [`open_with`]'s.
 pub fn open_bytes(name: impl Into<PathBuf>, bytes: Vec<u8>) -> Result<Loaded> {
-    open_bytes_all([(name.into(), bytes)])
-}
-
-/// Opens the entry called `entry` of an ODA archive held in memory.
-pub fn open_bytes_entry(name: impl Into<PathBuf>, bytes: Vec<u8>, entry: &str) -> Result<Loaded> {
-    let input = Input::from_bytes(name, bytes).with_entry(entry);
-    open_inputs(&[input], &OpenOptions::default(), &NoMaterials)
-}
-
-/// Opens several files held in memory as one set, paired as [`open_all`]
-/// pairs files on disk; an `.obj`'s material libraries are found among them
-/// by file name.
-pub fn open_bytes_all<N: Into<PathBuf>>(
-    files: impl IntoIterator<Item = (N, Vec<u8>)>,
-) -> Result<Loaded> {
-    let inputs: Vec<Input> = files
-        .into_iter()
-        .map(|(name, bytes)| Input::from_bytes(name, bytes))
-        .collect();
-    open_inputs(&inputs, &OpenOptions::default(), &NoMaterials)
-}
-
-/// Material libraries come from the inputs alone (and on the web, which has
-/// no file system, from nowhere else).
-pub(crate) struct NoMaterials;
-
-impl Materials for NoMaterials {
-    fn read(&self, _: &Path, lib: &str) -> std::io::Result<Vec<u8>> {
-        Err(std::io::Error::new(
-            std::io::ErrorKind::NotFound,
-            format!("{lib} is not among the files given; add it to them"),
-        ))
-    }
+    open_with([(name.into(), bytes)], &OpenOptions::default())
 }
 
 #[cfg(test)]
@@ -420,21 +424,24 @@ mod tests {
         let mtn = open(sample("sony_stand_sit.mtn")).unwrap();
         assert_eq!(mtn.tracks.len(), 1);
         assert!(mtn.warnings.is_empty(), "{:?}", mtn.warnings);
-        let both = open_all([
+        let paths = [
             sample("flags.obj"),
             sample("flags.bin"),
             sample("hands.mrtk"),
-        ])
-        .unwrap();
+        ];
+        let both = open_with(&paths, &OpenOptions::default()).unwrap();
         assert_eq!(both.tracks.len(), 2);
         let bytes = std::fs::read(sample("flags.obj")).unwrap();
         let motion = std::fs::read(sample("flags.bin")).unwrap();
         let mtl = std::fs::read(sample("flags.mtl")).unwrap();
-        let memory = open_bytes_all([
-            ("flags.obj", bytes),
-            ("flags.bin", motion),
-            ("flags.mtl", mtl),
-        ])
+        let memory = open_with(
+            [
+                ("flags.obj", bytes),
+                ("flags.bin", motion),
+                ("flags.mtl", mtl),
+            ],
+            &OpenOptions::default(),
+        )
         .unwrap();
         let Track::Memg { scene, .. } = &memory.tracks[0] else {
             panic!("a MEMG track");
@@ -456,5 +463,73 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("needs its .obj"), "{e}");
+    }
+
+    #[test]
+    fn bytes_find_no_library_on_disk_but_a_path_does() {
+        // data/flags.obj names flags.mtl, which lies beside it on disk.
+        let obj = sample("flags.obj");
+        let motion = std::fs::read(sample("flags.bin")).unwrap();
+        let default = OpenOptions::default();
+        let memory = [
+            Source::from((obj.clone(), std::fs::read(&obj).unwrap())),
+            Source::from(("flags.bin", motion)),
+        ];
+        let loaded = open_with(memory, &default).unwrap();
+        let Track::Memg { scene, .. } = &loaded.tracks[0] else {
+            panic!("a MEMG track");
+        };
+        assert!(scene.materials.is_empty(), "no library read for bytes");
+        assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
+        assert!(
+            loaded.warnings[0].contains("flags.mtl is not among the files given"),
+            "{:?}",
+            loaded.warnings
+        );
+        let disk = open_with([obj, sample("flags.bin")], &default).unwrap();
+        let Track::Memg { scene, .. } = &disk.tracks[0] else {
+            panic!("a MEMG track");
+        };
+        assert!(!scene.materials.is_empty(), "the library beside the .obj");
+    }
+
+    #[test]
+    fn a_lone_scene_opens_only_when_asked() {
+        let obj = sample("flags.obj");
+        let e = open_with([&obj], &OpenOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("needs a MEMG motion"), "{e}");
+        let options = OpenOptions {
+            lone_scenes: true,
+            ..OpenOptions::default()
+        };
+        let loaded = open_with([&obj], &options).unwrap();
+        assert!(loaded.tracks.is_empty());
+        let [(path, scene)] = &loaded.scenes[..] else {
+            panic!("one scene, got {}", loaded.scenes.len());
+        };
+        assert_eq!(path, &obj);
+        // The same scene a MEMG track of flags.bin is given.
+        let paired = open(sample("flags.bin")).unwrap();
+        let Track::Memg { scene: with, .. } = &paired.tracks[0] else {
+            panic!("a MEMG track");
+        };
+        assert_eq!(scene.positions, with.positions);
+        assert_eq!(scene.materials.len(), with.materials.len());
+    }
+
+    #[test]
+    fn an_entry_is_opened_from_every_archive_given() {
+        let pack = archive::test_archive();
+        let options = OpenOptions {
+            entry: Some("SLEEP_SIT"),
+            ..OpenOptions::default()
+        };
+        let loaded = open_with([("pack.ODA", pack)], &options).unwrap();
+        let names: Vec<String> = loaded.tracks.iter().map(Track::name).collect();
+        assert_eq!(names, ["sleep_sit"]);
+        assert_eq!(loaded.tracks[0].path(), Path::new("pack.ODA:sleep_sit"));
+        let seed = std::fs::read(sample("skitter_sleep_to_sit.mtn")).unwrap();
+        let e = open_with([("seed.mtn", seed)], &options).unwrap_err();
+        assert!(e.to_string().starts_with("seed.mtn"), "{e}");
     }
 }

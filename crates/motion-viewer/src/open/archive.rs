@@ -52,6 +52,29 @@ pub fn disk_file(path: &Path) -> PathBuf {
     split_entry(path).map_or_else(|| path.to_path_buf(), |(archive, _)| archive)
 }
 
+/// Refuses `out` if it names one of `inputs` (the same file, by path or
+/// through a link; for an archive entry `ARCHIVE.ODA:NAME`, the archive),
+/// unless `force`.
+pub fn check_not_input(out: &Path, inputs: &[PathBuf], force: bool) -> Result<()> {
+    if force {
+        return Ok(());
+    }
+    let canon = |p: &Path| std::fs::canonicalize(p).ok();
+    let Some(target) = canon(out) else {
+        // An output that does not exist yet can't be an input.
+        return Ok(());
+    };
+    if inputs
+        .iter()
+        .any(|i| canon(&disk_file(i)).as_ref() == Some(&target))
+    {
+        return Err(Error::OutputIsInput {
+            path: out.to_path_buf(),
+        });
+    }
+    Ok(())
+}
+
 /// `paths` with every ODA archive among them narrowed to its entry `entry`
 /// (`viewer --entry NAME`); an error if none of them is an archive.
 #[cfg(not(target_arch = "wasm32"))]
@@ -203,5 +226,20 @@ mod tests {
         let chosen = select_entry(&[pack.clone(), odd.clone()], "sleep_sit").unwrap();
         assert_eq!(chosen, [entry_path(&pack, "sleep_sit"), odd.clone()]);
         assert!(select_entry(&[odd], "x").is_err());
+    }
+
+    #[test]
+    fn inputs_are_not_overwritten_unless_forced() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("a.mtn");
+        std::fs::write(&input, b"OMTN").unwrap();
+        let same = dir.path().join(".").join("a.mtn");
+        assert!(matches!(
+            check_not_input(&same, std::slice::from_ref(&input), false),
+            Err(Error::OutputIsInput { .. })
+        ));
+        assert!(check_not_input(&same, std::slice::from_ref(&input), true).is_ok());
+        let other = dir.path().join("b.mtn");
+        assert!(check_not_input(&other, std::slice::from_ref(&input), false).is_ok());
     }
 }

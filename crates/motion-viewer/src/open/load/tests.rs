@@ -1,6 +1,7 @@
 //! Loading from bytes, pairing, and the rules for files from strangers.
 
 use super::*;
+use crate::open::materials::{DiskMaterials, InputMaterials, MAX_MATERIAL_BYTES};
 
 /// Materials handed over as a fixed map, for tests.
 struct Fixed;
@@ -232,9 +233,13 @@ fn names(tracks: &[Track]) -> Vec<String> {
 
 #[test]
 fn archives_in_memory_load_as_asked() {
-    let input = || Input::from_bytes("pack.ODA", crate::scene::archive::test_archive());
+    let input = || Input::from_bytes("pack.ODA", crate::open::archive::test_archive());
     let load = |input: Input, archives| {
-        load_inputs_as(&[input], &DiskMaterials, archives, &[]).map(|(tracks, _)| tracks)
+        let rules = Rules {
+            archives,
+            ..Rules::default()
+        };
+        load_inputs_as(&[input], &DiskMaterials, rules).map(|decoded| decoded.tracks)
     };
     let tracks = load(input(), Archives::EveryMotion).unwrap();
     assert_eq!(names(&tracks), ["stand_sit", "sleep_sit"]);
@@ -261,10 +266,10 @@ fn archives_in_memory_load_as_asked() {
 fn an_entry_path_reads_the_entry_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let pack = dir.path().join("pack.ODA");
-    std::fs::write(&pack, crate::scene::archive::test_archive()).unwrap();
+    std::fs::write(&pack, crate::open::archive::test_archive()).unwrap();
     let named = archive::entry_path(&pack, "stand_sit");
     assert_eq!(
-        read_bytes(&named).unwrap(),
-        crate::scene::archive::test_archive()[64 + 3 * 144 + 8..][..1164]
+        Input::read(&named).unwrap().named_bytes().unwrap(),
+        crate::open::archive::test_archive()[64 + 3 * 144 + 8..][..1164]
     );
 }
