@@ -86,3 +86,64 @@ impl Editing {
         stale
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::test_host::{RecordingHost, sony};
+    use crate::formats::mtn;
+    use std::path::Path;
+
+    /// The left front leg's first joint of the ERS-210 (`viewer info`).
+    const LF_J1: &str = "PRM:/r2/c1-Joint2:j1";
+
+    #[test]
+    fn an_edit_is_saved_through_the_host_and_a_close_waits_for_it() {
+        let mut state = sony();
+        let mut editing = Editing::default();
+        let mut host = RecordingHost::default();
+        assert!(editing.may_close(&state) && !editing.asking());
+        state.edit(0, |e| e.set_value(3, LF_J1, 15.0)).unwrap();
+        assert!(editing.title_stale(&state), "the title gains its `*`");
+        assert!(!editing.title_stale(&state));
+        // Unsaved edits: a close asks instead.
+        assert!(!editing.may_close(&state) && editing.asking());
+
+        assert!(editing.save(&mut host, &mut state, false));
+        let [saved] = &host.motions[..] else {
+            panic!("one motion saved, got {}", host.motions.len());
+        };
+        // Beside the original, under the suggested name: not over it.
+        assert_eq!(saved.path, Path::new("m-edited.mtn"));
+        assert_eq!(saved.original, Path::new("m.mtn"));
+        assert!(!saved.overwrite);
+        // The bytes are the edited motion: 15° at keyframe 3, in µrad.
+        let motion = mtn::decode(&saved.bytes).unwrap();
+        let j = motion.joints.iter().position(|n| n == LF_J1).unwrap();
+        let urad = 15.0_f64.to_radians() * 1e6;
+        assert!((f64::from(motion.keyframes[3].joints[j]) - urad).abs() <= 1.0);
+        assert_eq!(state.edit_message(), Some("saved m-edited.mtn"));
+        assert!(!state.has_unsaved_edits());
+        assert!(editing.title_stale(&state), "the `*` goes");
+    }
+
+    #[test]
+    fn a_save_the_host_refuses_keeps_the_edits_unsaved_and_says_why() {
+        let mut state = sony();
+        let mut editing = Editing::default();
+        let mut host = RecordingHost {
+            refuse: Some("disk full".into()),
+            ..RecordingHost::default()
+        };
+        state.edit(0, |e| e.set_value(3, LF_J1, 15.0)).unwrap();
+        assert!(!editing.save(&mut host, &mut state, false));
+        let message = state.edit_message().unwrap();
+        assert!(message.starts_with("not saved: ") && message.contains("disk full"));
+        assert!(state.has_unsaved_edits());
+        // Ctrl+S is the same save.
+        host.refuse = None;
+        editing.key(&mut host, &mut state, Action::SaveMotion);
+        assert_eq!(host.motions.len(), 1);
+        assert!(!state.has_unsaved_edits());
+    }
+}

@@ -35,6 +35,8 @@ pub(crate) mod keys;
 mod report;
 mod saving;
 mod simulate;
+#[cfg(test)]
+mod test_host;
 mod ui;
 mod view;
 mod window;

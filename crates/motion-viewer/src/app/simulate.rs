@@ -165,3 +165,51 @@ fn sim_view(sims: &crate::session::sim::Simulations, state: &ViewerState) -> Sim
         toggled: false,
     }
 }
+
+#[cfg(all(test, feature = "physics"))]
+mod tests {
+    use super::*;
+    use crate::app::test_host::{RecordingHost, sony};
+
+    #[test]
+    fn the_toggle_runs_the_dog_in_slices_and_says_each_line_once() {
+        let state = sony();
+        let mut host = RecordingHost::default();
+        let mut sim = Simulator::default();
+        sim.toggle(&mut host, &state);
+        assert_eq!((sim.view.available, sim.view.mode), (true, "beside"));
+        // Slices until the simulation is done (each at most SLICE_MS).
+        let mut slices = 0;
+        while sim.step(&state) {
+            slices += 1;
+            assert!(slices < 100_000, "the simulation never finished");
+        }
+        let [(0, verdict)] = &sim.view.verdicts[..] else {
+            panic!("one verdict, got {:?}", sim.view.verdicts);
+        };
+        assert!(verdict.starts_with("simulated: stands"), "{verdict}");
+        // Its line, once however often the frame reports.
+        for _ in 0..2 {
+            let mut status = Status::of(&state, "test", 0.0);
+            sim.report(&mut host, &mut status);
+            assert_eq!(status.sim.unwrap().tracks[0].state, "done");
+        }
+        let [line] = &host.status[..] else {
+            panic!("one line, got {:?}", host.status);
+        };
+        assert!(line.starts_with("sim 0 beside done duration_s 4.88 falls false"));
+        // The panel's button is the same toggle: ghost, then off (said once).
+        sim.view.toggled = true;
+        assert!(sim.follow_panel(&mut host, &state));
+        assert!(
+            !sim.follow_panel(&mut host, &state),
+            "one press, one toggle"
+        );
+        assert_eq!(sim.view.mode, "ghost");
+        sim.toggle(&mut host, &state);
+        let mut status = Status::of(&state, "test", 0.0);
+        sim.report(&mut host, &mut status);
+        assert_eq!(host.status[1..], ["sim off"]);
+        assert!(sim.primitives(&state, 1.0).boxes.is_empty());
+    }
+}
