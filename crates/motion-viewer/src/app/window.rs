@@ -35,6 +35,8 @@ pub struct App<H: Host> {
     state: ViewerState,
     ui: UiState,
     options: Options,
+    /// The GPU side, once the window's GPU is open. (Out of `self` while a
+    /// frame is drawn: see [`App::redraw`].)
     view: Option<View>,
     /// The window whose GPU is being opened (asynchronously in a browser).
     opening: Option<Arc<Window>>,
