@@ -7,7 +7,13 @@
 //! - [`Host`]: what the window needs from its platform — files, screenshots,
 //!   status — so that it never touches a file or a thread itself;
 //!   the `viewer` application has the desktop's, the `web/` crate a page's;
-//! - `window`: events in, one frame out per redraw; `view`: the GPU side;
+//! - `window`: the [`App`]: events in, each handed to the part it
+//!   concerns, one frame out per redraw (`window::frame`, in its phases);
+//!   `view`: the GPU side;
+//! - the parts the window holds, each owning its state: `simulate` (the
+//!   simulated dog), `saving` (screenshots, the glTF export), `editing`
+//!   (the AIBO motion's edit keys, saving it, the unsaved-edits question)
+//!   and `report` (the status lines);
 //! - `framework`: surface and egui plumbing (resize, surface loss, present);
 //! - `keys`: the one binding table ([`BINDINGS`]); `input`: mouse → camera;
 //!   `ui`: the overlay; `frame_time`: where a frame goes.
@@ -20,11 +26,17 @@
 //! `frame_time_ms 16.70` (smoothed) and `frame_split_ms deform … present …`.
 //! Scripts and tests read these instead of guessing from pixels.
 
+mod editing;
 pub(crate) mod frame_time;
 mod framework;
 pub(crate) mod host;
 mod input;
 pub(crate) mod keys;
+mod report;
+mod saving;
+mod simulate;
+#[cfg(test)]
+mod test_host;
 mod ui;
 mod view;
 mod window;

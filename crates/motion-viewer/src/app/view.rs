@@ -6,18 +6,21 @@ use super::AppError;
 use super::frame_time::{FrameTimes, Split};
 use super::framework::{self, EguiFrame, EguiPass, Opened, Surface};
 use super::host::{GpuOpened, Host, HostEvent, Task};
-use super::input::MouseCamera;
+use super::input::{self, CameraMove, MouseCamera};
+use super::keys::Action;
 use crate::error::Result;
 use crate::gpu::{
     BasisFormat, Capture, DeformOptions, FrameScene, GpuContext, OrbitCamera, Renderer,
 };
 use crate::scene::Track;
+use crate::scene::camera::Preset;
 use crate::scene::shapes::Primitives;
-use crate::session::pick::Picker;
+use crate::session::pick::{Hover, Picker};
 use crate::session::viewer::ViewerState;
 use crate::stage::{DeformOn, Stage, StageOptions};
 use std::sync::Arc;
 use web_time::Instant;
+use winit::event::WindowEvent;
 use winit::event_loop::ActiveEventLoop;
 use winit::keyboard::ModifiersState;
 use winit::window::Window;
@@ -192,6 +195,64 @@ impl View {
         let (min, max) = state.framing();
         let aspect = self.viewport[2] / self.viewport[3].max(1.0);
         self.camera.frame_bounds_aspect(min, max, aspect);
+    }
+
+    /// Applies a camera or drawing action (R, 1–3, W, G); others are not the view's.
+    pub(crate) fn act(&mut self, action: Action) {
+        match action {
+            Action::ResetCamera => self.camera = self.home,
+            Action::ViewFront => self.camera.set_preset(Preset::Front),
+            Action::ViewSide => self.camera.set_preset(Preset::Side),
+            Action::ViewTop => self.camera.set_preset(Preset::Top),
+            Action::ToggleWireframe => self.wireframe = !self.wireframe,
+            Action::ToggleGrid => self.grid = !self.grid,
+            _ => {}
+        }
+    }
+
+    /// Moves the camera as the mouse says (drags and the wheel over the 3D
+    /// view; not over a panel).
+    pub(crate) fn follow_mouse(&mut self, event: &WindowEvent) {
+        let wants_pointer = self.egui.ctx.egui_wants_pointer_input();
+        if let Some(camera_move) = self.mouse.on_event(event, wants_pointer) {
+            let [x, y, w, h] = self.viewport;
+            let camera_move = match camera_move {
+                // The wheel zooms towards the cursor, in the 3D view's pixels.
+                CameraMove::Zoom { notches, cursor } => CameraMove::Zoom {
+                    notches,
+                    cursor: (cursor.0 - x, cursor.1 - y),
+                },
+                other => other,
+            };
+            input::apply(&mut self.camera, camera_move, (w as u32, h as u32));
+        }
+    }
+
+    /// What of `state` at `time_s` is under the cursor in the 3D view
+    /// (nothing while the cursor is over a panel or outside the window).
+    pub(crate) fn hover(&mut self, state: &ViewerState, time_s: f64) -> Option<Hover> {
+        let cursor = self.mouse.cursor()?;
+        if self.egui.ctx.is_pointer_over_egui() {
+            return None;
+        }
+        let [x, y, w, h] = self.viewport;
+        let inside = (cursor.0 - x, cursor.1 - y);
+        let size = (w as u32, h as u32);
+        self.picker.pick(state, &self.camera, size, inside, time_s)
+    }
+
+    /// Gives the 3D view the part of the window the panels leave (`free`,
+    /// in points); an empty part leaves the view as it was.
+    pub(crate) fn set_free_rect(&mut self, free: egui::Rect) {
+        let ppp = self.egui.ctx.pixels_per_point();
+        if free.is_positive() {
+            self.viewport = [
+                free.min.x * ppp,
+                free.min.y * ppp,
+                free.width() * ppp,
+                free.height() * ppp,
+            ];
+        }
     }
 
     /// Poses, draws and presents one frame with `egui` over it. When

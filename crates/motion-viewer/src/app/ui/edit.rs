@@ -6,12 +6,11 @@
 //! may ask (overwrite the original; unsaved edits).
 //!
 //! The edits themselves are [`crate::workbench::Editor`]'s, through the
-//! session ([`crate::session::edit`]); saving goes through the window,
-//! which owns the [`crate::app::Host`].
+//! session ([`crate::session::edit`]); saving goes through the window's
+//! editing part (`app::editing`), which has the [`crate::app::Host`].
 
 use super::{Command, CurveAction};
 use crate::anim::aibo::joint_label;
-use crate::app::Host;
 use crate::app::keys::Action;
 use crate::session::edit::SaveRequest;
 use crate::session::viewer::ViewerState;
@@ -78,35 +77,6 @@ impl EditUi {
 /// from (for an archive entry, the archive).
 pub(crate) fn is_original(target: &Path, request: &SaveRequest) -> bool {
     target == crate::open::archive::disk_file(&request.original)
-}
-
-/// Saves the edited track's motion where the section says, through
-/// `host`; asks first (and returns false) before writing over the
-/// original, unless `overwrite`. Returns true when it was saved.
-pub fn save(
-    host: &mut impl Host,
-    state: &mut ViewerState,
-    edit: &mut EditUi,
-    overwrite: bool,
-) -> bool {
-    let Some(request) = state.edit_track().and_then(|i| state.save_request(i)) else {
-        return false;
-    };
-    let target = edit.target(&request);
-    if !overwrite && is_original(&target, &request) {
-        edit.ask_overwrite();
-        return false;
-    }
-    let saved = host.save_motion(&target, &request.original, &request.bytes, overwrite);
-    let message = match &saved {
-        Ok(place) => {
-            state.mark_saved(request.track);
-            format!("saved {place}")
-        }
-        Err(e) => format!("not saved: {e}"),
-    };
-    state.set_edit_message(Some(message));
-    saved.is_ok()
 }
 
 /// An edit key pressed. Returns true for Save, which the window carries out.

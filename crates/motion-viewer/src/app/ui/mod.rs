@@ -46,10 +46,6 @@ pub struct UiState {
     drag_from: Option<f64>,
     /// The curves panel.
     pub curves: CurvesPanel,
-    /// The edit section's state and questions.
-    pub edit: edit::EditUi,
-    /// The simulated dog's verdicts and marks ([`sim`]).
-    pub sim: sim::SimView,
 }
 
 /// What the overlay asks of the window.
@@ -78,6 +74,11 @@ pub struct Overlay<'a> {
     pub state: &'a mut ViewerState,
     /// The overlay's own state.
     pub ui: &'a mut UiState,
+    /// The edit section's state and questions (the window's editing part).
+    pub edit: &'a mut edit::EditUi,
+    /// The simulated dog's verdicts and marks ([`sim`]; the window's
+    /// simulation part).
+    pub sim: &'a mut sim::SimView,
     /// The adapter drawing the window.
     pub adapter: &'a str,
     /// Frame time and its split.
@@ -100,11 +101,11 @@ impl Overlay<'_> {
         egui::Panel::bottom("timeline").show(ui, |ui| {
             ui.add_space(4.0);
             timeline::controls(ui, self.state);
-            timeline::bar(ui, self.state, &mut self.ui.drag_from, &self.ui.sim.bands);
+            timeline::bar(ui, self.state, &mut self.ui.drag_from, &self.sim.bands);
             ui.add_space(4.0);
         });
         if self.ui.curves.open {
-            let actions = self.ui.curves.show(ui, self.state, &self.ui.sim);
+            let actions = self.ui.curves.show(ui, self.state, self.sim);
             // The curves' keyframe clicks and drags go to the motion editor
             // (a whole drag is one edit to undo); kept for the window too.
             for action in &actions {
@@ -133,7 +134,7 @@ impl Overlay<'_> {
         if self.ui.show_help {
             help::window(ui.ctx());
         }
-        if let Some(command) = edit::dialogs(ui.ctx(), self.state, &mut self.ui.edit) {
+        if let Some(command) = edit::dialogs(ui.ctx(), self.state, self.edit) {
             self.commands.push(command);
         }
     }
@@ -169,13 +170,13 @@ impl Overlay<'_> {
             section(ui, "Joints", true, |ui| panel::joints(ui, self.state));
             let mut save = false;
             section(ui, "Edit", true, |ui| {
-                save = edit::section(ui, self.state, &mut self.ui.edit);
+                save = edit::section(ui, self.state, self.edit);
             });
             if save {
                 self.commands.push(Command::SaveMotion { overwrite: false });
             }
             section(ui, "Simulation", true, |ui| {
-                sim::section(ui, self.state, &mut self.ui.sim);
+                sim::section(ui, self.state, self.sim);
             });
         }
         section(ui, "Frame", true, |ui| {
