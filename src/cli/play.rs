@@ -65,7 +65,7 @@ pub fn run(files: &[PathBuf], args: &PlayArgs) -> anyhow::Result<()> {
 
 /// Loads `paths` (none: the window starts empty and says how to open
 /// files), opens the window and plays until it is closed.
-fn run_window(paths: &[PathBuf], options: &app::Options) -> Result<(), app::AppError> {
+fn run_window(paths: &[PathBuf], options: &app::Options) -> motion_viewer::Result<()> {
     use crate::desktop::DesktopHost;
     use motion_viewer::app::{App, HostEvent, STATUS_ENV};
     use motion_viewer::open::{DiskMaterials, Input};
@@ -79,14 +79,20 @@ fn run_window(paths: &[PathBuf], options: &app::Options) -> Result<(), app::AppE
     // names its own source file, which helps no user.
     let event_loop = EventLoop::<HostEvent>::with_user_event()
         .build()
-        .map_err(|_| app::AppError::NoDisplay)?;
+        .map_err(|_| motion_viewer::Error::Window {
+            reason: "no display found (is DISPLAY or WAYLAND_DISPLAY set?); `viewer render \
+                     FILE... --out x.png` draws pictures without one"
+                .into(),
+        })?;
     let status = std::env::var_os(STATUS_ENV).is_some_and(|v| v != "0" && !v.is_empty());
     let proxy = options.watch.then(|| event_loop.create_proxy());
     let host = DesktopHost::new(status, proxy);
     let mut app = App::new(host, options.clone(), &inputs, &DiskMaterials)?;
     event_loop
         .run_app(&mut app)
-        .map_err(|e| app::AppError::Window(e.to_string()))?;
+        .map_err(|e| motion_viewer::Error::Window {
+            reason: format!("cannot open a window: {e}"),
+        })?;
     match app.into_error() {
         Some(e) => Err(e),
         None => Ok(()),

@@ -65,7 +65,7 @@ pub fn start() -> Result<(), wasm_bindgen::JsValue> {
         &[],
         &host::NoFileSystem,
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(dom::js)?;
     event_loop.spawn_app(app);
     Ok(())
 }

@@ -317,6 +317,13 @@ pub enum Error {
     /// [`GpuError`]'s `source()`.
     #[error("GPU: {0}")]
     Gpu(#[source] GpuError),
+    /// The window could not run: no display to open it on, the windowing
+    /// system refused, or the options it was given make no sense.
+    #[error("{reason}")]
+    Window {
+        /// One line: what failed, and what to do instead.
+        reason: String,
+    },
 }
 
 /// wgpu's error behind a [`GpuError`].
@@ -489,7 +496,7 @@ impl Error {
             | Error::NonFinite { path, .. }
             | Error::Interrupted { path } => Some(path),
             Error::Edit { path, .. } => path.as_deref(),
-            Error::Gpu(_) => None,
+            Error::Gpu(_) | Error::Window { .. } => None,
         }
     }
 

@@ -21,7 +21,7 @@ pub type Task = Pin<Box<dyn Future<Output = HostEvent>>>;
 
 /// The GPU opened for the window (or why it could not be), from the task
 /// the window gave [`Host::run`].
-pub struct GpuOpened(pub(super) Result<super::framework::Opened, super::AppError>);
+pub struct GpuOpened(pub(super) crate::Result<super::framework::Opened>);
 
 impl std::fmt::Debug for GpuOpened {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -81,31 +81,14 @@ pub struct Options {
 
 impl Options {
     /// An empty viewer whose clock starts as these options say.
-    pub(crate) fn state(&self) -> Result<ViewerState, AppError> {
+    pub(crate) fn state(&self) -> Result<ViewerState, Error> {
         let timeline = Timeline::new(0.0, 1.0 / 60.0)
             .with_speed(self.speed)
-            .map_err(|e| AppError::Options(e.to_string()))?
+            .map_err(|e| Error::Window {
+                reason: e.to_string(),
+            })?
             .with_loop(self.loop_mode)
             .with_paused(self.paused);
         Ok(ViewerState::new(timeline, self.start_s, self.layout))
     }
-}
-
-/// Why the window could not run.
-#[derive(Debug, thiserror::Error)]
-pub enum AppError {
-    /// Loading the files or opening the GPU failed.
-    #[error(transparent)]
-    Viewer(#[from] Error),
-    /// No display to open a window on.
-    #[error(
-        "no display found (is DISPLAY or WAYLAND_DISPLAY set?); `viewer render FILE... --out x.png` draws pictures without one"
-    )]
-    NoDisplay,
-    /// The windowing system refused.
-    #[error("cannot open a window: {0}")]
-    Window(String),
-    /// The options make no sense.
-    #[error("{0}")]
-    Options(String),
 }

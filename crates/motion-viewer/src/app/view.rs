@@ -2,7 +2,6 @@
 //! egui, the renderer and the stage built from the [`ViewerState`]'s
 //! tracks, the camera, and how one frame is drawn and timed.
 
-use super::AppError;
 use super::frame_time::{FrameTimes, Split};
 use super::framework::{self, EguiFrame, EguiPass, Opened, Surface};
 use super::host::{GpuOpened, Host, HostEvent, Task};
@@ -78,21 +77,21 @@ impl View {
         host: &impl Host,
         title: &str,
         size: (u32, u32),
-    ) -> std::result::Result<(Arc<Window>, Task), AppError> {
+    ) -> crate::Result<(Arc<Window>, Task)> {
         let attributes = Window::default_attributes()
             .with_title(title)
             .with_inner_size(winit::dpi::LogicalSize::new(size.0, size.1));
         let window = Arc::new(
             event_loop
                 .create_window(host.window_attributes(attributes))
-                .map_err(|e| AppError::Window(e.to_string()))?,
+                .map_err(|e| crate::Error::Window {
+                    reason: format!("cannot open a window: {e}"),
+                })?,
         );
         let display = event_loop.owned_display_handle();
         let for_task = Arc::clone(&window);
         let task: Task = Box::pin(async move {
-            let opened = framework::open(display, for_task)
-                .await
-                .map_err(AppError::from);
+            let opened = framework::open(display, for_task).await;
             HostEvent::Gpu(Box::new(GpuOpened(opened)))
         });
         Ok((window, task))

@@ -11,6 +11,7 @@
 mod act;
 mod frame;
 
+use super::Options;
 use super::editing::Editing;
 use super::frame_time::SAMPLE_EVERY;
 use super::host::{GpuOpened, Host, HostEvent};
@@ -20,7 +21,7 @@ use super::saving::{self, Saving};
 use super::simulate::Simulator;
 use super::ui::UiState;
 use super::view::View;
-use super::{AppError, Options};
+use crate::Error;
 use crate::open::Input;
 use crate::session::viewer::{Reload, ViewerState};
 use std::sync::Arc;
@@ -48,7 +49,7 @@ pub struct App<H: Host> {
     /// Close the window once this frame is drawn (a question answered).
     exit: bool,
     /// The first fatal error; the event loop exits and the caller reports it.
-    error: Option<AppError>,
+    error: Option<Error>,
     /// The simulated dog of each AIBO track (X).
     sim: Simulator,
     /// Screenshots asked for.
@@ -68,7 +69,7 @@ impl<H: Host> App<H> {
         options: Options,
         inputs: &[Input],
         materials: &dyn crate::open::Materials,
-    ) -> Result<App<H>, AppError> {
+    ) -> crate::Result<App<H>> {
         let mut state = options.state()?;
         if !inputs.is_empty() {
             state.open(inputs, materials)?;
@@ -96,11 +97,11 @@ impl<H: Host> App<H> {
     }
 
     /// The fatal error that ended the event loop, if any.
-    pub fn into_error(self) -> Option<AppError> {
+    pub fn into_error(self) -> Option<Error> {
         self.error
     }
 
-    fn fail(&mut self, event_loop: &ActiveEventLoop, error: AppError) {
+    fn fail(&mut self, event_loop: &ActiveEventLoop, error: Error) {
         self.error.get_or_insert(error);
         event_loop.exit();
     }

@@ -151,6 +151,8 @@ impl Materials for Chain<'_> {
 /// The door's own rule when the caller names no library source: beside
 /// the `.obj` on disk for an `.obj` read from disk (the paths given), and
 /// from nowhere for one given as bytes (a name is not a folder to look in).
+/// (A page has no disk: there the paths are never looked at.)
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 pub(crate) struct BesideDiskFiles<'a>(pub &'a [std::path::PathBuf]);
 
 impl Materials for BesideDiskFiles<'_> {
