@@ -126,11 +126,7 @@ fn fit_array<'py>(
                     ),
                     value: value.to_string(),
                 },
-                FitError::Unreachable { .. }
-                | FitError::NoFrames
-                | FitError::FrameRate { .. }
-                | FitError::Bound { .. } => Error::unsupported(&scene, e.to_string()),
-                e => Error::mismatch(&scene, e.to_string()),
+                e => e.into_error(&scene, &scene),
             },
         )
     })?;

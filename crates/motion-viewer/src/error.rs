@@ -434,10 +434,10 @@ impl Error {
     }
 
     /// An [`Error::Unsupported`] for `path`.
-    pub fn unsupported(path: impl AsRef<Path>, reason: impl Into<String>) -> Self {
+    pub fn unsupported(path: impl AsRef<Path>, reason: impl fmt::Display) -> Self {
         Error::Unsupported {
             path: path.as_ref().to_path_buf(),
-            reason: reason.into(),
+            reason: reason.to_string(),
         }
     }
 

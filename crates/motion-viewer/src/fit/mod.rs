@@ -337,6 +337,28 @@ pub enum FitError {
     },
 }
 
+impl FitError {
+    /// This error as the library's one [`Error`](crate::Error), for a fit of
+    /// the scene (or inputs) at `inputs` that was to write `out`: a bound or
+    /// options no fit can meet are [`Error::Unsupported`](crate::Error::Unsupported)
+    /// of `out`, a stop is [`Error::Interrupted`](crate::Error::Interrupted),
+    /// and anything about the inputs a [`Error::Mismatch`](crate::Error::Mismatch)
+    /// of `inputs`. Every caller (`viewer memg fit`, Python's `memg_fit`)
+    /// maps a fit's errors through here.
+    pub fn into_error(self, inputs: &std::path::Path, out: &std::path::Path) -> crate::Error {
+        match self {
+            FitError::Unreachable { .. }
+            | FitError::NoFrames
+            | FitError::FrameRate { .. }
+            | FitError::Bound { .. } => crate::Error::unsupported(out, self),
+            FitError::Stopped => crate::Error::Interrupted {
+                path: out.to_path_buf(),
+            },
+            e => crate::Error::mismatch(inputs, e),
+        }
+    }
+}
+
 /// The motion fitted to `anim` (see the [module docs](self)): one frame
 /// per group and timestep (none in [`FrameMode::World`]), one basis per
 /// group, the groups in the order given. The errors it reaches are known

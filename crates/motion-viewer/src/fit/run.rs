@@ -138,17 +138,12 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
                     value.to_string(),
                 ),
             ),
-            (e, _) => Error::mismatch(&sizing_path, e.to_string()),
+            (e, _) => e.into_error(&sizing_path, &request.out),
         })?;
     let read_s = started.elapsed().as_secs_f64();
 
-    let checked = fit_checked(&anim, &groups, &request.options).map_err(|e| match e {
-        FitError::Unreachable { .. }
-        | FitError::NoFrames
-        | FitError::FrameRate { .. }
-        | FitError::Bound { .. } => Error::unsupported(&request.out, e.to_string()),
-        e => Error::mismatch(scene_path, e.to_string()),
-    })?;
+    let checked = fit_checked(&anim, &groups, &request.options)
+        .map_err(|e| e.into_error(scene_path, &request.out))?;
     let writing = Instant::now();
     write_atomic(&request.out, |w| w.write_all(&checked.bytes))?;
 

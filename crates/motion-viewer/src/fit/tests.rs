@@ -6,6 +6,7 @@ use super::*;
 use crate::anim::memg::{Binding, deform_reference_f64};
 use crate::formats;
 use crate::formats::obj::{ObjGroup, ObjScene};
+use std::path::Path;
 
 /// `frames` timesteps of a `w × h` sheet (z = 3 at rest) bending along
 /// `modes` fixed shapes, turning about z by 0.05 rad a step and drifting.
@@ -273,6 +274,24 @@ fn inputs_that_do_not_fit_are_refused() {
         e.to_string(),
         "frame 2 vertex 5 y: expected a finite number, found NaN"
     );
+    // As the library's one error: the inputs named for what is wrong with
+    // them, the output for a request no fit meets.
+    let (scene, out) = (Path::new("scene.obj"), Path::new("out.bin"));
+    let e = fit(&anim, &[g("a", &[0, 1, 2])], &ok)
+        .unwrap_err()
+        .into_error(scene, out);
+    assert!(matches!(e, crate::Error::Mismatch { .. }), "{e:?}");
+    assert_eq!(
+        e.to_string(),
+        "scene.obj: vertex 3 is in no group: every vertex must be in one"
+    );
+    let e = fit(&anim, &all(), &zero)
+        .unwrap_err()
+        .into_error(scene, out);
+    assert!(matches!(e, crate::Error::Unsupported { .. }), "{e:?}");
+    assert!(e.to_string().starts_with("out.bin: frame rate 0"), "{e}");
+    let e = FitError::Stopped.into_error(scene, out);
+    assert!(matches!(e, crate::Error::Interrupted { .. }), "{e:?}");
 }
 
 #[test]
