@@ -21,7 +21,7 @@ pub struct PlotArgs {
     /// (any run) and `?` (one character): `'PRM:/r2/*'`, `'right_*Tip_p?'`, `g1_q*`.
     #[arg(long, required = true, num_args = 1.., value_name = "PATTERN")]
     pub channels: Vec<String>,
-    /// Output: `.svg` (values readable back, see README) or `.png`.
+    /// Output: `.svg` (values readable back, see docs/cli.md) or `.png`.
     #[arg(long)]
     pub out: PathBuf,
     /// Only frames `A..B` (B excluded, in the first motion's frame period).

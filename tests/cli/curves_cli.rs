@@ -1,5 +1,5 @@
 //! `viewer plot`: the points of every curve, read back from the SVG through
-//! the mapping its root carries (README, "Curves: plot and diff"), are the
+//! the mapping its root carries (docs/cli.md, "Curves: plot and diff"), are the
 //! values `viewer export --time T` writes at those times; the PNG is a
 //! picture of the size asked for; bad requests are one line.
 
@@ -71,7 +71,7 @@ impl Svg {
         }
     }
 
-    /// A point as (t, v), by the README's mapping.
+    /// A point as (t, v), by docs/cli.md's mapping.
     fn value(&self, p: [f64; 2]) -> (f64, f64) {
         let t = self.t[0] + (p[0] - self.x[0]) / (self.x[1] - self.x[0]) * (self.t[1] - self.t[0]);
         let v = self.v[0] + (p[1] - self.y[0]) / (self.y[1] - self.y[0]) * (self.v[1] - self.v[0]);

@@ -6,7 +6,7 @@
 //! before anything large is allocated or any frame drawn, so a request for
 //! 2³² frames, a 40 GB synthetic basis or a frame of a million stacked
 //! triangles ends at once instead of hours or an allocation abort later.
-//! README.md's "Limits" table lists the same caps.
+//! docs/cli.md's "Limits" table lists the same caps.
 
 use crate::error::{Error, Result};
 use std::path::Path;

@@ -21,7 +21,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..).map(usize::from))]
     pub runs: usize,
     /// Generate a MEMG scene instead: `VERTICESxBASISxFRAMES`, e.g. `1000000x32x300`
-    /// (at most 8 GiB generated; README: Limits).
+    /// (at most 8 GiB generated; docs/cli.md: Limits).
     #[arg(long, conflicts_with = "files")]
     pub synthetic: Option<String>,
     /// With --synthetic: write the scene to DIR as `synthetic-VxRxN.obj` and

@@ -37,7 +37,7 @@ pub struct RenderArgs {
     pub at: AtArgs,
     /// A range of frames `A..B` (B excluded): a numbered PNG sequence, or
     /// the frames of a GIF or video. One render draws at most 100000 frames
-    /// and 5e10 pixels in all (README: Limits); more is refused before drawing.
+    /// and 5e10 pixels in all (docs/cli.md: Limits); more is refused before drawing.
     #[arg(long, value_name = "A..B", conflicts_with_all = ["time", "frame"])]
     pub frames: Option<FrameRange>,
     /// Frames per second: frame N is drawn at N/F seconds, and a GIF or

@@ -79,7 +79,7 @@ impl Table {
     }
 }
 
-/// A plot's SVG: the mapping its root element carries (README "Curves:
+/// A plot's SVG: the mapping its root element carries (docs/cli.md "Curves:
 /// plot and diff") and each channel's polyline as `(t, v)` pairs.
 pub struct Plot {
     /// Seconds per pixel along x: how far a time read back may be off

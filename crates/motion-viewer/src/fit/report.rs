@@ -39,7 +39,7 @@ pub struct Bytes {
     pub input: Option<u64>,
     /// The most memory the fit was sized to hold, positions included: the
     /// estimate checked against the caps and the memory left before it
-    /// started (README's "Limits").
+    /// started (docs/cli.md, "Limits").
     pub held_at_most: u64,
 }
 
