@@ -11,11 +11,15 @@ use crate::scene::shapes::Primitives;
 use crate::session::status::Status;
 use crate::session::viewer::ViewerState;
 
-/// How long a frame may spend stepping a simulation, milliseconds: the
-/// window stays responsive while a motion simulates at several times real
-/// time.
+/// The least a frame spends stepping a simulation, milliseconds: on a fast
+/// window the slice stays this short, the frames smooth, and a motion
+/// simulates at several times real time.
 #[cfg(feature = "physics")]
 const SLICE_MS: f64 = 12.0;
+/// The most a frame spends stepping one, milliseconds: a slow window (a
+/// page drawn in software) still answers at about 4 frames per second.
+#[cfg(feature = "physics")]
+const MAX_SLICE_MS: f64 = 250.0;
 /// Steps taken between two looks at the clock (a 2 ms step costs about
 /// 0.1 ms in a release build).
 #[cfg(feature = "physics")]
@@ -33,6 +37,10 @@ pub(crate) struct Simulator {
     /// The `sim …` status lines last printed.
     #[cfg(feature = "physics")]
     printed: Vec<String>,
+    /// When the last slice ended: the time since is what the rest of the
+    /// frame took (drawing, the overlay), which the next slice matches.
+    #[cfg(feature = "physics")]
+    last_slice_end: Option<web_time::Instant>,
 }
 
 impl Simulator {
@@ -66,17 +74,24 @@ impl Simulator {
     }
 
     /// Follows the tracks with the simulations and steps the one under
-    /// way for at most [`SLICE_MS`] of this frame; returns true while work
-    /// is left (the window keeps drawing until it is done).
+    /// way for a slice of this frame ([`slice_ms`]); returns true while
+    /// work is left (the window keeps drawing until it is done).
     #[cfg(feature = "physics")]
     pub(crate) fn step(&mut self, state: &ViewerState) -> bool {
         let version = self.sims.version();
         self.sims.sync(state);
         let started = web_time::Instant::now();
+        let rest_ms = self
+            .last_slice_end
+            .map(|end| started.duration_since(end).as_secs_f64() * 1e3);
+        let slice = slice_ms(rest_ms);
         let mut busy = self.sims.busy();
-        while busy && started.elapsed().as_secs_f64() * 1e3 < SLICE_MS {
+        while busy && started.elapsed().as_secs_f64() * 1e3 < slice {
             busy = self.sims.advance(CHUNK_STEPS);
         }
+        // Only while a simulation runs does the frame's rest count: a slice
+        // after an idle pause starts from the least.
+        self.last_slice_end = busy.then(web_time::Instant::now);
         if self.sims.version() != version || busy || self.view.mode != self.sims.mode().name() {
             let view = sim_view(&self.sims, state);
             if view.version == self.view.version && self.view.available {
@@ -126,6 +141,20 @@ impl Simulator {
     }
 }
 
+/// How long this frame's slice of simulation lasts, milliseconds, given
+/// what the rest of the last frame took (`None`: no slice ran just before):
+/// as long as that rest, between [`SLICE_MS`] and [`MAX_SLICE_MS`]. A fixed
+/// slice starved a slow page (12 ms of simulation in a frame of 100 ms
+/// drawn in software: 0.35× real time); matching the rest gives the
+/// simulation half of a slow frame and leaves a fast one smooth.
+#[cfg(feature = "physics")]
+fn slice_ms(rest_ms: Option<f64>) -> f64 {
+    match rest_ms {
+        Some(rest) if rest.is_finite() => rest.clamp(SLICE_MS, MAX_SLICE_MS),
+        _ => SLICE_MS,
+    }
+}
+
 /// What the overlay shows of `sims`.
 #[cfg(feature = "physics")]
 fn sim_view(sims: &crate::session::sim::Simulations, state: &ViewerState) -> SimView {
@@ -172,13 +201,24 @@ mod tests {
     use crate::app::test_host::{RecordingHost, sony};
 
     #[test]
+    fn the_slice_matches_the_rest_of_a_slow_frame_within_bounds() {
+        // A fast frame (5 ms besides the slice) keeps the least slice; a
+        // page whose drawing took 100 ms gets as much for the simulation.
+        assert_eq!(slice_ms(None), SLICE_MS);
+        assert_eq!(slice_ms(Some(5.0)), SLICE_MS);
+        assert_eq!(slice_ms(Some(100.0)), 100.0);
+        assert_eq!(slice_ms(Some(10_000.0)), MAX_SLICE_MS);
+        assert_eq!(slice_ms(Some(f64::NAN)), SLICE_MS);
+    }
+
+    #[test]
     fn the_toggle_runs_the_dog_in_slices_and_says_each_line_once() {
         let state = sony();
         let mut host = RecordingHost::default();
         let mut sim = Simulator::default();
         sim.toggle(&mut host, &state);
         assert_eq!((sim.view.available, sim.view.mode), (true, "beside"));
-        // Slices until the simulation is done (each at most SLICE_MS).
+        // Slices until the simulation is done.
         let mut slices = 0;
         while sim.step(&state) {
             slices += 1;
