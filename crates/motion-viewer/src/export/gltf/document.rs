@@ -427,6 +427,6 @@ pub fn placed(offset: glam::Vec3, scale: f32) -> (Option<[f32; 3]>, Option<[f32;
 }
 
 /// The error for an export that can't be written as asked.
-pub fn refuse(file: impl AsRef<std::path::Path>, message: impl Into<String>) -> Error {
+pub fn refuse(file: impl AsRef<std::path::Path>, message: impl std::fmt::Display) -> Error {
     Error::unsupported(file, message)
 }
