@@ -78,6 +78,7 @@ pub(crate) fn nearest_frame(t_s: f64, period_s: f64) -> u64 {
 /// How many frames (or steps) of `period_s` it takes to reach `t_s`: the
 /// time in frames rounded up, a time within [`SLACK`] of a whole frame
 /// needing exactly that many. Negative times and NaN take 0.
+#[cfg_attr(not(feature = "physics"), allow(dead_code))] // the simulator's steps
 pub(crate) fn frames_to_reach(t_s: f64, period_s: f64) -> u64 {
     frames(t_s, period_s).ceil() as u64
 }
