@@ -5,7 +5,6 @@
 //! distance as a fraction of the motion's bounding-box diagonal.
 
 use crate::dom::{PAGE, js};
-use motion_viewer::anim::memg::BindError;
 use motion_viewer::anim::memg::{Binding, bounding_box_over_time, deform_reference_f64};
 use motion_viewer::gpu::backend_name;
 use motion_viewer::gpu::{DeformOptions, GpuContext, GpuDeformer};
@@ -71,8 +70,7 @@ async fn run(timestep: f64) -> Result<MemgCheck> {
     let instance = wgpu::util::new_instance_with_webgpu_detection(descriptor).await;
     let ctx = GpuContext::with_instance(instance, None).await?;
     let info = ctx.adapter.get_info();
-    let binding =
-        Binding::new(&scene, &motion).map_err(|e: BindError| Error::mismatch(&motion_path, e))?;
+    let binding = Binding::new(&scene, &motion).map_err(|e| Error::mismatch(&motion_path, e))?;
     let mut deformer = GpuDeformer::new(&ctx, &scene, &motion, &binding, DeformOptions::default())?;
     deformer.update(timestep);
     let gpu = deformer.read_positions_async().await?;

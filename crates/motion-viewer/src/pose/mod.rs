@@ -237,9 +237,7 @@ impl MemgState {
             format: "memg",
             time_s: match at {
                 At::Time(t) => t,
-                At::Frame(n) => {
-                    crate::anim::clock::seconds_at_rate(n as f64, f64::from(m.fps.max(1)))
-                }
+                At::Frame(n) => crate::anim::clock::time_of(n, 1.0 / f64::from(m.fps.max(1))),
             },
             timestep: place.steps(),
             bbox_min: lo,

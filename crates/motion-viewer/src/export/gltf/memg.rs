@@ -202,7 +202,7 @@ fn frames(track: &MemgTrack<'_>, g: &MemgGroup) -> Result<Option<Vec<Trs>>> {
         })?;
         trs.rotation = continuous(trs.rotation, out.last().map(|p| p.rotation));
         // Stored as f32: a finite double past f32's range is refused too.
-        let time_s = clock::seconds_at_rate(t as f64, f64::from(motion.fps.max(1)));
+        let time_s = clock::time_of(t as u64, 1.0 / f64::from(motion.fps.max(1)));
         for (part, v) in [("translation", trs.translation), ("scale", trs.scale)] {
             for (axis, x) in ["x", "y", "z"].iter().zip(v.to_array()) {
                 finite::to_f32(x, Path::new(&track.file), time_s, || {
