@@ -2,8 +2,8 @@
 //! documentation in step with the program (the CLI reference, the key
 //! table, the library's first ten lines) with every relative link resolving
 //! and the README a front page, the format rulings in `docs/formats.md` and
-//! every reference to them, and no source file importing a file that
-//! imports it back.
+//! every reference to them, no source file importing a file that imports
+//! it back, and one set of features per dependency across CI's builds.
 
 #[path = "../common/app.rs"]
 mod app;
@@ -11,6 +11,7 @@ mod app;
 mod common;
 
 mod docs;
+mod features;
 mod imports;
 mod links;
 mod one_clock;

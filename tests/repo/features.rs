@@ -1,0 +1,93 @@
+//! One set of features per dependency across CI's native builds: the test
+//! build (`cargo test`), the library alone (`cargo test -p motion-viewer`)
+//! and the Python extension (`-p motion-viewer-python`, through maturin).
+//! Cargo resolves a dependency's features from the packages a command
+//! builds; where two builds differ on one crate, every crate above it is
+//! compiled again (on CI that was faer, gemm, rapier, serde and a hundred
+//! more, twice). `crates/workspace-hack` asks for the union; this test keeps
+//! it complete by comparing what `cargo tree` resolves for each build.
+use crate::common;
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::Command;
+
+/// Every dependency of a build as `name version` → the feature lists it is
+/// resolved with (a crate built for the host and for the target can have two).
+fn resolved(args: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .current_dir(common::root())
+        .args([
+            "tree",
+            "--locked",
+            "--offline",
+            "--prefix",
+            "none",
+            "--format",
+            "{p}|{f}",
+        ])
+        .args(args)
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        out.status.success(),
+        "cargo tree {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut crates: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let line = line.trim_end_matches(" (*)");
+        let Some((package, features)) = line.split_once('|') else {
+            continue;
+        };
+        // `name vX.Y.Z (path)` for the workspace's own: their features differ by design.
+        if package.starts_with("motion-viewer") {
+            continue;
+        }
+        crates
+            .entry(package.to_string())
+            .or_default()
+            .insert(features.to_string());
+    }
+    crates
+}
+
+/// Each dependency the build shares with the test build, resolved otherwise.
+fn differences(build: &[&str]) -> Vec<String> {
+    let test = resolved(&["-e", "normal,build,dev"]);
+    let other = resolved(build);
+    assert!(
+        other.len() > 50 && test.len() > other.len(),
+        "cargo tree listed too little"
+    );
+    other
+        .iter()
+        .filter_map(|(package, features)| {
+            let in_test = test.get(package)?;
+            (features != in_test).then(|| {
+                format!("{package}: features {features:?} here, {in_test:?} in the test build")
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn the_library_alone_resolves_the_test_builds_features() {
+    let differ = differences(&["-p", "motion-viewer", "-e", "normal,build,dev"]);
+    assert!(
+        differ.is_empty(),
+        "the library alone would compile these again; add their features to \
+         crates/workspace-hack/Cargo.toml:\n{}",
+        differ.join("\n")
+    );
+}
+
+#[test]
+fn the_python_extension_resolves_the_test_builds_features() {
+    let differ = differences(&["-p", "motion-viewer-python", "-e", "normal,build"]);
+    assert!(
+        differ.is_empty(),
+        "the Python extension would compile these again; add their features to \
+         crates/workspace-hack/Cargo.toml:\n{}",
+        differ.join("\n")
+    );
+}
