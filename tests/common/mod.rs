@@ -17,6 +17,12 @@ pub mod workbench;
 
 use std::path::{Path, PathBuf};
 
+/// `cargo` as the test runner was started with (`CARGO`), else the one on
+/// the path.
+pub fn cargo() -> std::process::Command {
+    std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+}
+
 /// The repository's root: the folder above this harness's package that
 /// holds `Cargo.lock` (the application is at the root, the library two
 /// folders down).

@@ -8,13 +8,15 @@
 //! it complete by comparing what `cargo tree` resolves for each build.
 use crate::common;
 use std::collections::{BTreeMap, BTreeSet};
-use std::process::Command;
+use std::sync::OnceLock;
+
+/// A build's dependencies and the feature lists each is resolved with.
+type Resolved = BTreeMap<String, BTreeSet<String>>;
 
 /// Every dependency of a build as `name version` → the feature lists it is
 /// resolved with (a crate built for the host and for the target can have two).
-fn resolved(args: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(cargo)
+fn resolved(args: &[&str]) -> Resolved {
+    let out = common::cargo()
         .current_dir(common::root())
         .args([
             "tree",
@@ -33,7 +35,7 @@ fn resolved(args: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
         "cargo tree {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let mut crates: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut crates = Resolved::new();
     for line in String::from_utf8(out.stdout).unwrap().lines() {
         let line = line.trim_end_matches(" (*)");
         let Some((package, features)) = line.split_once('|') else {
@@ -51,15 +53,22 @@ fn resolved(args: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
     crates
 }
 
-/// Each dependency the build shares with the test build, resolved otherwise.
-fn differences(build: &[&str]) -> Vec<String> {
-    let test = resolved(&["-e", "normal,build,dev"]);
+/// The test build's dependencies, resolved once for both tests.
+fn test_build() -> &'static Resolved {
+    static TEST: OnceLock<Resolved> = OnceLock::new();
+    TEST.get_or_init(|| resolved(&["-e", "normal,build,dev"]))
+}
+
+/// Fails naming each dependency that `build` (`cargo tree` arguments) shares
+/// with the test build but resolves with other features.
+fn assert_resolves_as_the_test_build(what: &str, build: &[&str]) {
+    let test = test_build();
     let other = resolved(build);
     assert!(
         other.len() > 50 && test.len() > other.len(),
         "cargo tree listed too little"
     );
-    other
+    let differ: Vec<String> = other
         .iter()
         .filter_map(|(package, features)| {
             let in_test = test.get(package)?;
@@ -67,27 +76,27 @@ fn differences(build: &[&str]) -> Vec<String> {
                 format!("{package}: features {features:?} here, {in_test:?} in the test build")
             })
         })
-        .collect()
-}
-
-#[test]
-fn the_library_alone_resolves_the_test_builds_features() {
-    let differ = differences(&["-p", "motion-viewer", "-e", "normal,build,dev"]);
+        .collect();
     assert!(
         differ.is_empty(),
-        "the library alone would compile these again; add their features to \
+        "{what} would compile these again; add their features to \
          crates/workspace-hack/Cargo.toml:\n{}",
         differ.join("\n")
     );
 }
 
 #[test]
+fn the_library_alone_resolves_the_test_builds_features() {
+    assert_resolves_as_the_test_build(
+        "the library alone",
+        &["-p", "motion-viewer", "-e", "normal,build,dev"],
+    );
+}
+
+#[test]
 fn the_python_extension_resolves_the_test_builds_features() {
-    let differ = differences(&["-p", "motion-viewer-python", "-e", "normal,build"]);
-    assert!(
-        differ.is_empty(),
-        "the Python extension would compile these again; add their features to \
-         crates/workspace-hack/Cargo.toml:\n{}",
-        differ.join("\n")
+    assert_resolves_as_the_test_build(
+        "the Python extension",
+        &["-p", "motion-viewer-python", "-e", "normal,build"],
     );
 }

@@ -3,8 +3,7 @@
 //! `.mtn` through the front door, prints its duration and writes a `.glb`.
 //! Its dependency tree holds no GPU, window or command-line crate.
 
-use crate::common::{repo, root, tool_present};
-use std::process::Command;
+use crate::common::{cargo, repo, root, tool_present};
 
 /// The `main.rs` of the outside crate, as `docs/library.md` shows it.
 const MAIN: &str = r#"fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -38,11 +37,6 @@ fn outside_crate() -> tempfile::TempDir {
     // The workspace's lock: the same versions, and no registry asked.
     std::fs::copy(repo("Cargo.lock"), dir.path().join("Cargo.lock")).unwrap();
     dir
-}
-
-/// `cargo` as the test runner was started with.
-fn cargo() -> Command {
-    Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
 }
 
 #[test]
