@@ -5,6 +5,7 @@ use motion_viewer::anim::memg::Binding;
 use motion_viewer::error::Result;
 use motion_viewer::formats::obj::ObjScene;
 use std::path::Path;
+use std::sync::Arc;
 
 /// What one motion's GPU measurement found; everything `None` without an adapter.
 #[derive(Debug, Default)]
@@ -29,18 +30,21 @@ pub(super) struct GpuBench {
 
 impl GpuBench {
     /// Times GPU frames of the motion in the file at `path`, its basis
-    /// uploaded straight from the file's map. No adapter, or a motion too
-    /// large for it, is a note and empty figures, not a failed bench.
+    /// uploaded straight from the file's map. `scene` is dropped once its
+    /// mesh is on the GPU (on a CPU adapter the GPU's buffers are main
+    /// memory: the scene's arrays beside them would be a second copy). No
+    /// adapter, or a motion too large for it, is a note and empty figures,
+    /// not a failed bench.
     pub fn frame(
         &mut self,
         timer: &Timer<'_>,
-        scene: &ObjScene,
+        scene: Arc<ObjScene>,
         path: &Path,
         binding: &Binding,
         next_t: &mut impl FnMut() -> f64,
     ) -> Result<GpuFigures> {
         use motion_viewer::formats::memg::MappedMemg;
-        use motion_viewer::gpu::{DeformOptions, GpuContext, GpuDeformer};
+        use motion_viewer::gpu::{DeformOptions, GpuContext, GpuDeformer, GpuMesh};
         let progress = timer.progress();
         let ctx = self.ctx.get_or_insert_with(|| {
             progress.status("opening a GPU adapter");
@@ -58,7 +62,11 @@ impl GpuBench {
             basis: self.basis,
             ..DeformOptions::default()
         };
-        let mut deformer = match GpuDeformer::from_source(ctx, scene, &source, binding, options) {
+        let uploaded = GpuMesh::new(ctx, &scene, &options.mesh()).and_then(|mesh| {
+            drop(scene);
+            GpuDeformer::on_mesh(ctx, mesh, &source, binding, options)
+        });
+        let mut deformer = match uploaded {
             Ok(d) => d,
             Err(e) => {
                 progress.note(&format!("{adapter}: {e}; GPU figures are null"));

@@ -10,6 +10,7 @@ use motion_viewer::formats::obj::ObjScene;
 use motion_viewer::synthetic::streaming_sum;
 use std::hint::black_box;
 use std::path::Path;
+use std::sync::Arc;
 
 /// Files up to this size are read into memory for the decode and memcpy
 /// figures (then held three times: bytes, copy, decoded); larger ones are
@@ -20,12 +21,13 @@ const IN_MEMORY_MAX: u64 = 1 << 30;
 /// well beyond the caches, so it runs at memory speed like a whole copy.
 const COPY_WINDOW: usize = 256 << 20;
 
-/// Measures the motion in the file at `path`, bound to `scene`.
+/// Measures the motion in the file at `path`, bound to `scene` (dropped
+/// before the GPU's figures, once the GPU holds the mesh).
 pub(super) fn bench(
     bench: &mut Bench<'_>,
     name: String,
     path: &Path,
-    scene: &ObjScene,
+    scene: Arc<ObjScene>,
 ) -> Result<Row> {
     let timer = &bench.timer;
     timer.plan(6);
@@ -74,7 +76,7 @@ pub(super) fn bench(
         (DecodeFrom::Mmap, decode_s, memcpy_s, mmap_s, reuse_s)
     };
 
-    let binding = Binding::new(scene, &motion).map_err(|reason| Error::mismatch(path, reason))?;
+    let binding = Binding::new(&scene, &motion).map_err(|reason| Error::mismatch(path, reason))?;
     let bound: Vec<_> = motion
         .groups
         .iter()
@@ -97,7 +99,7 @@ pub(super) fn bench(
     // The scratch a viewer keeps from frame to frame.
     let mut deformer = Deformer::new();
     let cpu_s = timer.secs_per_call("CPU deformation", || {
-        deformer.deform(scene, &motion, &binding, next_t(), &mut positions);
+        deformer.deform(&scene, &motion, &binding, next_t(), &mut positions);
         black_box(&mut positions);
         Ok(())
     })?;

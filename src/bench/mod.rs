@@ -17,9 +17,10 @@
 //!   uploaded straight from the file's map.
 //!
 //! Each motion's decoded arrays are held once at a time: a MEMG motion is
-//! decoded for the CPU figures and dropped before the GPU's copy is made, so a
-//! scene of ten million vertices is measured within 1.5× its `f32` size
-//! (BENCHMARKS.md).
+//! decoded for the CPU figures and dropped before the GPU's copy is made, and
+//! the scene's own arrays are dropped once the GPU holds the mesh, so a
+//! scene of ten million vertices is measured within 1.5× its motion's `f32`
+//! size (BENCHMARKS.md).
 
 mod curves;
 mod gpu;
@@ -70,7 +71,7 @@ impl<'a> Bench<'a> {
                 ..
             } => {
                 drop(motion);
-                memg::bench(self, name, &motion_path, &scene)
+                memg::bench(self, name, &motion_path, scene)
             }
             // An archive entry (`ARCHIVE.ODA:NAME`) is timed on its own bytes.
             Track::Mtn { path, motion, .. } => curves::mtn(
@@ -112,7 +113,7 @@ impl<'a> Bench<'a> {
         written.map_err(|e| Error::io(file.path(), e))?;
         // The bench decodes the file itself; the generated arrays would be a second copy.
         drop(motion);
-        memg::bench(self, name, file.path(), &scene)
+        memg::bench(self, name, file.path(), std::sync::Arc::new(scene))
     }
 }
 

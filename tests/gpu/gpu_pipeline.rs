@@ -285,6 +285,58 @@ fn basis_split_across_bindings_matches_cpu() {
 }
 
 #[test]
+fn a_vertex_two_groups_move_is_moved_by_the_last_as_on_the_cpu() {
+    let Some(ctx) = gpu() else { return };
+    let (cols, rows) = (23, 17);
+    let (scene, mut motion) = synthetic(cols, rows);
+    // cloth_b's first row moves cloth_a's last row instead of its own: a seam
+    // both groups write, which cloth_b (later in the file) must win.
+    let seam: Vec<u32> = motion.groups[0].mapping[(rows - 1) * cols..].to_vec();
+    motion.groups[1].mapping[..cols].copy_from_slice(&seam);
+    let binding = Binding::new(&scene, &motion).expect("binding");
+    assert!(
+        !binding.warnings.is_empty(),
+        "the binding should warn of vertices moved twice"
+    );
+    // Whole chunks, then chunks of a few vertices (the seam's writers in
+    // different dispatches).
+    let mesh_bytes = 12 * scene.positions.len() as u64 + 12 * scene.triangles.len() as u64;
+    for max_binding_bytes in [None, Some((12 * 6 * 37 + 8).max(mesh_bytes / 8))] {
+        let options = DeformOptions {
+            max_binding_bytes,
+            ..DeformOptions::default()
+        };
+        let deformer = check_positions(&ctx, &scene, &motion, options, &times(&motion));
+        // The seam is where cloth_b alone puts it, not where cloth_a would.
+        let t = 2.37;
+        let mut deformer = deformer;
+        deformer.update(t);
+        let gpu = deformer.read_positions().unwrap();
+        let alone = |keep: usize| {
+            let mut one = motion.clone();
+            one.groups = vec![motion.groups[keep].clone()];
+            deform_reference_f64(&scene, &one, &Binding::new(&scene, &one).unwrap(), t)
+        };
+        let (only_a, only_b) = (alone(0), alone(1));
+        for &m in &seam {
+            let i = m as usize - 1;
+            let from = |r: &[[f64; 3]]| {
+                (0..3)
+                    .map(|k| (f64::from(gpu[i][k]) - r[i][k]).abs())
+                    .fold(0.0, f64::max)
+            };
+            assert!(
+                from(&only_b) < 1e-4 && from(&only_a) > 1e-3,
+                "seam vertex {i}: {:?}; cloth_b alone {:?}, cloth_a alone {:?}",
+                gpu[i],
+                only_b[i],
+                only_a[i]
+            );
+        }
+    }
+}
+
+#[test]
 fn synthetic_scene_matches_cpu() {
     let Some(ctx) = gpu() else { return };
     let (scene, motion) = synthetic(31, 9);

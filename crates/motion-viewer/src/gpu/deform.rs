@@ -43,6 +43,16 @@ pub struct DeformOptions {
     pub edges: bool,
 }
 
+impl DeformOptions {
+    /// The options of the mesh the deformation writes ([`GpuDeformer::on_mesh`]).
+    pub fn mesh(&self) -> MeshOptions {
+        MeshOptions {
+            max_binding_bytes: self.max_binding_bytes,
+            edges: self.edges,
+        }
+    }
+}
+
 /// The `.obj` index a motion vertex writes when another owns its vertex.
 const SKIP: u32 = u32::MAX;
 
@@ -99,24 +109,26 @@ impl GpuDeformer {
         binding: &Binding,
         options: DeformOptions,
     ) -> Result<Self> {
+        check_binding(binding, source.motion())?;
+        let mesh = GpuMesh::new(ctx, scene, &options.mesh())?;
+        Self::on_mesh(ctx, mesh, source, binding, options)
+    }
+
+    /// [`GpuDeformer::from_source`] on `mesh`, the motion's scene already
+    /// uploaded by [`GpuMesh::new`] (with `options`' binding size), so that a
+    /// caller with no further use for the scene can drop its arrays before
+    /// the basis, the largest upload, comes.
+    pub fn on_mesh(
+        ctx: &GpuContext,
+        mesh: GpuMesh,
+        source: &dyn ArraySource,
+        binding: &Binding,
+        options: DeformOptions,
+    ) -> Result<Self> {
         let motion = source.motion();
-        if binding.groups.len() != motion.groups.len() {
-            return Err(Error::gpu_misuse(format!(
-                "the binding has {} groups, the motion {}",
-                binding.groups.len(),
-                motion.groups.len()
-            )));
-        }
+        check_binding(binding, motion)?;
         let device = &ctx.device;
         let limits = ctx.limits();
-        let mesh = GpuMesh::new(
-            ctx,
-            scene,
-            &MeshOptions {
-                max_binding_bytes: options.max_binding_bytes,
-                edges: options.edges,
-            },
-        )?;
         let windows = mesh
             .position_windows()
             .ok_or_else(|| {
@@ -139,7 +151,7 @@ impl GpuDeformer {
         let bound: Vec<usize> = (0..motion.groups.len())
             .filter(|&gi| binding.groups[gi].is_some())
             .collect();
-        let owners = owners(scene.positions.len(), motion, &bound)?;
+        let (owners, first_ordinal) = owners(mesh.vertex_count as usize, motion, &bound)?;
         let plan = plan_chunks(motion, &bound, limit, options.basis)?;
 
         let mut slots = vec![
@@ -176,7 +188,7 @@ impl GpuDeformer {
             let g = &motion.groups[c.group];
             let (r, n) = (g.basis_len, c.vertices.len());
             let rows = 3 * c.vertices.start..3 * c.vertices.end;
-            let key = |i: usize| ((c.group as u64) << 32) | i as u64;
+            let key = |i: usize| first_ordinal[c.group] + i as u32;
             let targets: Vec<u32> = c
                 .vertices
                 .clone()
@@ -348,18 +360,48 @@ impl GpuDeformer {
     }
 }
 
-/// Per `.obj` vertex, the motion vertex that moves it last (group << 32 |
-/// index in the group), `u64::MAX` for none: the one whose write stands.
-fn owners(scene_vertices: usize, motion: &MemgMotion, bound: &[usize]) -> Result<Vec<u64>> {
-    let mut owners = vec![u64::MAX; scene_vertices];
+/// `binding` was made for `motion`: one entry per group.
+fn check_binding(binding: &Binding, motion: &MemgMotion) -> Result<()> {
+    if binding.groups.len() == motion.groups.len() {
+        return Ok(());
+    }
+    Err(Error::gpu_misuse(format!(
+        "the binding has {} groups, the motion {}",
+        binding.groups.len(),
+        motion.groups.len()
+    )))
+}
+
+/// Per `.obj` vertex, the motion vertex that moves it last, `u32::MAX` for
+/// none: the one whose write stands. Motion vertices are numbered through the
+/// `bound` groups in order (4 bytes per `.obj` vertex where a group and an
+/// index would take 8: at ten million vertices the table is held while the
+/// basis uploads); the second vector holds, per motion group, the number of
+/// its first vertex.
+fn owners(
+    scene_vertices: usize,
+    motion: &MemgMotion,
+    bound: &[usize],
+) -> Result<(Vec<u32>, Vec<u32>)> {
+    let total: u64 = bound
+        .iter()
+        .map(|&gi| motion.groups[gi].vertex_count() as u64)
+        .sum();
+    if total >= u64::from(SKIP) {
+        return Err(Error::gpu_limit(format!(
+            "the motion's bound groups have {total} vertices; the GPU numbers them in 32 bits (at most {})",
+            SKIP - 1
+        )));
+    }
+    let mut first_ordinal = vec![0u32; motion.groups.len()];
+    let mut next = 0u32;
+    for &gi in bound {
+        first_ordinal[gi] = next;
+        next += motion.groups[gi].vertex_count() as u32;
+    }
+    let mut owners = vec![SKIP; scene_vertices];
     for &gi in bound {
         let g = &motion.groups[gi];
-        if g.vertex_count() > u32::MAX as usize {
-            return Err(Error::gpu_limit(format!(
-                "group '{}' has more than 2^32 vertices",
-                g.name
-            )));
-        }
         for (i, &m) in g.mapping.iter().enumerate() {
             let slot = (m as usize)
                 .checked_sub(1)
@@ -370,10 +412,10 @@ fn owners(scene_vertices: usize, motion: &MemgMotion, bound: &[usize]) -> Result
                         g.name
                     ))
                 })?;
-            *slot = ((gi as u64) << 32) | i as u64;
+            *slot = first_ordinal[gi] + i as u32;
         }
     }
-    Ok(owners)
+    Ok((owners, first_ordinal))
 }
 
 /// A planned chunk: vertices `vertices` of group `group`.

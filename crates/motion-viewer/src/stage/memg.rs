@@ -5,7 +5,7 @@ use crate::anim::memg::{Binding, Deformer};
 use crate::error::Result;
 use crate::formats::memg::MemgMotion;
 use crate::formats::obj::ObjScene;
-use crate::gpu::{DeformOptions, GpuContext, GpuDeformer, GpuMesh, MeshOptions};
+use crate::gpu::{DeformOptions, GpuContext, GpuDeformer, GpuMesh};
 use std::sync::Arc;
 
 /// Where MEMG meshes are deformed.
@@ -79,14 +79,7 @@ impl MemgBody {
         binding: Binding,
         options: &DeformOptions,
     ) -> Result<MemgBody> {
-        let mesh = GpuMesh::new(
-            ctx,
-            &scene,
-            &MeshOptions {
-                max_binding_bytes: options.max_binding_bytes,
-                edges: options.edges,
-            },
-        )?;
+        let mesh = GpuMesh::new(ctx, &scene, &options.mesh())?;
         Ok(MemgBody::Cpu(Box::new(CpuDeformed {
             mesh,
             scene,
