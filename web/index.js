@@ -31,7 +31,19 @@ document.getElementById('gltf').addEventListener('click', () => {
 // For scripts and tests: the MEMG compute-shader check (see web/src/check.rs).
 window.motionViewer = { readbackMemg, downloadGltf };
 
+// The viewer is built with WebAssembly SIMD (.cargo/config.toml): a browser
+// without it could not compile the module, so it is told why in one line.
+// The bytes: a function returning i8x16.popcnt(i8x16.splat(0)).
+const simd = WebAssembly.validate(new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15,
+  253, 98, 11,
+]));
+
 try {
+  if (!simd) {
+    throw new Error('this browser lacks WebAssembly SIMD, which the viewer needs ' +
+      '(Chrome 91, Firefox 89, Safari 16.4 or later)');
+  }
   await init();
 } catch (e) {
   document.getElementById('status').textContent = JSON.stringify({ panic: String(e) });

@@ -7,7 +7,8 @@
 // one frame, that MEMG positions read back from the compute shader match the
 // CPU reference, and that a truncated .mtn dropped on the canvas shows its
 // error while the rest plays on. MODE `webgl2`: no WebGPU; the page must
-// fall back to WebGL2 and play. MODE `curves`: opens sony_stand_sit.mtn,
+// fall back to WebGL2 and play, and, without WebAssembly SIMD, say so in one
+// line. MODE `curves`: opens sony_stand_sit.mtn,
 // presses C, reads the channels and the plot's mapping from #status and
 // clicks on the plot: the time must become the time under the click.
 // MODE `curves-bench` (DATA_DIR holding long.mtn, see
@@ -272,6 +273,27 @@ async function runWebGl2(page, result) {
   await page.screenshot({ path: path.join(outDir, 'page_webgl2.png') });
 }
 
+/// The page in a browser without WebAssembly SIMD (WebAssembly.validate made
+/// to refuse every module, as such a browser refuses the SIMD probe): the
+/// one line #status shows instead of the viewer.
+async function withoutSimd(browser) {
+  const page = await browser.newPage();
+  await page.addInitScript(() => {
+    WebAssembly.validate = () => false;
+  });
+  await page.goto(url);
+  const end = Date.now() + 30000;
+  while (Date.now() < end) {
+    const s = await status(page);
+    if (s.panic) {
+      await page.close();
+      return s.panic;
+    }
+    await page.waitForTimeout(100);
+  }
+  fail('without WebAssembly SIMD the page said nothing');
+}
+
 async function runCurves(page, result) {
   await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
@@ -374,7 +396,10 @@ async function runSim(page, result) {
     else if (mode === 'curves-bench') await runCurvesBench(page, result);
     else if (mode === 'edit') await runEdit(page, result);
     else if (mode === 'sim') await runSim(page, result);
-    else await runWebGl2(page, result);
+    else {
+      await runWebGl2(page, result);
+      result.no_simd = await withoutSimd(browser);
+    }
     process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
   } catch (e) {
     process.stdout.write(`console:\n  ${console.slice(-30).join('\n  ')}\n`);

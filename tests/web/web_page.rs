@@ -339,6 +339,12 @@ fn without_webgpu_the_page_falls_back_to_webgl2() {
     let (result, _) = run_page(&dist, "webgl2");
     assert_eq!(result["mode"], "webgl2");
     assert!(result["raf_frame_ms"].as_f64().unwrap() > 0.0);
+    // A browser without WebAssembly SIMD cannot compile the viewer: told in one line.
+    let no_simd = result["no_simd"].as_str().unwrap_or_default();
+    assert!(
+        no_simd.contains("lacks WebAssembly SIMD") && !no_simd.contains('\n'),
+        "without SIMD the page shows {no_simd:?}"
+    );
 }
 
 #[test]
