@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
-use motion_viewer::fit::{self, AnimationSource, Bound, FitOptions, FitRequest, FrameMode};
+use motion_viewer::fit::{self, AnimationSource, Bound, FitOptions, FitRequest, FrameMode, Parts};
 use std::path::PathBuf;
 
 /// Arguments of `viewer memg`.
@@ -52,6 +52,16 @@ struct FitArgs {
     #[arg(long, value_name = "F", default_value_t = fit::DEFAULT_FPS,
           value_parser = clap::value_parser!(i32).range(1..))]
     fps: i32,
+    /// Split the mesh into N near-rigid parts (vertices one rigid motion carries), or
+    /// `auto`: 1, 2, 4… parts until more make a larger file, the smallest file within the
+    /// bound kept; a group is fitted per part instead of the .obj's own groups. Needs
+    /// --out-scene.
+    #[arg(long, value_name = "N|auto", value_parser = parts, requires = "out_scene")]
+    parts: Option<Parts>,
+    /// With --parts: the scene .obj to write, the input's with the parts as its groups
+    /// (every vertex, texture coordinate, normal and material line as it was).
+    #[arg(long, value_name = "OBJ", requires = "parts")]
+    out_scene: Option<PathBuf>,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -91,6 +101,19 @@ fn max_error(text: &str) -> Result<Bound, String> {
     }
 }
 
+/// `--parts`: a number of parts from 1, or `auto`.
+fn parts(text: &str) -> Result<Parts, String> {
+    match text.trim() {
+        "auto" => Ok(Parts::Auto),
+        t => match t.parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(Parts::Count(n)),
+            _ => Err(format!(
+                "expected a number of parts from 1, or auto, found {text:?}"
+            )),
+        },
+    }
+}
+
 pub fn run(args: &MemgArgs) -> Result<()> {
     match &args.verb {
         Verb::Fit(a) => fit_run(a),
@@ -115,6 +138,8 @@ fn fit_run(a: &FitArgs) -> Result<()> {
             },
             fps: a.fps,
         },
+        parts: a.parts,
+        out_scene: a.out_scene.clone(),
         force: a.force,
     };
     let report = fit::fit_files(&request)?;

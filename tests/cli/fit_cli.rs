@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 /// The largest distance, per group (file order) and over all, between the
 /// cache and the motion in `bin` as the spec's formula places each group's
 /// vertices, every frame.
-fn worst(bin: &Path, base: &[[f64; 3]], cache: &Cache) -> (Vec<f64>, f64) {
+pub(crate) fn worst(bin: &Path, base: &[[f64; 3]], cache: &Cache) -> (Vec<f64>, f64) {
     let raw = RawFile::parse(&std::fs::read(bin).unwrap());
     assert_eq!(raw.n as usize, cache.frames);
     let mut per_group = Vec::new();
@@ -38,7 +38,7 @@ fn worst(bin: &Path, base: &[[f64; 3]], cache: &Cache) -> (Vec<f64>, f64) {
 }
 
 /// `viewer memg fit args… --json`, which must succeed: its report.
-fn fit(args: &[&str]) -> Value {
+pub(crate) fn fit(args: &[&str]) -> Value {
     let out = viewer()
         .args(["memg", "fit"])
         .args(args)
@@ -53,7 +53,7 @@ fn fit(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-fn s(p: &Path) -> &str {
+pub(crate) fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
@@ -259,7 +259,7 @@ fn a_fixed_rank_is_kept_and_measured() {
 
 /// Runs a fit that must fail: exit status 1, one `viewer:` line naming
 /// `names` on stderr, no `out` (an old one left as it was) and no partial file.
-fn refused(dir: &Path, args: &[&str], out: &Path, names: &[&str]) -> String {
+pub(crate) fn refused(dir: &Path, args: &[&str], out: &Path, names: &[&str]) -> String {
     std::fs::write(out, b"old").unwrap();
     let o = viewer()
         .args(["memg", "fit"])

@@ -11,6 +11,7 @@ mod diff_cli;
 mod far_marker_cli;
 mod fit_bounded;
 mod fit_cli;
+mod fit_parts;
 mod hostile;
 mod hostile_bounds;
 mod hostile_out;

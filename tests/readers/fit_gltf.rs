@@ -48,6 +48,8 @@ fn fit_and_export(dir: &Path, name: &'static str) -> Fitted {
             bound: Bound::MaxError(bound),
             ..FitOptions::default()
         },
+        parts: None,
+        out_scene: None,
         force: false,
     })
     .unwrap();

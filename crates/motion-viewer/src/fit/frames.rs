@@ -133,7 +133,7 @@ fn cross_covariance(
 /// The rotation `R` maximising `tr(Rᵀ·H)`: `U·diag(1, 1, d)·Vᵀ` for the SVD
 /// `H = U·Σ·Vᵀ`, with `d = ±1` the sign that keeps `det R = +1`. The
 /// identity where the SVD fails (a matrix that is not finite).
-fn kabsch(h: &[[f64; 3]; 3]) -> [[f64; 3]; 3] {
+pub(super) fn kabsch(h: &[[f64; 3]; 3]) -> [[f64; 3]; 3] {
     // nalgebra's fixed-size SVD (on the stack, singular values largest
     // first): a small group's fit makes one per frame and round.
     if !h.iter().flatten().all(|x| x.is_finite()) {

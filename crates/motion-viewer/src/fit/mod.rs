@@ -47,14 +47,17 @@ mod check;
 mod frames;
 mod groups;
 mod input;
+mod parts;
 mod report;
 mod run;
+mod split_scene;
 #[cfg(test)]
 mod tests;
 
 pub use input::{AnimationSource, groups_of};
+pub use parts::SAMPLED_FRAMES;
 pub use report::GroupReport;
-pub use report::{Bytes, FitReport, Seconds};
+pub use report::{Bytes, FitReport, PartsReport, PartsTry, Seconds};
 pub use run::{FitRequest, fit_files, open_scene};
 
 use crate::formats::bytes::ByteOrder;
@@ -201,6 +204,33 @@ pub enum Bound {
     MaxErrorOfDiagonal(f64),
 }
 
+/// How `viewer memg fit --parts` splits the mesh into groups, in place of
+/// the scene's own (see `parts.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Parts {
+    /// This many near-rigid parts (1 to the vertices).
+    Count(usize),
+    /// 1, 2, 4, 8… parts, up to [`MAX_AUTO_PARTS`], until a split makes a
+    /// larger file than the one before; the smallest file within the bound
+    /// is kept.
+    Auto,
+}
+
+/// The most parts `--parts auto` tries.
+pub const MAX_AUTO_PARTS: usize = 64;
+
+/// The part (0-based, below `count`) of every vertex of `anim`: `count`
+/// near-rigid parts, each holding at least one vertex, found from at most
+/// [`SAMPLED_FRAMES`] of its timesteps. The same parts every run.
+///
+/// # Errors
+/// [`FitError::Parts`] for a `count` of 0 or above the vertices.
+pub fn near_rigid_parts(anim: &Animation<'_>, count: usize) -> Result<Vec<u32>, FitError> {
+    let count = parts::check_count(count, anim.vertices)?;
+    parts::near_rigid_parts(anim, count, Stop(&NEVER))
+}
+
 /// How to fit.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FitOptions {
@@ -316,6 +346,14 @@ pub enum FitError {
         /// The bound asked for.
         value: f64,
     },
+    /// `--parts N` asked for no part, or more parts than vertices.
+    #[error("--parts {count}: expected 1 to {vertices}, the animation's vertices")]
+    Parts {
+        /// The parts asked for.
+        count: usize,
+        /// The animation's vertices.
+        vertices: usize,
+    },
     /// The caller's stop flag was set (Ctrl+C in Python): nothing was made.
     #[error("stopped before the fit was done")]
     Stopped,
@@ -350,6 +388,7 @@ impl FitError {
             FitError::Unreachable { .. }
             | FitError::NoFrames
             | FitError::FrameRate { .. }
+            | FitError::Parts { .. }
             | FitError::Bound { .. } => crate::Error::unsupported(out, self),
             FitError::Stopped => crate::Error::Interrupted {
                 path: out.to_path_buf(),

@@ -4,7 +4,7 @@
 //! lines `viewer memg fit` prints.
 
 use super::check::{Errors, Measured};
-use super::{Animation, Bound, FitGroup, FitOptions, FrameMode, Rank};
+use super::{Animation, Bound, FitGroup, FitOptions, FrameMode, Parts, Rank};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -54,8 +54,33 @@ pub struct Seconds {
     pub check: f64,
     /// Writing the file.
     pub write: f64,
+    /// With `--parts`: splitting the mesh, and fitting and checking the
+    /// splits not kept.
+    pub parts: f64,
     /// All of it.
     pub total: f64,
+}
+
+/// How the mesh was split into groups (`--parts`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PartsReport {
+    /// What was asked.
+    pub asked: Parts,
+    /// The groups of the scene written: the parts that won a face.
+    pub chosen: usize,
+    /// Every split fitted, in the order tried.
+    pub tried: Vec<PartsTry>,
+}
+
+/// One split fitted by `--parts`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PartsTry {
+    /// The parts asked of the split.
+    pub parts: usize,
+    /// The groups with faces it gave.
+    pub groups: usize,
+    /// The MEMG file's bytes; `None` where no rank of some group met the bound.
+    pub memg: Option<u64>,
 }
 
 /// What a fit reached: ranks, the errors measured on the decoded motion,
@@ -89,6 +114,8 @@ pub struct FitReport {
     pub bytes: Bytes,
     /// Times.
     pub seconds: Seconds,
+    /// How the mesh was split into groups, with `--parts`.
+    pub parts: Option<PartsReport>,
     /// Things that fit but may surprise, one line each.
     pub warnings: Vec<String>,
 }
@@ -155,6 +182,7 @@ impl FitReport {
                 ),
             },
             seconds,
+            parts: None,
             warnings: Vec::new(),
         }
     }
@@ -177,6 +205,22 @@ impl FitReport {
             "{input}: {} vertices × {} frames at {} fps, diagonal {:.4}; {frames}",
             self.vertices, self.frames, self.fps, self.diagonal
         );
+        if let Some(p) = &self.parts {
+            let tried: Vec<String> = p
+                .tried
+                .iter()
+                .map(|t| match t.memg {
+                    Some(bytes) => format!("{} → {bytes} bytes", t.groups),
+                    None => format!("{} → over the bound", t.groups),
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                "parts: {} near-rigid groups kept; groups tried: {}",
+                p.chosen,
+                tried.join(", ")
+            );
+        }
         match self.max_error_bound {
             Some(b) => {
                 let _ = writeln!(s, "bound: max error {b:.4e} (scene units)");
@@ -230,11 +274,15 @@ impl FitReport {
             None => s.push('\n'),
         }
         let t = &self.seconds;
-        let _ = writeln!(
+        let _ = write!(
             s,
             "took {:.3} s: read {:.3}, fit {:.3}, check {:.3}, write {:.3}",
             t.total, t.read, t.fit, t.check, t.write
         );
+        if self.parts.is_some() {
+            let _ = write!(s, ", parts {:.3}", t.parts);
+        }
+        s.push('\n');
         s
     }
 }

@@ -6,7 +6,11 @@
 //! decoded motion has been measured within the bound.
 
 use super::input::{AnimationSource, groups_of, read_obj_frames};
-use super::{Animation, Bound, FitError, FitOptions, FitReport, fit_checked};
+use super::report::{PartsReport, PartsTry};
+use super::{
+    Animation, Bound, Checked, FitError, FitGroup, FitOptions, FitReport, MAX_AUTO_PARTS, NEVER,
+    Parts, Stop, fit_checked, parts, split_scene,
+};
 use crate::budget;
 use crate::error::{DecodeError, Error, Result};
 use crate::formats::obj::ObjScene;
@@ -29,6 +33,12 @@ pub struct FitRequest {
     pub out: PathBuf,
     /// Rank or bound, frames, frame rate.
     pub options: FitOptions,
+    /// Split the mesh into near-rigid parts and fit a group per part,
+    /// instead of the scene's own groups; needs `out_scene`.
+    pub parts: Option<Parts>,
+    /// With `parts`: the scene `.obj` to write, the input's with the parts
+    /// as its groups.
+    pub out_scene: Option<PathBuf>,
     /// Write over an input file if `out` names one.
     pub force: bool,
 }
@@ -58,10 +68,37 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
     let started = Instant::now();
     let scene_path = &request.scene;
     let (scene, mut warnings) = open_scene(scene_path)?;
-    let (groups, group_warnings) = groups_of(&scene, scene_path)?;
-    warnings.extend(group_warnings);
+    let (mut groups, group_warnings) = groups_of(&scene, scene_path)?;
     let inputs: Vec<PathBuf> = [vec![scene_path.clone()], request.animation.files()].concat();
     check_not_input(&request.out, &inputs, request.force)?;
+    let out_scene = match (request.parts, &request.out_scene) {
+        (Some(_), Some(path)) => {
+            check_not_input(path, &inputs, request.force)?;
+            if path == &request.out {
+                return Err(Error::unsupported(
+                    path,
+                    "--out-scene names the motion's --out too: give the scene a file of its own",
+                ));
+            }
+            Some(path)
+        }
+        (Some(_), None) => {
+            return Err(Error::unsupported(
+                &request.out,
+                "--parts makes new groups: give --out-scene for the scene .obj that has them",
+            ));
+        }
+        (None, _) => None,
+    };
+    if request.parts.is_some() {
+        // Any part is at most the whole mesh: sized as one group of it.
+        groups = vec![FitGroup {
+            name: String::new(),
+            vertices: (0..scene.positions.len() as u32).collect(),
+        }];
+    } else {
+        warnings.extend(group_warnings);
+    }
     let vertices = scene.positions.len();
 
     // Sized from the headers (or the file count) before the positions are
@@ -142,12 +179,35 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
         })?;
     let read_s = started.elapsed().as_secs_f64();
 
-    let checked = fit_checked(&anim, &groups, &request.options)
-        .map_err(|e| e.into_error(scene_path, &request.out))?;
+    let (checked, parted) = match request.parts {
+        None => (
+            fit_checked(&anim, &groups, &request.options)
+                .map_err(|e| e.into_error(scene_path, &request.out))?,
+            None,
+        ),
+        Some(asked) => {
+            let text = Input::read(scene_path)?;
+            let text = std::str::from_utf8(&text.data)
+                .map_err(|e| Error::mismatch(scene_path, format!("not UTF-8 text: {e}")))?;
+            let p = fit_parts(&anim, text, asked, request, scene_path)?;
+            groups = p.groups;
+            (p.checked, Some((p.scene, p.report)))
+        }
+    };
     let writing = Instant::now();
     write_atomic(&request.out, |w| w.write_all(&checked.bytes))?;
+    let mut parts_report = None;
+    if let (Some((text, parts)), Some(path)) = (parted, out_scene) {
+        // Both files or neither: the motion goes if the scene cannot be written.
+        if let Err(e) = write_atomic(path, |w| w.write_all(text.as_bytes())) {
+            let _ = std::fs::remove_file(&request.out);
+            return Err(e);
+        }
+        parts_report = Some(parts);
+    }
 
     let mut report = checked.report;
+    report.parts = parts_report;
     report.seconds.read = read_s;
     report.seconds.write = writing.elapsed().as_secs_f64();
     report.seconds.total = started.elapsed().as_secs_f64();
@@ -174,4 +234,106 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
     }
     report.warnings = warnings;
     Ok(report)
+}
+
+/// A fit of the mesh split into parts: the checked motion, its groups, the
+/// scene text that has them, and what was tried.
+struct Parted {
+    checked: Checked,
+    groups: Vec<FitGroup>,
+    scene: String,
+    report: PartsReport,
+}
+
+/// Splits the scene (`text`, its `.obj`) into `asked` near-rigid parts, or
+/// into 1, 2, 4… parts until a split's file is larger than the one before,
+/// fits each split and keeps the smallest file within the bound.
+fn fit_parts(
+    anim: &Animation<'_>,
+    text: &str,
+    asked: Parts,
+    request: &FitRequest,
+    scene_path: &std::path::Path,
+) -> Result<Parted> {
+    let started = Instant::now();
+    let out = &request.out;
+    let v = anim.vertices;
+    let counts: Vec<usize> = match asked {
+        Parts::Count(n) => {
+            vec![parts::check_count(n, v).map_err(|e| e.into_error(scene_path, out))?]
+        }
+        Parts::Auto => std::iter::successors(Some(1usize), |k| Some(k * 2))
+            .take_while(|&k| k <= v.min(MAX_AUTO_PARTS))
+            .collect(),
+    };
+    let mut tried = Vec::new();
+    let mut best: Option<Parted> = None;
+    let mut first_error = None;
+    let mut previous: Option<u64> = None;
+    for &count in &counts {
+        let labels = match count {
+            1 => vec![0; v],
+            _ => parts::near_rigid_parts(anim, count, Stop(&NEVER))
+                .map_err(|e| e.into_error(scene_path, out))?,
+        };
+        let scene_text =
+            split_scene::regroup(text, &labels, count).map_err(|e| Error::decode(scene_path, e))?;
+        let scene = crate::formats::obj::parse(&scene_text, &Default::default())
+            .map_err(|e| Error::decode(scene_path, e))?;
+        let (groups, _) = groups_of(&scene, scene_path)?;
+        match fit_checked(anim, &groups, &request.options) {
+            Ok(checked) => {
+                let bytes = checked.bytes.len() as u64;
+                tried.push(PartsTry {
+                    parts: count,
+                    groups: groups.len(),
+                    memg: Some(bytes),
+                });
+                let smaller = best
+                    .as_ref()
+                    .is_none_or(|b| bytes < b.checked.bytes.len() as u64);
+                if smaller {
+                    best = Some(Parted {
+                        checked,
+                        groups,
+                        scene: scene_text,
+                        report: PartsReport {
+                            asked,
+                            chosen: 0,
+                            tried: Vec::new(),
+                        },
+                    });
+                }
+                // More parts than this made a larger file than fewer: stop.
+                if previous.is_some_and(|p| bytes > p) {
+                    break;
+                }
+                previous = Some(bytes);
+            }
+            // Under `auto` a split whose group cannot meet the bound is
+            // passed over; the next, with smaller groups, may.
+            Err(e @ FitError::Unreachable { .. }) if asked == Parts::Auto => {
+                tried.push(PartsTry {
+                    parts: count,
+                    groups: groups.len(),
+                    memg: None,
+                });
+                first_error.get_or_insert(e);
+            }
+            Err(e) => return Err(e.into_error(scene_path, out)),
+        }
+    }
+    match best {
+        Some(mut b) => {
+            b.report.chosen = b.groups.len();
+            b.report.tried = tried;
+            let kept = b.checked.report.seconds;
+            b.checked.report.seconds.parts =
+                started.elapsed().as_secs_f64() - kept.fit - kept.check;
+            Ok(b)
+        }
+        None => Err(first_error
+            .unwrap_or(FitError::NoGroups)
+            .into_error(scene_path, out)),
+    }
 }

@@ -1,0 +1,187 @@
+//! `viewer memg fit --parts` (issue 47): the fit splits the mesh into
+//! near-rigid parts itself and writes the scene with the parts as its
+//! groups (`--out-scene`). On Blender's skinned tube (tests/data/fit/tube.*,
+//! three bones bending it): every group's copy of every vertex within the
+//! bound at every frame, by the tests' own readers against the scene
+//! written; that scene the input's lines with only its groups changed; more
+//! parts a smaller file than one group; bad counts one line each.
+
+use super::fit_cli::{fit, refused, s, worst};
+use crate::app::viewer;
+use crate::common::fit::{obj_vertices, read_pc2};
+use crate::common::test_data;
+use serde_json::Value;
+use std::path::Path;
+
+/// The lines of an `.obj` but its `g` and `o` lines.
+fn without_groups(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !(l.starts_with("g ") || l.starts_with("o ") || *l == "g" || *l == "o"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Fits the tube with `--parts parts` within 1/1000 of its diagonal, checks
+/// the files written, returns the report and the motion's bytes.
+fn fit_tube(dir: &Path, parts: &str) -> (Value, u64) {
+    let (obj, pc2) = (test_data("fit/tube.obj"), test_data("fit/tube.pc2"));
+    let cache = read_pc2(&pc2);
+    let bound = 1e-3 * cache.diagonal();
+    let (bin, scene) = (
+        dir.join(format!("tube-{parts}.bin")),
+        dir.join(format!("tube-{parts}.obj")),
+    );
+    let bound_text = bound.to_string();
+    let report = fit(&[
+        s(&obj),
+        s(&pc2),
+        "--parts",
+        parts,
+        "--out-scene",
+        s(&scene),
+        "--max-error",
+        &bound_text,
+        "--out",
+        s(&bin),
+    ]);
+    // The scene: the input's every other line, in order; its groups the parts.
+    assert_eq!(without_groups(&scene), without_groups(&obj));
+    let text = std::fs::read_to_string(&scene).unwrap();
+    let names: std::collections::BTreeSet<&str> =
+        text.lines().filter_map(|l| l.strip_prefix("g ")).collect();
+    let chosen = report["parts"]["chosen"].as_u64().unwrap() as usize;
+    assert_eq!(names.len(), chosen, "{names:?}");
+    assert!(names.iter().all(|n| n.starts_with("part")), "{names:?}");
+    // Every group's copy of every vertex within the bound, every frame,
+    // placed by the spec's formula from the scene written.
+    let (per_group, all) = worst(&bin, &obj_vertices(&scene), &cache);
+    assert_eq!(per_group.len(), chosen);
+    assert!(all <= bound, "--parts {parts}: {all:e} over {bound:e}");
+    let report_groups: Vec<&str> = report["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        report_groups
+            .iter()
+            .copied()
+            .collect::<std::collections::BTreeSet<_>>(),
+        names
+    );
+    let bytes = std::fs::metadata(&bin).unwrap().len();
+    assert_eq!(report["bytes"]["memg"].as_u64().unwrap(), bytes);
+    // The viewer opens the scene written with the motion, every group bound.
+    let info = viewer()
+        .args(["info", s(&scene), s(&bin), "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        info.status.success(),
+        "{}",
+        String::from_utf8_lossy(&info.stderr)
+    );
+    let info: Value = serde_json::from_slice(&info.stdout).unwrap();
+    let bound_groups: std::collections::BTreeSet<&str> = info[0]["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["in_scene"] == true)
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(bound_groups, names);
+    eprintln!(
+        "tube --parts {parts}: {chosen} groups, ranks {:?}, {bytes} bytes, worst {all:.3e} (bound {bound:.3e})",
+        report["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["rank"].as_u64().unwrap())
+            .collect::<Vec<_>>()
+    );
+    (report, bytes)
+}
+
+#[test]
+fn parts_of_a_bending_tube_hold_the_bound_and_beat_one_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let (one, one_bytes) = fit_tube(dir.path(), "1");
+    assert_eq!(one["parts"]["chosen"], 1);
+    let (three, three_bytes) = fit_tube(dir.path(), "3");
+    assert_eq!(three["parts"]["chosen"], 3);
+    // Three bones: a frame each carries what one group's basis must bend.
+    assert!(
+        three_bytes < one_bytes,
+        "3 parts {three_bytes} bytes, 1 part {one_bytes}"
+    );
+}
+
+#[test]
+fn auto_parts_keep_the_smallest_file_of_the_splits_tried() {
+    let dir = tempfile::tempdir().unwrap();
+    let (report, bytes) = fit_tube(dir.path(), "auto");
+    let tried = report["parts"]["tried"].as_array().unwrap();
+    assert!(tried.len() >= 2, "{tried:?}");
+    let asked: Vec<u64> = tried.iter().map(|t| t["parts"].as_u64().unwrap()).collect();
+    assert_eq!(asked, [1, 2, 4, 8, 16, 32, 64][..asked.len()]);
+    let smallest = tried
+        .iter()
+        .filter_map(|t| t["memg"].as_u64())
+        .min()
+        .unwrap();
+    assert_eq!(bytes, smallest, "{tried:?}");
+    assert_eq!(report["parts"]["asked"], "auto");
+}
+
+#[test]
+fn bad_part_counts_end_in_one_line_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (obj, pc2) = (test_data("fit/tube.obj"), test_data("fit/tube.pc2"));
+    let (out, scene) = (d.join("out.bin"), d.join("out.obj"));
+    // More parts than the tube's 400 vertices: the library's check.
+    refused(
+        d,
+        &[s(&obj), s(&pc2), "--parts", "401", "--out-scene", s(&scene)],
+        &out,
+        &["--parts 401", "expected 1 to 400"],
+    );
+    assert!(!scene.exists());
+    // No part, or a word: the command line's one line.
+    for bad in ["0", "some"] {
+        let o = viewer()
+            .args(["memg", "fit", s(&obj), s(&pc2), "--out", s(&out)])
+            .args(["--parts", bad, "--out-scene", s(&scene)])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "--parts {bad}");
+        assert_eq!(
+            stderr.trim_end(),
+            format!("viewer: --parts: expected a number of parts from 1, or auto, found \"{bad}\"")
+        );
+        assert!(!scene.exists(), "--parts {bad}");
+    }
+    // Parts without a scene to hold them, or a scene without parts: clap's
+    // usage error naming the missing option, as for any missing argument.
+    for (given, missing) in [
+        (["--parts", "2"], "--out-scene <OBJ>"),
+        (["--out-scene", s(&scene)], "--parts <N|auto>"),
+    ] {
+        let o = viewer()
+            .args(["memg", "fit", s(&obj), s(&pc2), "--out", s(&out)])
+            .args(given)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{given:?}: {stderr}");
+        assert!(
+            stderr.contains("required arguments were not provided") && stderr.contains(missing),
+            "{given:?}: {stderr}"
+        );
+        assert!(!scene.exists(), "{given:?}");
+    }
+}
