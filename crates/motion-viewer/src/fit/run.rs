@@ -246,8 +246,10 @@ struct Parted {
 }
 
 /// Splits the scene (`text`, its `.obj`) into `asked` near-rigid parts, or
-/// into 1, 2, 4… parts until a split's file is larger than the one before,
-/// fits each split and keeps the smallest file within the bound.
+/// into 1, 2, 4… parts until two splits in a row make no smaller file than
+/// the smallest so far (the sizes are not monotone: on a cloth flag two
+/// parts cost more than one, four less), fits each split and keeps the
+/// smallest file within the bound.
 fn fit_parts(
     anim: &Animation<'_>,
     text: &str,
@@ -269,7 +271,8 @@ fn fit_parts(
     let mut tried = Vec::new();
     let mut best: Option<Parted> = None;
     let mut first_error = None;
-    let mut previous: Option<u64> = None;
+    // Splits in a row that made no smaller file than the best.
+    let mut no_better = 0;
     for &count in &counts {
         let labels = match count {
             1 => vec![0; v],
@@ -292,6 +295,7 @@ fn fit_parts(
                 let smaller = best
                     .as_ref()
                     .is_none_or(|b| bytes < b.checked.bytes.len() as u64);
+                no_better = if smaller { 0 } else { no_better + 1 };
                 if smaller {
                     best = Some(Parted {
                         checked,
@@ -304,11 +308,9 @@ fn fit_parts(
                         },
                     });
                 }
-                // More parts than this made a larger file than fewer: stop.
-                if previous.is_some_and(|p| bytes > p) {
+                if no_better == 2 {
                     break;
                 }
-                previous = Some(bytes);
             }
             // Under `auto` a split whose group cannot meet the bound is
             // passed over; the next, with smaller groups, may.
