@@ -82,6 +82,7 @@ fn fit_array<'py>(
         &sizes,
         rank.map(|r| r as u64),
         false,
+        0,
     )
     .or_raise(py)?;
     // A copy, so the fit runs with the GIL released while Python may

@@ -345,8 +345,32 @@ pub(crate) fn fit_bytes(vertices: u64, frames: u64, groups: &[u64], rank: Option
     input.saturating_add(allocated.saturating_add(slack))
 }
 
+/// What `memg fit --parts` holds beyond the fit of a split (which is sized
+/// as one group of every vertex: no part is larger): every vertex at the
+/// sampled timesteps in `f64` while the mesh is split (24 bytes ×
+/// [`crate::fit::SAMPLED_FRAMES`] at most), the smallest split's file so
+/// far (one group of every vertex at its full rank, as a file: `28v +
+/// 24vr + 8rn + 96n`), and the scene's text four times over (as read, as
+/// regrouped, as parsed, and the smallest split's kept).
+#[cfg(feature = "fit")]
+pub(crate) fn parts_bytes(vertices: u64, frames: u64, scene_bytes: u64) -> u64 {
+    let v = vertices;
+    let n = frames;
+    let sampled = n.min(crate::fit::SAMPLED_FRAMES as u64);
+    let r = v.saturating_mul(3).min(n);
+    let file = v
+        .saturating_mul(28)
+        .saturating_add(v.saturating_mul(r).saturating_mul(24))
+        .saturating_add(r.saturating_mul(n).saturating_mul(8))
+        .saturating_add(n.saturating_mul(96));
+    v.saturating_mul(sampled)
+        .saturating_mul(24)
+        .saturating_add(file)
+        .saturating_add(scene_bytes.saturating_mul(4))
+}
+
 /// Refuses a fit of `input` that would hold more than 8 GiB (by
-/// `fit_bytes`), or more than this process can allocate now (its
+/// `fit_bytes`, plus `extra` held beside it), or more than this process can allocate now (its
 /// address-space and data limits, the system's available memory: see
 /// `room.rs`), in one line naming the input. `mapped`: whether the
 /// positions are a file mapped for reading (address space, not memory).
@@ -357,8 +381,9 @@ pub fn check_fit(
     groups: &[u64],
     rank: Option<u64>,
     mapped: bool,
+    extra: u64,
 ) -> Result<()> {
-    let bytes = fit_bytes(vertices, frames, groups, rank);
+    let bytes = fit_bytes(vertices, frames, groups, rank).saturating_add(extra);
     if bytes > MAX_FIT_BYTES {
         return Err(Error::TooLarge {
             path: input.to_path_buf(),
@@ -522,11 +547,19 @@ mod tests {
         let ranked = fit_bytes(100_000, 1_000, &[100_000], Some(20));
         assert!(ranked < 1_500_000_000, "{ranked}");
         // (Sized, not run: this machine may not have 7.4 GB to spare.)
-        check_fit(Path::new("a.pc2"), 10_000, 100, &[10_000], None, true).unwrap();
+        check_fit(Path::new("a.pc2"), 10_000, 100, &[10_000], None, true, 0).unwrap();
         // Ten times the frames: refused in one line naming the input.
-        let e = check_fit(Path::new("a.pc2"), 100_000, 10_000, &[100_000], None, true)
-            .unwrap_err()
-            .to_string();
+        let e = check_fit(
+            Path::new("a.pc2"),
+            100_000,
+            10_000,
+            &[100_000],
+            None,
+            true,
+            0,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(
             e.starts_with("a.pc2: a fit of 100000 vertices × 10000 frames, holding up to"),
             "{e}"

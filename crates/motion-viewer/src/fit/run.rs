@@ -8,8 +8,8 @@
 use super::input::{AnimationSource, groups_of, read_obj_frames};
 use super::report::{PartsReport, PartsTry};
 use super::{
-    Animation, Bound, Checked, FitError, FitGroup, FitOptions, FitReport, MAX_AUTO_PARTS, NEVER,
-    Parts, Stop, fit_checked, parts, split_scene,
+    Animation, Bound, FitError, FitGroup, FitOptions, FitReport, MAX_AUTO_PARTS, NEVER, Parts,
+    Stop, fit_checked, parts, split_scene,
 };
 use crate::budget;
 use crate::error::{DecodeError, Error, Result};
@@ -17,7 +17,7 @@ use crate::formats::obj::ObjScene;
 use crate::formats::pc2;
 use crate::open::check_not_input;
 use crate::open::{Input, OpenOptions, head, open_with};
-use crate::output::write_atomic;
+use crate::output::{OutputSet, write_atomic};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -128,6 +128,15 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
     // A .pc2 is mapped (address space, paged from the file); .obj frames
     // are decoded into memory.
     let mapped = matches!(request.animation, AnimationSource::Pc2(_));
+    let parts_bytes = match request.parts {
+        Some(_) => {
+            let scene_bytes = std::fs::metadata(scene_path)
+                .map_err(|e| Error::io(scene_path, e))?
+                .len();
+            budget::parts_bytes(vertices as u64, frames as u64, scene_bytes)
+        }
+        None => 0,
+    };
     budget::check_fit(
         &sizing_path,
         vertices as u64,
@@ -135,6 +144,7 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
         &sizes,
         rank,
         mapped,
+        parts_bytes,
     )?;
 
     let held: Vec<f32>;
@@ -180,34 +190,46 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
     let read_s = started.elapsed().as_secs_f64();
 
     let (checked, parted) = match request.parts {
-        None => (
-            fit_checked(&anim, &groups, &request.options)
-                .map_err(|e| e.into_error(scene_path, &request.out))?,
-            None,
-        ),
+        None => {
+            let c = fit_checked(&anim, &groups, &request.options)
+                .map_err(|e| e.into_error(scene_path, &request.out))?;
+            ((c.bytes, c.report), None)
+        }
         Some(asked) => {
             let text = Input::read(scene_path)?;
             let text = std::str::from_utf8(&text.data)
                 .map_err(|e| Error::mismatch(scene_path, format!("not UTF-8 text: {e}")))?;
             let p = fit_parts(&anim, text, asked, request, scene_path)?;
             groups = p.groups;
-            (p.checked, Some((p.scene, p.report)))
+            ((p.bytes, p.fit), Some((p.scene, p.report)))
         }
     };
     let writing = Instant::now();
-    write_atomic(&request.out, |w| w.write_all(&checked.bytes))?;
-    let mut parts_report = None;
-    if let (Some((text, parts)), Some(path)) = (parted, out_scene) {
-        // Both files or neither: the motion goes if the scene cannot be written.
-        if let Err(e) = write_atomic(path, |w| w.write_all(text.as_bytes())) {
-            let _ = std::fs::remove_file(&request.out);
-            return Err(e);
+    let (bytes, mut report) = checked;
+    match (parted, out_scene) {
+        (Some((text, parts)), Some(path)) => {
+            // The motion and its scene together or neither.
+            let mut set = OutputSet::new();
+            let motion = set.add(&request.out)?;
+            motion
+                .writer()
+                .write_all(&bytes)
+                .map_err(|e| Error::io(&request.out, e))?;
+            let scene_out = set.add(path)?;
+            scene_out
+                .writer()
+                .write_all(text.as_bytes())
+                .map_err(|e| Error::io(path, e))?;
+            set.commit()?;
+            report.parts = Some(parts);
+            // What was sized up front: a split's fit as one group of every
+            // vertex, and what the splitting holds beside it.
+            report.bytes.held_at_most =
+                budget::fit_bytes(vertices as u64, frames as u64, &sizes, rank)
+                    .saturating_add(parts_bytes);
         }
-        parts_report = Some(parts);
+        _ => write_atomic(&request.out, |w| w.write_all(&bytes))?,
     }
-
-    let mut report = checked.report;
-    report.parts = parts_report;
     report.seconds.read = read_s;
     report.seconds.write = writing.elapsed().as_secs_f64();
     report.seconds.total = started.elapsed().as_secs_f64();
@@ -236,10 +258,12 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
     Ok(report)
 }
 
-/// A fit of the mesh split into parts: the checked motion, its groups, the
-/// scene text that has them, and what was tried.
+/// A fit of the mesh split into parts: the motion file's bytes and its
+/// report (the decoded motion is not kept while the next split is fitted),
+/// its groups, the scene text that has them, and what was tried.
 struct Parted {
-    checked: Checked,
+    bytes: Vec<u8>,
+    fit: FitReport,
     groups: Vec<FitGroup>,
     scene: String,
     report: PartsReport,
@@ -292,13 +316,12 @@ fn fit_parts(
                     groups: groups.len(),
                     memg: Some(bytes),
                 });
-                let smaller = best
-                    .as_ref()
-                    .is_none_or(|b| bytes < b.checked.bytes.len() as u64);
+                let smaller = best.as_ref().is_none_or(|b| bytes < b.bytes.len() as u64);
                 no_better = if smaller { 0 } else { no_better + 1 };
                 if smaller {
                     best = Some(Parted {
-                        checked,
+                        bytes: checked.bytes,
+                        fit: checked.report,
                         groups,
                         scene: scene_text,
                         report: PartsReport {
@@ -329,9 +352,8 @@ fn fit_parts(
         Some(mut b) => {
             b.report.chosen = b.groups.len();
             b.report.tried = tried;
-            let kept = b.checked.report.seconds;
-            b.checked.report.seconds.parts =
-                started.elapsed().as_secs_f64() - kept.fit - kept.check;
+            let kept = b.fit.seconds;
+            b.fit.seconds.parts = started.elapsed().as_secs_f64() - kept.fit - kept.check;
             Ok(b)
         }
         None => Err(first_error
