@@ -31,7 +31,9 @@ struct FitArgs {
     /// files (in natural order of their names: f2 before f10).
     #[arg(required = true, value_name = "ANIMATION")]
     animation: Vec<PathBuf>,
-    /// The MEMG motion file to write.
+    /// The MEMG motion file to write, or a glTF (`.glb`, `.gltf`): the fitted motion as
+    /// `viewer export` writes a MEMG scene (a node per group carrying its frames, a morph
+    /// target per basis column, their weights per frame).
     #[arg(long)]
     out: PathBuf,
     /// The same basis size in every group (at most its 3 × vertices and its frames).
@@ -120,11 +122,45 @@ pub fn run(args: &MemgArgs) -> Result<()> {
     }
 }
 
+/// Whether `path` names a glTF file (`.glb`, `.gltf`).
+fn is_gltf(path: &std::path::Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("gltf"))
+}
+
 fn fit_run(a: &FitArgs) -> Result<()> {
+    // `--out x.glb`: the motion is fitted into a MEMG file of the same name
+    // in a temporary folder beside it, then written as glTF by the one
+    // exporter (`viewer export scene.obj x.bin --out x.glb`), the scene
+    // being the input's or, with --parts, the one written.
+    let gltf = is_gltf(&a.out);
+    let staging = match gltf {
+        true => {
+            let parent = match a.out.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            Some(
+                tempfile::Builder::new()
+                    .prefix(".memg-fit-")
+                    .tempdir_in(&parent)
+                    .map_err(|e| motion_viewer::Error::io(&parent, e))?,
+            )
+        }
+        false => None,
+    };
+    let motion_out = match &staging {
+        Some(dir) => dir
+            .path()
+            .join(a.out.file_stem().unwrap_or_default())
+            .with_extension("bin"),
+        None => a.out.clone(),
+    };
     let request = FitRequest {
         scene: a.scene.clone(),
         animation: AnimationSource::from_args(&a.animation)?,
-        out: a.out.clone(),
+        out: motion_out.clone(),
         options: FitOptions {
             bound: match (a.rank, a.max_error) {
                 (Some(r), _) => Bound::Rank(r),
@@ -142,7 +178,20 @@ fn fit_run(a: &FitArgs) -> Result<()> {
         out_scene: a.out_scene.clone(),
         force: a.force,
     };
-    let report = fit::fit_files(&request)?;
+    let mut report = fit::fit_files(&request)?;
+    if gltf {
+        let scene = a.out_scene.clone().unwrap_or_else(|| a.scene.clone());
+        let tracks = motion_viewer::open_with([scene, motion_out], &Default::default())?.tracks;
+        let inputs: Vec<PathBuf> = [vec![a.scene.clone()], request.animation.files()].concat();
+        let options = motion_viewer::export::Options {
+            inputs: &inputs,
+            force: a.force,
+            ..Default::default()
+        };
+        motion_viewer::export::export(&tracks, &a.out, &options)?;
+        report.bytes.gltf = Some(std::fs::metadata(&a.out).map_or(0, |m| m.len()));
+    }
+    drop(staging);
     super::warn_all(&report.warnings);
     if a.json {
         super::print_stdout(&(serde_json::to_string_pretty(&report)? + "\n"))
@@ -153,6 +202,10 @@ fn fit_run(a: &FitArgs) -> Result<()> {
                 format!("{} .obj frames ({} …)", files.len(), files[0].display())
             }
         };
-        super::print_text(&report.text(&a.out.display().to_string(), &input))
+        let out = match gltf {
+            true => "the MEMG motion".to_string(),
+            false => a.out.display().to_string(),
+        };
+        super::print_text(&report.text(&out, &input))
     }
 }

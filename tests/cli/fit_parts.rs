@@ -185,3 +185,67 @@ fn bad_part_counts_end_in_one_line_and_write_nothing() {
         assert!(!scene.exists(), "{given:?}");
     }
 }
+
+#[test]
+fn a_glb_straight_from_the_cache_is_the_export_of_the_fitted_motion() {
+    // `--out x.glb` writes what `memg fit --out x.bin` then `viewer export
+    // scene x.bin --out x.glb` write, byte for byte (that path's .glb is
+    // checked by the Khronos validator, three.js and Blender within the
+    // bound: tests/readers/fit_gltf.rs), here with parts.
+    let dir = tempfile::tempdir().unwrap();
+    let (obj, pc2) = (test_data("fit/tube.obj"), test_data("fit/tube.pc2"));
+    let (direct, staged) = (dir.path().join("direct"), dir.path().join("staged"));
+    for d in [&direct, &staged] {
+        std::fs::create_dir(d).unwrap();
+    }
+    let glb = direct.join("tube.glb");
+    let report = fit(&[
+        s(&obj),
+        s(&pc2),
+        "--parts",
+        "3",
+        "--out-scene",
+        s(&direct.join("parts.obj")),
+        "--out",
+        s(&glb),
+    ]);
+    let bytes = std::fs::read(&glb).unwrap();
+    assert_eq!(&bytes[..4], b"glTF");
+    assert_eq!(
+        report["bytes"]["gltf"].as_u64().unwrap(),
+        bytes.len() as u64
+    );
+    // Only the .glb and the scene: no MEMG file, no staging folder left.
+    let mut left: Vec<String> = std::fs::read_dir(&direct)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["parts.obj", "tube.glb"]);
+
+    let (scene, bin) = (staged.join("parts.obj"), staged.join("tube.bin"));
+    fit(&[
+        s(&obj),
+        s(&pc2),
+        "--parts",
+        "3",
+        "--out-scene",
+        s(&scene),
+        "--out",
+        s(&bin),
+    ]);
+    let exported = staged.join("tube.glb");
+    let status = viewer()
+        .args(["export", s(&scene), s(&bin), "--out", s(&exported)])
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    assert!(
+        bytes == std::fs::read(&exported).unwrap(),
+        "the direct .glb differs from the exported one"
+    );
+}

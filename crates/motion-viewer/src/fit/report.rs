@@ -37,6 +37,9 @@ pub struct Bytes {
     pub raw_f32: u64,
     /// The input files (`.pc2`, or the `.obj` sequence), when read from files.
     pub input: Option<u64>,
+    /// The glTF written from the motion, when one was asked for in its
+    /// place (`viewer memg fit … --out x.glb`; set by the caller that wrote it).
+    pub gltf: Option<u64>,
     /// The most memory the fit was sized to hold, positions included: the
     /// estimate checked against the caps and the memory left before it
     /// started (docs/cli.md, "Limits").
@@ -168,6 +171,7 @@ impl FitReport {
                 memg,
                 raw_f32: 12 * (anim.vertices as u64) * (anim.frames as u64),
                 input: None,
+                gltf: None,
                 held_at_most: crate::budget::fit_bytes(
                     anim.vertices as u64,
                     anim.frames as u64,
@@ -272,6 +276,13 @@ impl FitReport {
                 );
             }
             None => s.push('\n'),
+        }
+        if let Some(gltf) = self.bytes.gltf {
+            let _ = writeln!(
+                s,
+                "as glTF: {gltf} bytes, {:.2}x smaller than the raw f32 frames",
+                self.bytes.raw_f32 as f64 / gltf.max(1) as f64
+            );
         }
         let t = &self.seconds;
         let _ = write!(
