@@ -45,6 +45,11 @@ struct FitArgs {
     /// it. [default: 0.1%]
     #[arg(long, value_name = "E", value_parser = max_error)]
     max_error: Option<Bound>,
+    /// Instead of --max-error, a bound on the root-mean-square error of each group over its
+    /// vertices and frames (scene units, or a percentage of the diagonal): an average budget,
+    /// under which single vertices may stray further (the report gives the largest error too).
+    #[arg(long, value_name = "E", value_parser = rms_error, conflicts_with_all = ["max_error", "rank"])]
+    rms_error: Option<Bound>,
     /// `local`: a rigid frame (rotation and translation) per group and frame, the basis
     /// in that frame; `world`: no frames; `auto`: per group, whichever makes the smaller file.
     #[arg(long, value_enum, default_value_t = Frames::Local)]
@@ -81,6 +86,15 @@ enum Frames {
     World,
     /// Per group, the smaller file of the two (twice the fitting time).
     Auto,
+}
+
+/// `--rms-error`: scene units, or `P%` of the diagonal.
+fn rms_error(text: &str) -> Result<Bound, String> {
+    Ok(match max_error(text)? {
+        Bound::MaxError(x) => Bound::RmsError(x),
+        Bound::MaxErrorOfDiagonal(x) => Bound::RmsErrorOfDiagonal(x),
+        other => other,
+    })
 }
 
 /// `--max-error`: scene units, or `P%` of the diagonal.
@@ -162,7 +176,7 @@ fn fit_run(a: &FitArgs) -> Result<()> {
         animation: AnimationSource::from_args(&a.animation)?,
         out: motion_out.clone(),
         options: FitOptions {
-            bound: match (a.rank, a.max_error) {
+            bound: match (a.rank, a.max_error.or(a.rms_error)) {
                 (Some(r), _) => Bound::Rank(r),
                 (None, Some(b)) => b,
                 (None, None) => fit::DEFAULT_BOUND,

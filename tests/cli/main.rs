@@ -12,6 +12,7 @@ mod far_marker_cli;
 mod fit_bounded;
 mod fit_cli;
 mod fit_parts;
+mod fit_rms;
 mod hostile;
 mod hostile_bounds;
 mod hostile_out;

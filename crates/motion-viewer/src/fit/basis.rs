@@ -36,6 +36,28 @@ pub enum Rank {
     /// The smallest rank, at least the second value, whose largest error is
     /// at most the first.
     Bound(f64, usize),
+    /// The smallest rank, at least the second value, whose root-mean-square
+    /// error over the group's vertices and timesteps is at most the first.
+    Rms(f64, usize),
+}
+
+impl Rank {
+    /// This rule with `floor` as its smallest rank (a fixed rank stays).
+    pub(crate) fn with_floor(self, floor: usize) -> Rank {
+        match self {
+            Rank::Fixed(r) => Rank::Fixed(r),
+            Rank::Bound(limit, _) => Rank::Bound(limit, floor),
+            Rank::Rms(limit, _) => Rank::Rms(limit, floor),
+        }
+    }
+
+    /// The error bound in scene units, under a bound.
+    pub(crate) fn limit(self) -> Option<f64> {
+        match self {
+            Rank::Fixed(_) => None,
+            Rank::Bound(limit, _) | Rank::Rms(limit, _) => Some(limit),
+        }
+    }
 }
 
 /// A group's fitted arrays, laid out as [`crate::formats::memg::MemgGroup`] holds them.
@@ -108,8 +130,34 @@ pub(crate) fn fit_group(
     stopped()?;
     let eigen = group.eigen(&mean);
     stopped()?;
+    if let Rank::Rms(bound, floor) = rank {
+        // The squared distances the first `r` components leave are the sum
+        // of the eigenvalues past them: the smallest such rank, measured on
+        // the `f32` arrays afterwards (the check refits one higher if the
+        // rounding tips it over).
+        let count = (vertices.len() * n).max(1) as f64;
+        let mut tail: f64 = eigen.values.iter().sum();
+        let mut r = 0;
+        while r < largest
+            && (r < floor || (tail.max(0.0) / count).sqrt() > bound - headroom(r, magnitude))
+        {
+            tail -= eigen.values.get(r).copied().unwrap_or(0.0);
+            r += 1;
+        }
+        let (basis, coeffs) = group.factors(&eigen, &mean, r);
+        stopped()?;
+        let max_error = group.errors(&mean, &basis, &coeffs, r, Some(r))[r];
+        return Ok(GroupBasis {
+            basis,
+            coeffs,
+            mean,
+            rank: r,
+            max_error,
+        });
+    }
     let cols = match rank {
         Rank::Fixed(r) => r.min(largest),
+        Rank::Rms(..) => unreachable!("fitted above"),
         Rank::Bound(bound, floor) => {
             // The root mean square of the error is at most the largest, so
             // no rank whose RMS (from the singular values) is over the
@@ -132,7 +180,7 @@ pub(crate) fn fit_group(
         let (basis, coeffs) = group.factors(&eigen, &mean, cols);
         stopped()?;
         let (r, worst) = match rank {
-            Rank::Fixed(_) => (
+            Rank::Fixed(_) | Rank::Rms(..) => (
                 cols,
                 group.errors(&mean, &basis, &coeffs, cols, Some(cols))[cols],
             ),

@@ -102,10 +102,7 @@ pub(super) fn fit_one(
     floor: usize,
     stop: Stop<'_>,
 ) -> Result<GroupBasis, FitError> {
-    let rank = match rank {
-        Rank::Bound(limit, _) => Rank::Bound(limit, floor),
-        fixed => fixed,
-    };
+    let rank = rank.with_floor(floor);
     let identity;
     let frames = match frames {
         Some(f) => f,
@@ -118,10 +115,7 @@ pub(super) fn fit_one(
         basis::Failed::Stopped => FitError::Stopped,
         basis::Failed::Unreachable(u) => FitError::Unreachable {
             group: group.name.clone(),
-            bound: match rank {
-                Rank::Bound(limit, _) => limit,
-                Rank::Fixed(_) => 0.0,
-            },
+            bound: rank.limit().unwrap_or(0.0),
             rank: u.rank,
             max_error: u.max_error,
         },

@@ -202,6 +202,13 @@ pub enum Bound {
     /// [`Bound::MaxError`] as a fraction of the diagonal of the box holding
     /// every vertex at every timestep.
     MaxErrorOfDiagonal(f64),
+    /// The smallest rank per group whose root-mean-square error, over the
+    /// group's vertices and timesteps, is at most this (scene units): an
+    /// average budget, under which single vertices may stray further (the
+    /// report gives the largest error too).
+    RmsError(f64),
+    /// [`Bound::RmsError`] as a fraction of the diagonal.
+    RmsErrorOfDiagonal(f64),
 }
 
 /// How `viewer memg fit --parts` splits the mesh into groups, in place of
@@ -354,6 +361,22 @@ pub enum FitError {
         /// The animation's vertices.
         vertices: usize,
     },
+    /// No rank of a group meets an RMS bound (`--rms-error`) as the `f32`
+    /// numbers of the decoded motion compute it.
+    #[error(
+        "group '{group}': no rank meets --rms-error {bound:e}; at its full rank {rank} the fit's \
+         RMS error is still {rms_error:.3e} (the f32 precision of the decoded motion)"
+    )]
+    UnreachableRms {
+        /// The group.
+        group: String,
+        /// The bound in scene units.
+        bound: f64,
+        /// The group's full rank.
+        rank: usize,
+        /// The RMS error at that rank.
+        rms_error: f64,
+    },
     /// The caller's stop flag was set (Ctrl+C in Python): nothing was made.
     #[error("stopped before the fit was done")]
     Stopped,
@@ -386,6 +409,7 @@ impl FitError {
     pub fn into_error(self, inputs: &std::path::Path, out: &std::path::Path) -> crate::Error {
         match self {
             FitError::Unreachable { .. }
+            | FitError::UnreachableRms { .. }
             | FitError::NoFrames
             | FitError::FrameRate { .. }
             | FitError::Parts { .. }
@@ -470,6 +494,9 @@ pub fn fit_checked_until(
             Rank::Bound(limit, _) => (0..groups.len())
                 .filter(|&g| measured.groups[g].max > limit)
                 .collect(),
+            Rank::Rms(limit, _) => (0..groups.len())
+                .filter(|&g| measured.groups[g].rms > limit)
+                .collect(),
             Rank::Fixed(_) => Vec::new(),
         };
         if over.is_empty() {
@@ -496,15 +523,23 @@ pub fn fit_checked_until(
         }
         let refitting = Instant::now();
         for g in over {
-            let Rank::Bound(limit, _) = bound else {
+            let Some(limit) = bound.limit() else {
                 unreachable!("only a bound refits")
             };
             let next = fits[g].rank + 1;
-            let unreachable = || FitError::Unreachable {
-                group: groups[g].name.clone(),
-                bound: limit,
-                rank: fits[g].rank,
-                max_error: measured.groups[g].max,
+            let unreachable = || match bound {
+                Rank::Rms(..) => FitError::UnreachableRms {
+                    group: groups[g].name.clone(),
+                    bound: limit,
+                    rank: fits[g].rank,
+                    rms_error: measured.groups[g].rms,
+                },
+                _ => FitError::Unreachable {
+                    group: groups[g].name.clone(),
+                    bound: limit,
+                    rank: fits[g].rank,
+                    max_error: measured.groups[g].max,
+                },
             };
             if next > (3 * groups[g].vertices.len()).min(anim.frames) {
                 return Err(unreachable());
@@ -513,7 +548,7 @@ pub fn fit_checked_until(
                 anim,
                 &groups[g],
                 frames[g].as_deref(),
-                Rank::Bound(limit, next),
+                bound.with_floor(next),
                 next,
                 stop,
             )
@@ -585,5 +620,7 @@ fn check_inputs(
         Bound::Rank(r) => Rank::Fixed(r),
         Bound::MaxError(e) => Rank::Bound(positive(e)?, 0),
         Bound::MaxErrorOfDiagonal(f) => Rank::Bound(positive(f)? * anim.diagonal(), 0),
+        Bound::RmsError(e) => Rank::Rms(positive(e)?, 0),
+        Bound::RmsErrorOfDiagonal(f) => Rank::Rms(positive(f)? * anim.diagonal(), 0),
     })
 }

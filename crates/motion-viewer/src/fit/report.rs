@@ -102,6 +102,8 @@ pub struct FitReport {
     pub bound: Bound,
     /// The error bound in scene units, when one was asked for.
     pub max_error_bound: Option<f64>,
+    /// The RMS error bound in scene units, when one was asked for (`--rms-error`).
+    pub rms_error_bound: Option<f64>,
     /// The diagonal of the box holding every vertex at every timestep.
     pub diagonal: f64,
     /// Per group, in file order.
@@ -155,7 +157,11 @@ impl FitReport {
             bound: options.bound,
             max_error_bound: match rank {
                 Rank::Bound(limit, _) => Some(limit),
-                Rank::Fixed(_) => None,
+                Rank::Fixed(_) | Rank::Rms(..) => None,
+            },
+            rms_error_bound: match rank {
+                Rank::Rms(limit, _) => Some(limit),
+                Rank::Fixed(_) | Rank::Bound(..) => None,
             },
             diagonal: anim.diagonal(),
             groups: groups
@@ -225,11 +231,14 @@ impl FitReport {
                 tried.join(", ")
             );
         }
-        match self.max_error_bound {
-            Some(b) => {
+        match (self.max_error_bound, self.rms_error_bound) {
+            (Some(b), _) => {
                 let _ = writeln!(s, "bound: max error {b:.4e} (scene units)");
             }
-            None => {
+            (None, Some(b)) => {
+                let _ = writeln!(s, "bound: RMS error {b:.4e} (scene units) in every group");
+            }
+            (None, None) => {
                 if let Bound::Rank(r) = self.bound {
                     let _ = writeln!(s, "rank {r} in every group");
                 }
