@@ -124,6 +124,8 @@ def memg_fit(
     rank: Optional[int] = None,
     max_error: Optional[float] = None,
     max_error_of_diagonal: Optional[float] = None,
+    rms_error: Optional[float] = None,
+    rms_error_of_diagonal: Optional[float] = None,
     frames: str = "local",
     fps: int = 30,
 ) -> Tuple[Track, Dict[str, Any]]: ...

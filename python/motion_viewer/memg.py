@@ -33,6 +33,7 @@ def fit(
     *,
     rank: Optional[int] = None,
     max_error: Union[float, str, None] = None,
+    rms_error: Union[float, str, None] = None,
     frames: str = "local",
     fps: int = 30,
     report: Literal[False] = False,
@@ -46,6 +47,7 @@ def fit(
     *,
     rank: Optional[int] = None,
     max_error: Union[float, str, None] = None,
+    rms_error: Union[float, str, None] = None,
     frames: str = "local",
     fps: int = 30,
     report: Literal[True],
@@ -58,6 +60,7 @@ def fit(
     *,
     rank: Optional[int] = None,
     max_error: Union[float, str, None] = None,
+    rms_error: Union[float, str, None] = None,
     frames: str = "local",
     fps: int = 30,
     report: bool = False,
@@ -71,7 +74,10 @@ def fit(
     at any frame: a number in scene units, or a string such as ``"0.1%"``
     for a percentage of the diagonal of the box holding every vertex at
     every frame (the default). Each group gets the smallest rank that meets
-    it. ``frames``: ``"local"`` (a rigid frame per group and frame),
+    it. ``rms_error`` (as ``max_error``, given instead of it) bounds each
+    group's root-mean-square error over its vertices and frames instead: an
+    average budget, under which single vertices may stray further.
+    ``frames``: ``"local"`` (a rigid frame per group and frame),
     ``"world"`` (none) or ``"auto"`` (per group, whichever makes the smaller
     file). ``fps`` is the frame rate written.
 
@@ -83,25 +89,33 @@ def fit(
     array = np.ascontiguousarray(positions, dtype=np.float32)
     if array.ndim != 3:
         raise ValueError(f"positions: expected frames × vertices × 3, found shape {array.shape}")
-    of_diagonal: Optional[float] = None
-    units: Optional[float] = None
-    if isinstance(max_error, str):
-        text = max_error.strip()
-        if not text.endswith("%"):
-            raise ValueError(f"max_error: a number, or a percentage such as '0.1%', found {max_error!r}")
-        of_diagonal = float(text[:-1]) / 100.0
-    elif max_error is not None:
-        units = float(max_error)
+    units, of_diagonal = _distance("max_error", max_error)
+    rms_units, rms_of_diagonal = _distance("rms_error", rms_error)
     track, fitted = _core.memg_fit(
         os.fspath(scene),
         array,
         rank=rank,
         max_error=units,
         max_error_of_diagonal=of_diagonal,
+        rms_error=rms_units,
+        rms_error_of_diagonal=rms_of_diagonal,
         frames=frames,
         fps=fps,
     )
     return (track, fitted) if report else track
+
+
+def _distance(name: str, value: Union[float, str, None]) -> Tuple[Optional[float], Optional[float]]:
+    """``value`` as (scene units, fraction of the diagonal): a number, or a
+    string such as ``"0.1%"``."""
+    if isinstance(value, str):
+        text = value.strip()
+        if not text.endswith("%"):
+            raise ValueError(f"{name}: a number, or a percentage such as '0.1%', found {value!r}")
+        return None, float(text[:-1]) / 100.0
+    if value is not None:
+        return float(value), None
+    return None, None
 
 
 def save(track: Track, path: _Path, *, force: bool = False) -> None:

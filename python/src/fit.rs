@@ -24,7 +24,7 @@ use std::path::PathBuf;
 /// decoded from the file's bytes) and the report as a dict.
 #[pyfunction]
 #[pyo3(name = "memg_fit")]
-#[pyo3(signature = (scene, positions, *, rank=None, max_error=None, max_error_of_diagonal=None, frames="local", fps=30))]
+#[pyo3(signature = (scene, positions, *, rank=None, max_error=None, max_error_of_diagonal=None, rms_error=None, rms_error_of_diagonal=None, frames="local", fps=30))]
 #[allow(clippy::too_many_arguments)]
 fn fit_array<'py>(
     py: Python<'py>,
@@ -33,15 +33,26 @@ fn fit_array<'py>(
     rank: Option<usize>,
     max_error: Option<f64>,
     max_error_of_diagonal: Option<f64>,
+    rms_error: Option<f64>,
+    rms_error_of_diagonal: Option<f64>,
     frames: &str,
     fps: i32,
 ) -> PyResult<(Track, Bound<'py, PyAny>)> {
-    let bound = match (rank, max_error, max_error_of_diagonal) {
-        (Some(r), None, None) => FitBound::Rank(r),
-        (None, Some(e), None) => FitBound::MaxError(e),
-        (None, None, Some(f)) => FitBound::MaxErrorOfDiagonal(f),
-        (None, None, None) => fit::DEFAULT_BOUND,
-        _ => return Err(PyValueError::new_err("give rank or max_error, not both")),
+    let given = [
+        rank.map(FitBound::Rank),
+        max_error.map(FitBound::MaxError),
+        max_error_of_diagonal.map(FitBound::MaxErrorOfDiagonal),
+        rms_error.map(FitBound::RmsError),
+        rms_error_of_diagonal.map(FitBound::RmsErrorOfDiagonal),
+    ];
+    let bound = match given.iter().flatten().collect::<Vec<_>>()[..] {
+        [] => fit::DEFAULT_BOUND,
+        [&one] => one,
+        _ => {
+            return Err(PyValueError::new_err(
+                "give one of rank, max_error and rms_error, not several",
+            ));
+        }
     };
     let frames = match frames {
         "local" => FrameMode::Local,
