@@ -12,6 +12,9 @@ JOBS.json is a list of jobs, each run in a fresh empty scene:
 - {"kind": "pc2", "obj": F, "pc2": P, "frames": [ints]}
   imports the .obj keeping its vertex order, puts a Mesh Cache (PC2) on it
   and gives its evaluated vertices at each scene frame.
+- {"kind": "groups", "obj": F}
+  imports the .obj as one mesh with its `g` groups as vertex groups and
+  gives the meshes made, the mesh's vertices, and each group's vertex count.
 
 An object's path is its names from the top of the hierarchy, joined by "|",
 without Blender's ".001" suffixes. Positions are in glTF axes (y up):
@@ -115,6 +118,17 @@ def pc2_job(job):
     return {"frames": frames}
 
 
+def groups_job(job):
+    bpy.ops.wm.obj_import(filepath=job["obj"], forward_axis="Y", up_axis="Z", import_vertex_groups=True)
+    meshes = [o for o in bpy.context.scene.objects if o.type == "MESH"]
+    obj = meshes[0]
+    counts = {g.name: 0 for g in obj.vertex_groups}
+    for v in obj.data.vertices:
+        for member in v.groups:
+            counts[obj.vertex_groups[member.group].name] += 1
+    return {"meshes": len(meshes), "vertices": len(obj.data.vertices), "groups": counts}
+
+
 def main():
     args = sys.argv[sys.argv.index("--") + 1:]
     jobs_path, out_path = args
@@ -123,7 +137,8 @@ def main():
     results = []
     for job in jobs:
         bpy.ops.wm.read_factory_settings(use_empty=True)
-        results.append(gltf_job(job) if job["kind"] == "gltf" else pc2_job(job))
+        run = {"gltf": gltf_job, "pc2": pc2_job, "groups": groups_job}[job["kind"]]
+        results.append(run(job))
     with open(out_path, "w") as f:
         json.dump(results, f)
 
