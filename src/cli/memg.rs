@@ -60,9 +60,9 @@ struct FitArgs {
           value_parser = clap::value_parser!(i32).range(1..))]
     fps: i32,
     /// Split the mesh into N near-rigid parts (vertices one rigid motion carries), or
-    /// `auto`: 1, 2, 4… parts until two in a row make no smaller file, the smallest file
-    /// within the bound kept; a group is fitted per part instead of the .obj's own groups.
-    /// Needs --out-scene.
+    /// `auto`: 1, 2, 4… parts until one makes a file a quarter larger than the smallest, or
+    /// two in a row no smaller one, the smallest file within the bound kept; a group is
+    /// fitted per part instead of the .obj's own groups. Needs --out-scene.
     #[arg(long, value_name = "N|auto", value_parser = parts, requires = "out_scene")]
     parts: Option<Parts>,
     /// With --parts: the scene .obj to write, the input's with the parts as its groups

@@ -218,9 +218,9 @@ pub enum Bound {
 pub enum Parts {
     /// This many near-rigid parts (1 to the vertices).
     Count(usize),
-    /// 1, 2, 4, 8… parts, up to [`MAX_AUTO_PARTS`], until two splits in a
-    /// row make no smaller file than the smallest so far; the smallest file
-    /// within the bound is kept.
+    /// 1, 2, 4, 8… parts, up to [`MAX_AUTO_PARTS`], until a split makes a
+    /// file more than a quarter larger than the smallest so far, or two in
+    /// a row make no smaller one; the smallest file within the bound is kept.
     Auto,
 }
 

@@ -73,6 +73,9 @@ pub struct PartsReport {
     pub chosen: usize,
     /// Every split fitted, in the order tried.
     pub tried: Vec<PartsTry>,
+    /// Why `auto` stopped before its rule said so: the next split, its
+    /// seams counted, would hold more memory than allowed or left.
+    pub stopped: Option<String>,
 }
 
 /// One split fitted by `--parts`.
@@ -230,6 +233,9 @@ impl FitReport {
                 p.chosen,
                 tried.join(", ")
             );
+            if let Some(why) = &p.stopped {
+                let _ = writeln!(s, "parts: stopped at {why}");
+            }
         }
         match (self.max_error_bound, self.rms_error_bound) {
             (Some(b), _) => {

@@ -189,6 +189,7 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
         })?;
     let read_s = started.elapsed().as_secs_f64();
 
+    let mut held_at_most = 0;
     let (checked, parted) = match request.parts {
         None => {
             let c = fit_checked(&anim, &groups, &request.options)
@@ -199,9 +200,19 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
             let text = Input::read(scene_path)?;
             let text = std::str::from_utf8(&text.data)
                 .map_err(|e| Error::mismatch(scene_path, format!("not UTF-8 text: {e}")))?;
-            let p = fit_parts(&anim, text, asked, request, scene_path)?;
+            let sizing = Sizing {
+                path: &sizing_path,
+                rank,
+                mapped: matches!(request.animation, AnimationSource::Pc2(_)),
+                extra: parts_bytes,
+            };
+            let p = fit_parts(&anim, text, asked, request, scene_path, &sizing)?;
+            held_at_most = p.held_at_most;
             groups = p.groups;
-            ((p.bytes, p.fit), Some((p.scene, p.report)))
+            (
+                (p.bytes.into_bytes(&request.out)?, p.fit),
+                Some((p.scene, p.report)),
+            )
         }
     };
     let writing = Instant::now();
@@ -222,11 +233,8 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
                 .map_err(|e| Error::io(path, e))?;
             set.commit()?;
             report.parts = Some(parts);
-            // What was sized up front: a split's fit as one group of every
-            // vertex, and what the splitting holds beside it.
-            report.bytes.held_at_most =
-                budget::fit_bytes(vertices as u64, frames as u64, &sizes, rank)
-                    .saturating_add(parts_bytes);
+            // The largest any split was sized at before it was fitted.
+            report.bytes.held_at_most = held_at_most;
         }
         _ => write_atomic(&request.out, |w| w.write_all(&bytes))?,
     }
@@ -262,24 +270,80 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
 /// report (the decoded motion is not kept while the next split is fitted),
 /// its groups, the scene text that has them, and what was tried.
 struct Parted {
-    bytes: Vec<u8>,
+    /// The most memory any split fitted was sized to hold.
+    held_at_most: u64,
+    bytes: Kept,
+    /// The motion file's length.
+    len: u64,
     fit: FitReport,
     groups: Vec<FitGroup>,
     scene: String,
     report: PartsReport,
 }
 
+/// A split's motion file: in memory, or, under `--parts auto`, in an
+/// unnamed file beside the output while the next split is fitted, so that
+/// the best so far costs no memory the next fit could want.
+enum Kept {
+    Memory(Vec<u8>),
+    Disk(std::fs::File),
+}
+
+impl Kept {
+    /// `bytes` kept as `asked` needs, spilled next to `out` under `auto`.
+    fn new(bytes: Vec<u8>, asked: Parts, out: &std::path::Path) -> Result<Kept> {
+        if asked != Parts::Auto {
+            return Ok(Kept::Memory(bytes));
+        }
+        let dir = match out.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => std::path::Path::new("."),
+        };
+        let mut file = tempfile::tempfile_in(dir).map_err(|e| Error::io(dir, e))?;
+        std::io::Write::write_all(&mut file, &bytes).map_err(|e| Error::io(dir, e))?;
+        Ok(Kept::Disk(file))
+    }
+
+    /// The bytes, read back from disk if they were spilled.
+    fn into_bytes(self, out: &std::path::Path) -> Result<Vec<u8>> {
+        match self {
+            Kept::Memory(bytes) => Ok(bytes),
+            Kept::Disk(mut file) => {
+                use std::io::{Read, Seek};
+                let mut bytes = Vec::new();
+                file.rewind()
+                    .and_then(|()| file.read_to_end(&mut bytes))
+                    .map_err(|e| Error::io(out, e))?;
+                Ok(bytes)
+            }
+        }
+    }
+}
+
 /// Splits the scene (`text`, its `.obj`) into `asked` near-rigid parts, or
-/// into 1, 2, 4… parts until two splits in a row make no smaller file than
-/// the smallest so far (the sizes are not monotone: on a cloth flag two
-/// parts cost more than one, four less), fits each split and keeps the
-/// smallest file within the bound.
+/// into 1, 2, 4… parts until a split makes a file more than a quarter
+/// larger than the smallest so far, or two in a row make no smaller one
+/// (the sizes are not monotone: on a cloth flag two parts cost 7 % more
+/// than one, four less), fits each split and keeps the smallest file
+/// within the bound.
+/// How a split is sized before it is fitted: its groups, seams and all, can
+/// hold more vertices than the scene (a vertex on faces of three parts is
+/// in three groups), so each is checked against the caps and the memory
+/// left as the fit is ([`budget::check_fit`]), with what the splitting holds.
+struct Sizing<'a> {
+    path: &'a std::path::Path,
+    rank: Option<u64>,
+    mapped: bool,
+    extra: u64,
+}
+
 fn fit_parts(
     anim: &Animation<'_>,
     text: &str,
     asked: Parts,
     request: &FitRequest,
     scene_path: &std::path::Path,
+    sizing: &Sizing<'_>,
 ) -> Result<Parted> {
     let started = Instant::now();
     let out = &request.out;
@@ -293,6 +357,8 @@ fn fit_parts(
             .collect(),
     };
     let mut tried = Vec::new();
+    let mut held_at_most = 0u64;
+    let mut stopped = None;
     let mut best: Option<Parted> = None;
     let mut first_error = None;
     // Splits in a row that made no smaller file than the best.
@@ -303,12 +369,36 @@ fn fit_parts(
             _ => parts::near_rigid_parts(anim, count, Stop(&NEVER))
                 .map_err(|e| e.into_error(scene_path, out))?,
         };
+        // The split's trajectories are freed: back to the system before the fit.
+        release_freed_memory();
         let scene_text =
             split_scene::regroup(text, &labels, count).map_err(|e| Error::decode(scene_path, e))?;
         let scene = crate::formats::obj::parse(&scene_text, &Default::default())
             .map_err(|e| Error::decode(scene_path, e))?;
         let (groups, _) = groups_of(&scene, scene_path)?;
-        match fit_checked(anim, &groups, &request.options) {
+        let sizes: Vec<u64> = groups.iter().map(|g| g.vertices.len() as u64).collect();
+        let (v64, n64) = (v as u64, anim.frames as u64);
+        let sized = budget::check_fit(
+            sizing.path,
+            v64,
+            n64,
+            &sizes,
+            sizing.rank,
+            sizing.mapped,
+            sizing.extra,
+        );
+        if let Err(e) = sized {
+            // Under `auto`, more parts only add seams: the search ends here.
+            if best.is_some() {
+                stopped = Some(format!("{} parts: {e}", groups.len()));
+                break;
+            }
+            return Err(e);
+        }
+        held_at_most = held_at_most
+            .max(budget::fit_bytes(v64, n64, &sizes, sizing.rank).saturating_add(sizing.extra));
+        let fitted = fit_checked(anim, &groups, &request.options);
+        match fitted {
             Ok(checked) => {
                 let bytes = checked.bytes.len() as u64;
                 tried.push(PartsTry {
@@ -316,11 +406,16 @@ fn fit_parts(
                     groups: groups.len(),
                     memg: Some(bytes),
                 });
-                let smaller = best.as_ref().is_none_or(|b| bytes < b.bytes.len() as u64);
+                let best_len = best.as_ref().map(|b| b.len);
+                let smaller = best_len.is_none_or(|b| bytes < b);
                 no_better = if smaller { 0 } else { no_better + 1 };
+                // Far larger than the best: more parts will not come back.
+                let far = best_len.is_some_and(|b| bytes > b + b / 4);
                 if smaller {
                     best = Some(Parted {
-                        bytes: checked.bytes,
+                        held_at_most: 0,
+                        bytes: Kept::new(checked.bytes, asked, out)?,
+                        len: bytes,
                         fit: checked.report,
                         groups,
                         scene: scene_text,
@@ -328,10 +423,12 @@ fn fit_parts(
                             asked,
                             chosen: 0,
                             tried: Vec::new(),
+                            stopped: None,
                         },
                     });
                 }
-                if no_better == 2 {
+                release_freed_memory();
+                if no_better == 2 || far {
                     break;
                 }
             }
@@ -350,6 +447,8 @@ fn fit_parts(
     }
     match best {
         Some(mut b) => {
+            b.held_at_most = held_at_most;
+            b.report.stopped = stopped;
             b.report.chosen = b.groups.len();
             b.report.tried = tried;
             let kept = b.fit.seconds;
@@ -359,5 +458,19 @@ fn fit_parts(
         None => Err(first_error
             .unwrap_or(FitError::NoGroups)
             .into_error(scene_path, out)),
+    }
+}
+
+/// Hands freed memory back to the system between a split and its fit, and
+/// between one split's fit and the next split: glibc keeps freed blocks in
+/// its heaps (one per thread) for reuse, and a fit's working set beside the
+/// leftovers of the splitting or of the fit before is more than the fit
+/// was sized to hold.
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free memory at the top of glibc's
+    // heaps to the system; it touches no live allocation.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
