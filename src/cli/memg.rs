@@ -136,19 +136,12 @@ pub fn run(args: &MemgArgs) -> Result<()> {
     }
 }
 
-/// Whether `path` names a glTF file (`.glb`, `.gltf`).
-fn is_gltf(path: &std::path::Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("gltf"))
-}
-
 fn fit_run(a: &FitArgs) -> Result<()> {
     // `--out x.glb`: the motion is fitted into a MEMG file of the same name
     // in a temporary folder beside it, then written as glTF by the one
     // exporter (`viewer export scene.obj x.bin --out x.glb`), the scene
     // being the input's or, with --parts, the one written.
-    let gltf = is_gltf(&a.out);
+    let gltf = motion_viewer::export::is_gltf(&a.out);
     let staging = match gltf {
         true => {
             let parent = match a.out.parent() {

@@ -77,6 +77,11 @@ impl Format {
     }
 }
 
+/// Whether [`export`] writes glTF (`.glb`, `.gltf`, any case) to `path`.
+pub fn is_gltf(path: &Path) -> bool {
+    matches!(Format::from_path(path), Some(Format::Glb | Format::Gltf))
+}
+
 /// What to export, beside the tracks and the output path.
 #[derive(Clone, Copy, Default)]
 pub struct Options<'a> {
