@@ -14,25 +14,39 @@ use crate::common::test_data;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// The largest distance, per group (file order) and over all, between the
-/// cache and the motion in `bin` as the spec's formula places each group's
-/// vertices, every frame.
-pub(crate) fn worst(bin: &Path, base: &[[f64; 3]], cache: &Cache) -> (Vec<f64>, f64) {
+/// Per group (file order), the largest and the root-mean-square distance
+/// between the cache and the motion in `bin` as the spec's formula places
+/// each group's vertices, every frame.
+pub(crate) fn group_errors(bin: &Path, base: &[[f64; 3]], cache: &Cache) -> Vec<(f64, f64)> {
     let raw = RawFile::parse(&std::fs::read(bin).unwrap());
     assert_eq!(raw.n as usize, cache.frames);
-    let mut per_group = Vec::new();
-    for g in &raw.groups {
-        let mut w = 0f64;
-        for t in 0..cache.frames {
-            let placed = raw.evaluate(base, &[g.name.as_str()], t);
-            for &m in &g.mapping {
-                let i = m as usize - 1;
-                let (a, b) = (placed[i], cache.at(t, i));
-                w = w.max((0..3).map(|k| (a[k] - b[k]).powi(2)).sum::<f64>().sqrt());
+    raw.groups
+        .iter()
+        .map(|g| {
+            let (mut worst, mut squared) = (0f64, 0f64);
+            for t in 0..cache.frames {
+                let placed = raw.evaluate(base, &[g.name.as_str()], t);
+                for &m in &g.mapping {
+                    let i = m as usize - 1;
+                    let (a, b) = (placed[i], cache.at(t, i));
+                    let d2: f64 = (0..3).map(|k| (a[k] - b[k]).powi(2)).sum();
+                    squared += d2;
+                    worst = worst.max(d2.sqrt());
+                }
             }
-        }
-        per_group.push(w);
-    }
+            let rms = (squared / (g.mapping.len() * cache.frames).max(1) as f64).sqrt();
+            (worst, rms)
+        })
+        .collect()
+}
+
+/// The largest distance, per group (file order) and over all, between the
+/// cache and the motion in `bin` ([`group_errors`]).
+pub(crate) fn worst(bin: &Path, base: &[[f64; 3]], cache: &Cache) -> (Vec<f64>, f64) {
+    let per_group: Vec<f64> = group_errors(bin, base, cache)
+        .into_iter()
+        .map(|(w, _)| w)
+        .collect();
     let all = per_group.iter().copied().fold(0.0, f64::max);
     (per_group, all)
 }

@@ -2,9 +2,10 @@
 //! root-mean-square error over its vertices and frames, checked on the
 //! file written by the tests' own readers (the cache read by
 //! tests/common/fit.rs, the motion evaluated in `f64` by the spec's formula,
-//! tests/common/memg.rs), not taken from the fitter's report.
+//! tests/common/memg.rs, through fit_cli.rs's `group_errors`), not taken
+//! from the fitter's report.
 
-use super::fit_cli::{fit, s};
+use super::fit_cli::{fit, group_errors, s};
 use crate::common::fit::{obj_vertices, read_pc2};
 use crate::common::memg::RawFile;
 use crate::common::test_data;
@@ -22,19 +23,7 @@ fn an_rms_bound_holds_in_every_group_and_makes_a_smaller_file_than_a_max_bound()
         let bin = dir.path().join(format!("flag{option}.bin"));
         let report = fit(&[s(&obj), s(&pc2), option, &bound_text, "--out", s(&bin)]);
         let raw = RawFile::parse(&std::fs::read(&bin).unwrap());
-        for g in &raw.groups {
-            let (mut squared, mut worst) = (0f64, 0f64);
-            for t in 0..cache.frames {
-                let placed = raw.evaluate(&base, &[g.name.as_str()], t);
-                for &m in &g.mapping {
-                    let i = m as usize - 1;
-                    let (a, b) = (placed[i], cache.at(t, i));
-                    let d2: f64 = (0..3).map(|k| (a[k] - b[k]).powi(2)).sum();
-                    squared += d2;
-                    worst = worst.max(d2.sqrt());
-                }
-            }
-            let rms = (squared / (g.mapping.len() * cache.frames) as f64).sqrt();
+        for (g, (worst, rms)) in raw.groups.iter().zip(group_errors(&bin, &base, &cache)) {
             eprintln!(
                 "{option} {bound:.3e}: group {} rank {}, RMS {rms:.3e}, max {worst:.3e}",
                 g.name, g.u_shape.1
