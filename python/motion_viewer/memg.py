@@ -78,7 +78,8 @@ def fit(
     group's root-mean-square error over its vertices and frames instead: an
     average budget, under which single vertices may stray further.
     ``frames``: ``"local"`` (a rigid frame per group and frame),
-    ``"world"`` (none) or ``"auto"`` (per group, whichever makes the smaller
+    ``"world"`` (none) or ``"auto"`` (per group, whichever of its own
+    frames, none, or frames shared with other groups makes the smaller
     file). ``fps`` is the frame rate written.
 
     Returns the track (its ``path`` is the scene's with ``.bin``: nothing is

@@ -51,7 +51,9 @@ struct FitArgs {
     #[arg(long, value_name = "E", value_parser = rms_error, conflicts_with_all = ["max_error", "rank"])]
     rms_error: Option<Bound>,
     /// `local`: a rigid frame (rotation and translation) per group and frame, the basis
-    /// in that frame; `world`: no frames; `auto`: per group, whichever makes the smaller file.
+    /// in that frame; `world`: no frames; `auto`: per group, whichever of its own frames, none,
+    /// or frames it shares with other groups (the whole mesh's, or another group's: written once)
+    /// makes the smaller file.
     #[arg(long, value_enum, default_value_t = Frames::Local)]
     frames: Frames,
     /// The frame rate written: a .pc2 counts frames, not seconds (30 is the
@@ -84,7 +86,9 @@ enum Frames {
     Local,
     /// None: world coordinates.
     World,
-    /// Per group, the smaller file of the two (twice the fitting time).
+    /// Per group, the smallest file of its own frames, none, or frames shared with other groups
+    /// (the whole mesh's or another group's): twice the fitting time for one group, up to 20
+    /// times with several.
     Auto,
 }
 

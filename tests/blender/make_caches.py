@@ -5,9 +5,11 @@ kept) and its bundled PC2 exporter (`io_export_pc2`).
 
     blender -b --factory-startup --python-exit-code 1 -P tests/blender/make_caches.py -- OUTDIR
 
-(`ONLY=flag`, `softbody` or `tube` in the environment makes that one alone;
-`TUBE=AROUNDxRINGS` a tube of another resolution, `TUBE_FRAMES=N` of another
-length: BENCHMARKS.md measures a denser one.)
+(`ONLY=flag`, `softbody`, `tube`, `walker` or `dancer` in the environment
+makes that one alone; `TUBE=AROUNDxRINGS` a tube of another resolution,
+`TUBE_FRAMES=N` of another length: BENCHMARKS.md measures a denser one.
+The walker and the dancer are not kept in tests/data/fit/ (5.9 MB each):
+BENCHMARKS.md measures the fit on them against Dem Bones' figures.)
 
 Every scene is one mesh object whose transform is the identity, so the
 .obj (written with forward Y, up Z: Blender's own axes) and the .pc2
@@ -20,10 +22,19 @@ at 30 fps from frame 1; the .pc2 samples every frame.
   plane, where it squashes and slides: 120 frames. One group; and its
   frames 9 to 24 (landing) as a sequence of .obj files (softbody_frames/).
 - tube: a tube of 25 rings × 16 vertices skinned to a chain of three bones
-  (lower, middle, upper; weights blended across each joint), bent and
-  carried along by keyframed bones: 300 frames. Its .obj groups are the
-  faces' dominant vertex groups (the exporter's "vertex groups" option),
-  so the rings between two groups belong to both.
+  (lower, middle, upper; weights blended across each joint), bent by
+  keyframed bones: 300 frames. Its .obj groups are the faces' dominant
+  vertex groups (the exporter's "vertex groups" option), so the rings
+  between two groups belong to both. (The keys on the rig object's
+  location and rotation move nothing: the Armature modifier deforms
+  relative to the armature object. Kept, so the tube stays the one
+  measured.)
+- walker, dancer: a character of 13 bones (hips, spine, head; per side
+  thigh, shin, foot, upper arm, forearm), 700 vertices in six tubes
+  (torso, head, legs, arms) skinned with weights blended across every
+  joint; the walker walks a circle of 1 m radius, the dancer squats,
+  turns, raises its arms and kicks on the spot: 400 frames each. Their
+  .obj groups are the faces' dominant bones.
 """
 
 import math
@@ -255,12 +266,189 @@ def tube(out):
     export(obj, out, "tube", frames, vertex_groups=True)
 
 
+# The walker's limbs: (bone, parent, head, tail) in metres, standing at the
+# origin facing -y, z up; and the tubes its skin is made of: a polyline
+# through bones' joints, its radius, the bone its first end also follows
+# (blended over its first BLEND_M) and the bones of its segments.
+WALKER_BONES = [
+    ("hips", None, (0.0, 0.0, 0.85), (0.0, 0.0, 1.1)),
+    ("spine", "hips", (0.0, 0.0, 1.1), (0.0, 0.0, 1.45)),
+    ("head", "spine", (0.0, 0.0, 1.5), (0.0, 0.0, 1.75)),
+]
+for side, x in (("L", 1.0), ("R", -1.0)):
+    WALKER_BONES += [
+        ("thigh." + side, "hips", (0.1 * x, 0.0, 0.88), (0.1 * x, 0.0, 0.48)),
+        ("shin." + side, "thigh." + side, (0.1 * x, 0.0, 0.48), (0.1 * x, 0.02, 0.08)),
+        ("foot." + side, "shin." + side, (0.1 * x, 0.02, 0.08), (0.1 * x, -0.16, 0.03)),
+        ("upper_arm." + side, "spine", (0.2 * x, 0.0, 1.42), (0.24 * x, 0.02, 1.12)),
+        ("forearm." + side, "upper_arm." + side, (0.24 * x, 0.02, 1.12), (0.26 * x, -0.02, 0.84)),
+    ]
+BLEND_M = 0.06
+
+
+def walker_tubes():
+    """(points, radius, attach bone, segment bones) of each piece of skin."""
+    joint = {name: (head, tail) for name, _, head, tail in WALKER_BONES}
+    tubes = [
+        ([joint["hips"][0], joint["hips"][1], joint["spine"][1]], 0.16, None, ["hips", "spine"]),
+        ([joint["head"][0], joint["head"][1]], 0.1, "spine", ["head"]),
+    ]
+    for side in ("L", "R"):
+        leg = ["thigh." + side, "shin." + side, "foot." + side]
+        arm = ["upper_arm." + side, "forearm." + side]
+        tubes.append(([joint[leg[0]][0]] + [joint[b][1] for b in leg], 0.065, "hips", leg))
+        tubes.append(([joint[arm[0]][0]] + [joint[b][1] for b in arm], 0.045, "spine", arm))
+    return tubes
+
+
+def character(out, label, frames, pose_at):
+    """A character of 13 bones (hips, spine, head; per side thigh, shin,
+    foot, upper arm, forearm) skinned with weights blended across every
+    joint, posed at every frame by `pose_at(t)`: per bone an XYZ Euler
+    rotation, and the hips' location in their own axes (x, y, z: the
+    world's x, z, -y). The whole motion is the bones': the Armature
+    modifier deforms relative to the armature object, so moving the object
+    would not move the skin."""
+    scene = fresh_scene(frames)
+    around, per_metre = 10, 16
+    verts, faces, weights = [], [], []
+    for points, radius, attach, bones in walker_tubes():
+        lengths = [math.dist(a, b) for a, b in zip(points, points[1:])]
+        total = sum(lengths)
+        rings = max(4, round(total * per_metre) + 1)
+        first = len(verts)
+        for r in range(rings):
+            u = total * r / (rings - 1)
+            # The segment this ring lies on and the point on it.
+            seg, start = 0, 0.0
+            while seg < len(lengths) - 1 and u > start + lengths[seg]:
+                start += lengths[seg]
+                seg += 1
+            a, b = points[seg], points[seg + 1]
+            f = min(1.0, (u - start) / lengths[seg])
+            centre = [a[i] + f * (b[i] - a[i]) for i in range(3)]
+            axis = [(b[i] - a[i]) / lengths[seg] for i in range(3)]
+            # Two directions across the axis.
+            side = (1.0, 0.0, 0.0) if abs(axis[0]) < 0.9 else (0.0, 1.0, 0.0)
+            n1 = [side[i] - axis[i] * sum(side[j] * axis[j] for j in range(3)) for i in range(3)]
+            norm = math.sqrt(sum(c * c for c in n1))
+            n1 = [c / norm for c in n1]
+            n2 = [axis[1] * n1[2] - axis[2] * n1[1], axis[2] * n1[0] - axis[0] * n1[2], axis[0] * n1[1] - axis[1] * n1[0]]
+            # Weights: each segment's bone, blended linearly over BLEND_M
+            # either side of each joint and with the attach bone at the start.
+            w = {}
+            edges = [0.0]
+            for length in lengths:
+                edges.append(edges[-1] + length)
+            for k, bone in enumerate(bones):
+                lo, hi = edges[k], edges[k + 1]
+                w_lo = 1.0 if (k == 0 and attach is None) else min(1.0, max(0.0, (u - (lo - BLEND_M)) / (2 * BLEND_M)))
+                w_hi = 1.0 if k == len(bones) - 1 else min(1.0, max(0.0, ((hi + BLEND_M) - u) / (2 * BLEND_M)))
+                w[bone] = w_lo * w_hi
+            if attach is not None:
+                w[attach] = min(1.0, max(0.0, (BLEND_M - u) / (2 * BLEND_M) + 0.5))
+            for k in range(around):
+                t = 2 * math.pi * k / around
+                verts.append(tuple(centre[i] + radius * (math.cos(t) * n1[i] + math.sin(t) * n2[i]) for i in range(3)))
+                weights.append(w)
+        for r in range(rings - 1):
+            for k in range(around):
+                faces.append((first + r * around + k, first + r * around + (k + 1) % around,
+                              first + (r + 1) * around + (k + 1) % around, first + (r + 1) * around + k))
+    obj = mesh_object(label, verts, faces)
+    groups = {name: obj.vertex_groups.new(name=name) for name, _, _, _ in WALKER_BONES}
+    for i, w in enumerate(weights):
+        total = sum(w.values())
+        for bone, x in w.items():
+            if x > 0:
+                groups[bone].add([i], x / total, "REPLACE")
+
+    data = bpy.data.armatures.new("rig")
+    rig = bpy.data.objects.new("rig", data)
+    scene.collection.objects.link(rig)
+    only_active(rig)
+    bpy.ops.object.mode_set(mode="EDIT")
+    for name, parent, head, tail in WALKER_BONES:
+        bone = data.edit_bones.new(name)
+        bone.head, bone.tail = head, tail
+        if parent is not None:
+            bone.parent = data.edit_bones[parent]
+    bpy.ops.object.mode_set(mode="OBJECT")
+    skin = obj.modifiers.new("skin", "ARMATURE")
+    skin.object = rig
+    skin.use_vertex_groups = True
+
+    for f in range(1, frames + 1):
+        hips, pose = pose_at((f - 1) / FPS)
+        bone = rig.pose.bones["hips"]
+        bone.location = hips
+        bone.keyframe_insert("location", frame=f)
+        for bone_name, (x, y, z) in pose.items():
+            bone = rig.pose.bones[bone_name]
+            bone.rotation_mode = "XYZ"
+            bone.rotation_euler = (x, y, z)
+            bone.keyframe_insert("rotation_euler", frame=f)
+    export(obj, out, label, frames, vertex_groups=True)
+
+
+def walker(out):
+    """The character walking a circle of 1 m radius, a stride of 1.1 s, one
+    lap in 13 s, its arms swinging: 400 frames."""
+
+    def pose_at(t):
+        phase = 2 * math.pi * t / 1.1
+        lap = 2 * math.pi * t / 13.0
+        hips = (math.cos(lap), 0.03 * math.sin(2 * phase), -math.sin(lap))
+        pose = {
+            "hips": (0.0, lap + math.pi + 0.06 * math.sin(phase), 0.0),
+            "spine": (0.05, 0.15 * math.sin(phase), 0.0),
+            "head": (0.1 * math.sin(2 * phase), 0.2 * math.sin(2 * math.pi * t / 4.0), 0.0),
+        }
+        for side, s in (("L", 1.0), ("R", -1.0)):
+            swing = s * math.sin(phase)
+            pose["thigh." + side] = (0.5 * swing, 0.0, 0.0)
+            pose["shin." + side] = (-0.6 * max(0.0, math.sin(phase * s + 1.0)) - 0.05, 0.0, 0.0)
+            pose["foot." + side] = (0.25 * math.sin(phase * s + 0.5), 0.0, 0.0)
+            pose["upper_arm." + side] = (-0.45 * swing, 0.0, 0.1 * s)
+            pose["forearm." + side] = (0.35 + 0.2 * swing, 0.0, 0.0)
+        return hips, pose
+
+    character(out, "walker", int(os.environ.get("WALKER_FRAMES", 400)), pose_at)
+
+
+def dancer(out):
+    """The character dancing on the spot: squats, a turn to either side,
+    the arms raised and waved, a kick with either leg: 400 frames."""
+
+    def pose_at(t):
+        beat = 2 * math.pi * t / 0.8
+        squat = 0.5 * (1 - math.cos(beat))
+        hips = (0.05 * math.sin(beat / 2), -0.12 * squat, 0.0)
+        pose = {
+            "hips": (0.1 * squat, 0.7 * math.sin(2 * math.pi * t / 5.0), 0.08 * math.sin(beat / 2)),
+            "spine": (-0.15 * squat, 0.3 * math.sin(beat / 2), 0.1 * math.sin(beat)),
+            "head": (0.2 * math.sin(beat), 0.4 * math.sin(2 * math.pi * t / 3.0), 0.0),
+        }
+        for side, s in (("L", 1.0), ("R", -1.0)):
+            # A kick with this leg every other 4 s, the other leg's turn between.
+            kick = max(0.0, math.sin(2 * math.pi * t / 4.0 * s + 0.3)) ** 2
+            raise_arm = 0.5 * (1 - math.cos(2 * math.pi * t / 3.2 + (0.0 if s > 0 else 1.6)))
+            pose["thigh." + side] = (-0.5 * squat - 0.9 * kick, 0.0, 0.1 * s * squat)
+            pose["shin." + side] = (0.9 * squat * (1 - kick) + 0.1, 0.0, 0.0)
+            pose["foot." + side] = (-0.3 * squat + 0.4 * kick, 0.0, 0.0)
+            pose["upper_arm." + side] = (0.3 * math.sin(beat), 0.0, s * (0.2 + 2.4 * raise_arm))
+            pose["forearm." + side] = (0.8 * raise_arm * (0.5 + 0.5 * math.sin(2 * beat)), 0.0, 0.0)
+        return hips, pose
+
+    character(out, "dancer", int(os.environ.get("WALKER_FRAMES", 400)), pose_at)
+
 def main():
     out = os.path.abspath(sys.argv[sys.argv.index("--") + 1])
     os.makedirs(out, exist_ok=True)
     only = os.environ.get("ONLY")
-    for make in (flag, softbody, tube):
-        if only is None or make.__name__ == only:
+    # The characters only when asked for by name (not kept in tests/data/fit).
+    for make in (flag, softbody, tube, walker, dancer):
+        if (only is None and make not in (walker, dancer)) or make.__name__ == only:
             make(out)
     print("made in %s with Blender %s" % (out, bpy.app.version_string))
 

@@ -22,7 +22,9 @@ use crate::common::test_data;
 
 use glam::DVec3;
 use motion_viewer::export::gltf::{GltfOptions, write};
-use motion_viewer::fit::{AnimationSource, Bound, FitOptions, FitRequest, Parts, fit_files};
+use motion_viewer::fit::{
+    AnimationSource, Bound, FitOptions, FitRequest, FrameMode, Parts, fit_files,
+};
 use motion_viewer::scene::Plan;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -37,24 +39,38 @@ struct Fitted {
 }
 
 fn fit_and_export(dir: &Path, name: &'static str) -> Fitted {
-    let obj = test_data(&format!("fit/{name}.obj"));
-    let cache_path = test_data(&format!("fit/{name}.pc2"));
+    fit_and_export_as(dir, name, name, None)
+}
+
+/// `data`'s cache fitted as `name` (its files' and track's name), split
+/// into `parts` with frames chosen per part (`FrameMode::Auto`: parts may
+/// share one) when given.
+fn fit_and_export_as(dir: &Path, name: &'static str, data: &str, parts: Option<usize>) -> Fitted {
+    let obj = test_data(&format!("fit/{data}.obj"));
+    let cache_path = test_data(&format!("fit/{data}.pc2"));
     let cache = read_pc2(&cache_path);
     let bound = 1e-3 * cache.diagonal();
     // The scene beside its motion, as a user keeps them.
     let scene = dir.join(format!("{name}.obj"));
-    std::fs::copy(&obj, &scene).unwrap();
+    if parts.is_none() {
+        std::fs::copy(&obj, &scene).unwrap();
+    }
     let bin = dir.join(format!("{name}.bin"));
     let report = fit_files(&FitRequest {
-        scene: scene.clone(),
+        scene: if parts.is_some() { obj } else { scene.clone() },
         animation: AnimationSource::Pc2(cache_path),
         out: bin.clone(),
         options: FitOptions {
             bound: Bound::MaxError(bound),
+            frames: if parts.is_some() {
+                FrameMode::Auto
+            } else {
+                FrameMode::Local
+            },
             ..FitOptions::default()
         },
-        parts: None,
-        out_scene: None,
+        parts: parts.map(Parts::Count),
+        out_scene: parts.map(|_| scene.clone()),
         force: false,
     })
     .unwrap();
@@ -113,10 +129,29 @@ const NAMES: [&str; 3] = ["flag", "softbody", "tube"];
 #[test]
 fn fitted_glb_plays_within_the_bound_in_three_js_and_blender() {
     let dir = out_dir();
-    let fits: Vec<Fitted> = NAMES
+    let mut fits: Vec<Fitted> = NAMES
         .iter()
         .map(|n| fit_and_export(dir.path(), n))
         .collect();
+    // The tube in four parts, three of which share one frame (issue 47):
+    // the frame is one node over theirs.
+    let parts = fit_and_export_as(dir.path(), "parts", "tube", Some(4));
+    let nodes = parts.asset.doc.nodes().count();
+    let shared: Vec<usize> = (0..nodes)
+        .filter(|&n| {
+            parts
+                .asset
+                .node(n)
+                .name()
+                .is_some_and(|x| x.starts_with("frame "))
+        })
+        .collect();
+    assert_eq!(shared.len(), 1, "one node for the shared frame");
+    let under: Vec<usize> = (0..nodes)
+        .filter(|&n| parts.asset.parent(n) == Some(shared[0]))
+        .collect();
+    assert_eq!(under.len(), 3, "the three parts that share it under it");
+    fits.push(parts);
     if let Some(reports) = validate(&fits.iter().map(|f| f.glb.clone()).collect::<Vec<_>>()) {
         for (f, r) in fits.iter().zip(&reports) {
             assert_eq!(
@@ -191,7 +226,8 @@ fn in_blender(dir: &tempfile::TempDir, fits: &[Fitted]) {
                 .iter()
                 .filter(|(_, o)| o.get("vertices").is_some())
                 .map(|(path, o)| {
-                    let node_name = path.split('|').nth(1).unwrap();
+                    // A part under a shared frame's node is one level deeper.
+                    let node_name = path.split('|').next_back().unwrap();
                     let node = f.asset.named(node_name)[0];
                     let objs = f.asset.obj_vertices(node).concat();
                     let flat: Vec<f64> = serde_json::from_value(o["vertices"].clone()).unwrap();

@@ -6,6 +6,7 @@ use super::frames::{self, Rigid};
 use super::{Animation, FitError, FitGroup, FitOptions, FrameMode, Stop};
 use crate::formats::bytes::ByteOrder;
 use crate::formats::memg::{MemgGroup, MemgMotion};
+use std::sync::Arc;
 
 /// Groups whose positions (`3v × n` values) are at most this many are
 /// fitted several at once, each on one thread: for a group this small the
@@ -14,82 +15,244 @@ use crate::formats::memg::{MemgGroup, MemgMotion};
 /// most, so the memory estimate's one-group-at-a-time working set holds.
 const SMALL_GROUP_VALUES: usize = 1 << 16;
 
-/// Each group's frames (`None`: world space) and basis, as `mode` says:
-/// small groups side by side, then the others one after another (each
-/// using every thread).
-#[allow(clippy::type_complexity)]
+/// A group's frames: its own, frames other groups share (the same `Arc`,
+/// written once), or `None` (world space).
+pub(super) type Frames = Option<Arc<Vec<Rigid>>>;
+
+/// Under [`FrameMode::Auto`] with several groups, the frames a group may
+/// take besides its own and none: the whole mesh's and those of this many
+/// of the largest groups. Each is a fit of every group more.
+const SHARED_FRAMES: usize = 16;
+
+/// Each group's frames and basis, as `mode` says: small groups side by
+/// side, then the others one after another (each using every thread).
 pub(super) fn fit_groups(
     anim: &Animation<'_>,
     groups: &[FitGroup],
     mode: FrameMode,
     rank: Rank,
     stop: Stop<'_>,
-) -> Result<(Vec<Option<Vec<Rigid>>>, Vec<GroupBasis>), FitError> {
+) -> Result<(Vec<Frames>, Vec<GroupBasis>), FitError> {
+    if stop.now() {
+        return Err(FitError::Stopped);
+    }
+    if mode == FrameMode::Auto && groups.len() == 1 {
+        // One group: its own frames or none, both fitted, the smaller kept.
+        let g = &groups[0];
+        let own = Arc::new(frames::rigid_frames(anim, &g.vertices, stop));
+        let n = anim.frames as u64;
+        let (local, world) = (
+            fit_one(anim, g, Some(own.as_slice()), rank, 0, stop),
+            fit_one(anim, g, None, rank, 0, stop),
+        );
+        let (frames, fit) = match (local, world) {
+            (Err(FitError::Stopped), _) | (_, Err(FitError::Stopped)) => {
+                return Err(FitError::Stopped);
+            }
+            (Ok(l), Ok(w)) if basis_bytes(g, &l, n) + 96 * n <= basis_bytes(g, &w, n) => {
+                (Some(own), l)
+            }
+            (_, Ok(w)) => (None, w),
+            (Ok(l), Err(_)) => (Some(own), l),
+            (Err(e), Err(_)) => return Err(e),
+        };
+        return Ok((vec![frames], vec![fit]));
+    }
+    let frames: Vec<Frames> = match mode {
+        FrameMode::Local => each_own_frames(anim, groups, stop),
+        FrameMode::World => vec![None; groups.len()],
+        FrameMode::Auto => choose_frames(anim, groups, rank, stop)?,
+    };
+    let fits = fit_in(anim, groups, &frames, rank, stop)?;
+    Ok((frames, fits))
+}
+
+/// Every group's own frames.
+fn each_own_frames(anim: &Animation<'_>, groups: &[FitGroup], stop: Stop<'_>) -> Vec<Frames> {
     use rayon::prelude::*;
-    let small = |g: &FitGroup| 3 * g.vertices.len() * anim.frames <= SMALL_GROUP_VALUES;
-    let mut done: Vec<Option<Result<_, FitError>>> = Vec::with_capacity(groups.len());
+    // Side by side: thousands of small groups one after another would
+    // spend their time handing work to the pool.
+    groups
+        .par_iter()
+        .map(|g| Some(Arc::new(frames::rigid_frames(anim, &g.vertices, stop))))
+        .collect()
+}
+
+/// Whether a group is small enough to be fitted on one thread beside others.
+fn small(anim: &Animation<'_>, g: &FitGroup) -> bool {
+    3 * g.vertices.len() * anim.frames <= SMALL_GROUP_VALUES
+}
+
+/// Each group's basis in its `frames`: small groups side by side, then the
+/// others one after another.
+fn fit_in(
+    anim: &Animation<'_>,
+    groups: &[FitGroup],
+    frames: &[Frames],
+    rank: Rank,
+    stop: Stop<'_>,
+) -> Result<Vec<GroupBasis>, FitError> {
+    use rayon::prelude::*;
+    let fit =
+        |g: &FitGroup, f: &Frames| fit_one(anim, g, f.as_deref().map(Vec::as_slice), rank, 0, stop);
+    let mut done: Vec<Option<Result<GroupBasis, FitError>>> = Vec::with_capacity(groups.len());
     done.resize_with(groups.len(), || None);
     // One hand-over to the pool for all of them; each group's own parallel
     // calls then run inside it, where they are cheap.
     done.par_iter_mut()
-        .zip(groups)
-        .filter(|(_, g)| small(g))
-        .for_each(|(slot, g)| *slot = Some(fit_frames_and_basis(anim, g, mode, rank, stop)));
-    let mut frames = Vec::with_capacity(groups.len());
-    let mut fits = Vec::with_capacity(groups.len());
-    for (slot, g) in done.into_iter().zip(groups) {
-        let result = match slot {
-            Some(r) => r,
-            None => fit_frames_and_basis(anim, g, mode, rank, stop),
-        };
-        let (f, b) = result?;
-        frames.push(f);
-        fits.push(b);
-    }
-    Ok((frames, fits))
+        .zip(groups.par_iter().zip(frames))
+        .filter(|(_, (g, _))| small(anim, g))
+        .for_each(|(slot, (g, f))| *slot = Some(fit(g, f)));
+    done.into_iter()
+        .zip(groups.iter().zip(frames))
+        .map(|(slot, (g, f))| slot.unwrap_or_else(|| fit(g, f)))
+        .collect()
 }
 
-/// One group's frames (`None`: world space) and basis, as `mode` says.
-#[allow(clippy::type_complexity)]
-fn fit_frames_and_basis(
+/// [`FrameMode::Auto`] with several groups: which frames each group takes,
+/// to make the smallest file. The candidates are the whole mesh's frames,
+/// those of the [`SHARED_FRAMES`] largest groups, each group's own, and
+/// none; every group is fitted in each (only the bytes are kept), then
+/// frames are opened one at a time, each time the one that saves the most
+/// bytes — what the groups that move to it save, less its 96 bytes per
+/// timestep — while one saves any (every group starts in world space).
+fn choose_frames(
     anim: &Animation<'_>,
-    g: &FitGroup,
-    mode: FrameMode,
+    groups: &[FitGroup],
     rank: Rank,
     stop: Stop<'_>,
-) -> Result<(Option<Vec<Rigid>>, GroupBasis), FitError> {
-    if stop.now() {
-        return Err(FitError::Stopped);
-    }
-    let local = || {
-        let f = frames::rigid_frames(anim, &g.vertices, stop);
-        fit_one(anim, g, Some(&f), rank, 0, stop).map(|b| (Some(f), b))
+) -> Result<Vec<Frames>, FitError> {
+    use rayon::prelude::*;
+    let mut by_size: Vec<usize> = (0..groups.len()).collect();
+    by_size.sort_by_key(|&i| std::cmp::Reverse(groups[i].vertices.len()));
+    let mut all: Vec<u32> = groups
+        .iter()
+        .flat_map(|g| g.vertices.iter().copied())
+        .collect();
+    all.sort_unstable();
+    all.dedup();
+    // Candidate frames: the whole mesh's, then every group's own (only the
+    // largest groups' are offered to the others).
+    let mut candidates = vec![Arc::new(frames::rigid_frames(anim, &all, stop))];
+    let own: Vec<usize> = groups
+        .iter()
+        .map(|g| {
+            candidates.push(Arc::new(frames::rigid_frames(anim, &g.vertices, stop)));
+            candidates.len() - 1
+        })
+        .collect();
+    let offered: Vec<usize> = std::iter::once(0)
+        .chain(by_size.iter().take(SHARED_FRAMES).map(|&i| own[i]))
+        .collect();
+    // Bytes of group i in candidate c (None: world space); u64::MAX where
+    // no rank meets the bound.
+    let pairs: Vec<(usize, Option<usize>)> = (0..groups.len())
+        .flat_map(|i| {
+            let mut cs: Vec<Option<usize>> = offered.iter().map(|&c| Some(c)).collect();
+            if !offered.contains(&own[i]) {
+                cs.push(Some(own[i]));
+            }
+            cs.push(None);
+            cs.into_iter().map(move |c| (i, c))
+        })
+        .collect();
+    let n = anim.frames as u64;
+    let cost = |&(i, c): &(usize, Option<usize>)| -> Result<u64, FitError> {
+        let g = &groups[i];
+        match fit_one(anim, g, c.map(|c| candidates[c].as_slice()), rank, 0, stop) {
+            Ok(b) => Ok(basis_bytes(g, &b, n)),
+            Err(FitError::Stopped) => Err(FitError::Stopped),
+            Err(_) => Ok(u64::MAX),
+        }
     };
-    let world = || fit_one(anim, g, None, rank, 0, stop).map(|b| (None, b));
-    Ok(match mode {
-        FrameMode::Local => local()?,
-        FrameMode::World => world()?,
-        FrameMode::Auto => match (local(), world()) {
-            (Err(FitError::Stopped), _) | (_, Err(FitError::Stopped)) => {
-                return Err(FitError::Stopped);
+    let costs: Vec<u64> = {
+        let (few, many): (Vec<_>, Vec<_>) = pairs
+            .iter()
+            .enumerate()
+            .partition(|(_, (i, _))| small(anim, &groups[*i]));
+        let mut costs = vec![0; pairs.len()];
+        let few: Vec<(usize, u64)> = few
+            .into_par_iter()
+            .map(|(k, p)| cost(p).map(|b| (k, b)))
+            .collect::<Result<_, _>>()?;
+        for (k, b) in few {
+            costs[k] = b;
+        }
+        for (k, p) in many {
+            costs[k] = cost(p)?;
+        }
+        costs
+    };
+    let mut of_group: Vec<Vec<(Option<usize>, u64)>> = vec![Vec::new(); groups.len()];
+    for (&(i, c), &b) in pairs.iter().zip(&costs) {
+        of_group[i].push((c, b));
+    }
+    // Greedy: every group in world space, then open the frame that saves
+    // the most while one saves more than its own bytes.
+    let frame = 96 * n;
+    let mut chosen: Vec<Option<usize>> = vec![None; groups.len()];
+    let mut current: Vec<u64> = of_group
+        .iter()
+        .map(|cs| {
+            cs.iter()
+                .find(|(c, _)| c.is_none())
+                .map_or(u64::MAX, |x| x.1)
+        })
+        .collect();
+    let mut open: Vec<usize> = Vec::new();
+    loop {
+        let mut best: Option<(u64, usize)> = None;
+        for c in 0..candidates.len() {
+            if open.contains(&c) {
+                continue;
             }
-            (Ok(l), Ok(w)) => {
-                let n = anim.frames as u64;
-                let bytes = |b: &GroupBasis| {
-                    let r = b.rank as u64;
-                    24 * g.vertices.len() as u64 * r + 8 * r * n
-                };
-                if bytes(&l.1) + 96 * n <= bytes(&w.1) {
-                    l
-                } else {
-                    w
-                }
+            let saved: u64 = of_group
+                .iter()
+                .zip(&current)
+                .filter_map(|(cs, &now)| {
+                    cs.iter()
+                        .find(|(x, _)| *x == Some(c))
+                        .map(|x| now.saturating_sub(x.1))
+                })
+                .fold(0u64, u64::saturating_add);
+            if saved > frame && best.is_none_or(|(b, _)| saved - frame > b) {
+                best = Some((saved - frame, c));
             }
-            (Ok(l), Err(_)) => l,
-            (Err(_), Ok(w)) => w,
-            (Err(e), Err(_)) => return Err(e),
-        },
-    })
+        }
+        let Some((_, c)) = best else { break };
+        open.push(c);
+        for (i, cs) in of_group.iter().enumerate() {
+            if let Some(&(_, b)) = cs.iter().find(|(x, _)| *x == Some(c))
+                && b < current[i]
+            {
+                current[i] = b;
+                chosen[i] = Some(c);
+            }
+        }
+    }
+    for i in (0..groups.len()).filter(|&i| current[i] == u64::MAX) {
+        // No frames met the bound for this group: the fit in its own
+        // frames says why (or, should it meet it now, the group takes them).
+        fit_one(
+            anim,
+            &groups[i],
+            Some(candidates[own[i]].as_slice()),
+            rank,
+            0,
+            stop,
+        )?;
+        chosen[i] = Some(own[i]);
+    }
+    Ok(chosen
+        .into_iter()
+        .map(|c| c.map(|c| Arc::clone(&candidates[c])))
+        .collect())
+}
+
+/// The bytes of a group's basis and coefficients in a MEMG file.
+fn basis_bytes(g: &FitGroup, b: &GroupBasis, timesteps: u64) -> u64 {
+    let (v, r) = (g.vertices.len() as u64, b.rank as u64);
+    24 * v * r + 8 * r * timesteps
 }
 
 /// One group's basis in `frames` (`None`: world space); `floor`: the
@@ -142,19 +305,25 @@ pub(super) fn disassemble(motion: MemgMotion) -> Vec<GroupBasis> {
 pub(super) fn assemble(
     anim: &Animation<'_>,
     groups: &[FitGroup],
-    frames: &[Option<Vec<Rigid>>],
+    frames: &[Frames],
     fits: Vec<GroupBasis>,
     options: &FitOptions,
 ) -> MemgMotion {
-    // The groups with a frame, in order: their frame's index.
-    let framed: Vec<&Vec<Rigid>> = frames.iter().flatten().collect();
-    let mut next = 0;
+    // The distinct frames in order of first use (a shared one once), and
+    // each group's index among them.
+    let mut framed: Vec<&Arc<Vec<Rigid>>> = Vec::new();
     let parents: Vec<i32> = frames
         .iter()
         .map(|f| match f {
-            Some(_) => {
-                next += 1;
-                next - 1
+            Some(f) => {
+                let k = framed
+                    .iter()
+                    .position(|x| Arc::ptr_eq(x, f))
+                    .unwrap_or_else(|| {
+                        framed.push(f);
+                        framed.len() - 1
+                    });
+                i32::try_from(k).expect("fewer frames than groups")
             }
             None => -1,
         })

@@ -15,8 +15,9 @@
 //!
 //! Each group gets a rigid frame per timestep ([`FrameMode::Local`]: the
 //! Procrustes alignment of its positions, see `frames.rs`), none
-//! ([`FrameMode::World`]), or whichever makes the smaller file
-//! ([`FrameMode::Auto`]), then a principal component analysis of its
+//! ([`FrameMode::World`]), or whichever of those and frames shared with
+//! other groups (the whole mesh's, or another group's: written once) makes
+//! the smaller file ([`FrameMode::Auto`]), then a principal component analysis of its
 //! positions in that frame (`basis.rs`), at a given rank or at the smallest
 //! rank whose largest error at any vertex and timestep is within the bound.
 //! Frames are rotations and translations only, because the reduced glTF
@@ -184,10 +185,14 @@ pub enum FrameMode {
     /// None: the basis in world coordinates (the groups' parent is outside
     /// the frames, which the decoder notes).
     World,
-    /// Per group, both fitted and the one whose bytes (its basis and
-    /// coefficients, and a frame's 96 bytes per timestep) are fewer kept:
-    /// a group that barely moves as a whole (a flag on its pole) saves its
-    /// frames. Twice the fitting time.
+    /// Per group, the frames that make the file smallest: its own, none,
+    /// or (with several groups) frames it shares with others — the whole
+    /// mesh's, or another group's — written once: a group that barely
+    /// moves as a whole (a flag on its pole) saves its frames, the parts of
+    /// a body that walks share the walk. One group is fitted twice (its
+    /// frames, none); several are each fitted in every candidate (the whole
+    /// mesh's frames, the 16 largest groups', its own, none: up to 19) and
+    /// once more in the frames chosen, keeping only the bytes of each try.
     Auto,
 }
 
@@ -346,7 +351,7 @@ pub fn fit_checked_until(
             Rank::Fixed(_) => Vec::new(),
         };
         if over.is_empty() {
-            let report = FitReport::new(
+            let mut report = FitReport::new(
                 anim,
                 groups,
                 &fits.iter().map(|f| f.rank).collect::<Vec<_>>(),
@@ -361,6 +366,7 @@ pub fn fit_checked_until(
                     ..Seconds::default()
                 },
             );
+            report.local_frames = motion.local_frames;
             return Ok(Checked {
                 bytes,
                 motion,
@@ -393,7 +399,7 @@ pub fn fit_checked_until(
             fits[g] = fit_one(
                 anim,
                 &groups[g],
-                frames[g].as_deref(),
+                frames[g].as_deref().map(Vec::as_slice),
                 bound.with_floor(next),
                 next,
                 stop,

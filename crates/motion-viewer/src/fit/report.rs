@@ -101,6 +101,9 @@ pub struct FitReport {
     pub fps: i32,
     /// Rigid frames per group, or none.
     pub frame_mode: FrameMode,
+    /// The rigid frames written, each 96 bytes a timestep (groups may share
+    /// one under [`FrameMode::Auto`]).
+    pub local_frames: usize,
     /// The bound asked for.
     pub bound: Bound,
     /// The error bound in scene units, when one was asked for.
@@ -157,6 +160,8 @@ impl FitReport {
             frames: anim.frames,
             fps: options.fps,
             frame_mode: options.frames,
+            // Distinct frames; the fit's caller sets the shared count.
+            local_frames: framed.iter().filter(|&&f| f).count(),
             bound: options.bound,
             max_error_bound: match rank {
                 Rank::Bound(limit, _) => Some(limit),
@@ -209,8 +214,14 @@ impl FitReport {
             FrameMode::Local => "a rigid frame per group and frame".to_string(),
             FrameMode::World => "no frames (world space)".to_string(),
             FrameMode::Auto => format!(
-                "a rigid frame per frame where it makes the file smaller ({framed} of {} groups)",
-                self.groups.len()
+                "a rigid frame per frame where it makes the file smaller ({framed} of {} groups, {} {} written)",
+                self.groups.len(),
+                self.local_frames,
+                if self.local_frames == 1 {
+                    "frame"
+                } else {
+                    "frames"
+                }
             ),
         };
         let _ = writeln!(

@@ -329,5 +329,117 @@ fn auto_frames_keep_a_frame_only_where_it_saves_bytes() {
     let m = &checked.motion;
     assert_eq!(m.local_frames, 1);
     assert_eq!((m.groups[0].parent, m.groups[1].parent), (0, -1));
-    assert!(r.text("x.bin", "x.pc2").contains("(1 of 2 groups)"));
+    assert!(
+        r.text("x.bin", "x.pc2")
+            .contains("(1 of 2 groups, 1 frame written)")
+    );
+}
+
+/// `blocks` blocks of 64 points side by side along y (each centred on
+/// x = 0), turning and carried as one body like [`tumbling_block`], each
+/// swelling in x about its own centre with its own phase.
+fn one_body_of_blocks(blocks: usize, frames: usize) -> Vec<f32> {
+    let norm = 14f64.sqrt();
+    let k = [1.0 / norm, 2.0 / norm, 3.0 / norm];
+    let mut out = Vec::new();
+    for t in 0..frames {
+        let (s, c) = (0.1 * t as f64).sin_cos();
+        for b in 0..blocks {
+            let swell = 1.0 + 0.05 * (0.4 * t as f64 + b as f64).sin();
+            for i in 0..64 {
+                let p = [
+                    swell * ((i % 4) as f64 - 1.5),
+                    (i / 4 % 4) as f64 - 1.5 + 5.0 * b as f64,
+                    (i / 16) as f64 - 1.5,
+                ];
+                let kp = k[0] * p[0] + k[1] * p[1] + k[2] * p[2];
+                let cross = [
+                    k[1] * p[2] - k[2] * p[1],
+                    k[2] * p[0] - k[0] * p[2],
+                    k[0] * p[1] - k[1] * p[0],
+                ];
+                for a in 0..3 {
+                    let moved = p[a] * c + cross[a] * s + k[a] * kp * (1.0 - c);
+                    out.push((moved + 0.05 * t as f64 * (a + 1) as f64) as f32);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn parts_of_one_body_share_its_frame_under_auto() {
+    // Four blocks turning as one body, each swelling on its own: in the
+    // body's frame each is one shape. One shared frame costs 96 bytes a
+    // timestep once; a frame each, four times; none, five more shapes each.
+    let (blocks, frames) = (4, 60);
+    let positions = one_body_of_blocks(blocks, frames);
+    let anim = Animation::new(&positions, 64 * blocks, frames).unwrap();
+    let groups: Vec<FitGroup> = (0..blocks as u32)
+        .map(|b| FitGroup {
+            name: format!("block{b}"),
+            vertices: (64 * b..64 * (b + 1)).collect(),
+        })
+        .collect();
+    let fit = |frames| {
+        let options = FitOptions {
+            bound: Bound::MaxError(1e-4),
+            frames,
+            ..FitOptions::default()
+        };
+        fit_checked(&anim, &groups, &options).unwrap()
+    };
+    let (auto, local) = (fit(FrameMode::Auto), fit(FrameMode::Local));
+    let m = &auto.motion;
+    assert_eq!(m.local_frames, 1, "one frame, shared");
+    assert!(m.groups.iter().all(|g| g.parent == 0));
+    assert!(auto.report.groups.iter().all(|g| g.rank == 1 && g.frame));
+    assert!(auto.report.max_error <= 1e-4);
+    assert_eq!(auto.report.local_frames, 1);
+    assert!(
+        auto.report
+            .text("x.bin", "x.pc2")
+            .contains("(4 of 4 groups, 1 frame written)")
+    );
+    assert_eq!(local.motion.local_frames, blocks);
+    // The same ranks, three frames fewer.
+    assert_eq!(
+        local.bytes.len() - auto.bytes.len(),
+        (blocks - 1) * frames * 96
+    );
+    // Decoded and deformed in f64 by the spec's formula, against the input.
+    let decoded = formats::memg::decode(&auto.bytes).unwrap();
+    let worst = (0..frames)
+        .flat_map(|t| {
+            let decoded = &decoded;
+            let positions = &positions;
+            decoded.groups.iter().flat_map(move |g| {
+                let frame = decoded.frame(t, g.parent).unwrap();
+                (0..g.vertex_count()).map(move |i| {
+                    let local: [f64; 3] = std::array::from_fn(|a| {
+                        let row = 3 * i + a;
+                        let mut x = f64::from(g.mean[row]);
+                        for j in 0..g.basis_len {
+                            x += f64::from(g.basis[j * 3 * g.vertex_count() + row])
+                                * f64::from(g.coeffs[t * g.basis_len + j]);
+                        }
+                        x
+                    });
+                    let v = (g.mapping[i] - 1) as usize;
+                    (0..3)
+                        .map(|r| {
+                            let world = frame[4 * r] * local[0]
+                                + frame[4 * r + 1] * local[1]
+                                + frame[4 * r + 2] * local[2]
+                                + frame[4 * r + 3];
+                            (world - f64::from(positions[3 * (t * 256 + v) + r])).powi(2)
+                        })
+                        .sum::<f64>()
+                        .sqrt()
+                })
+            })
+        })
+        .fold(0.0, f64::max);
+    assert!(worst <= 1e-4 + 1e-6, "worst {worst:e}");
 }

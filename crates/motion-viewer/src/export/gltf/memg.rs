@@ -3,7 +3,9 @@
 //! Each bound motion group that owns triangles is one mesh on one node: one
 //! morph target per basis column of `U`, its weights driven by `Q` (one
 //! keyframe per timestep, LINEAR), the node moved by the group's parent
-//! frame decomposed into translation, rotation and scale per timestep.
+//! frame decomposed into translation, rotation and scale per timestep; a
+//! frame several groups share moves one node over theirs (`frame K`), so
+//! its keys are written once.
 //! Triangles whose vertices no bound group moves form one static mesh.
 //!
 //! A triangle follows the group that moves its corners (the later group,
@@ -302,9 +304,48 @@ pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<Index<js
             },
         ));
     }
+    // A parent frame several groups share is one node that the frame
+    // moves, over theirs: written once. A frame of one group moves that
+    // group's own node.
+    let framed = |gi: usize| {
+        let g = &motion.groups[gi];
+        usize::try_from(g.parent)
+            .ok()
+            .filter(|&k| k < motion.local_frames)
+            .filter(|_| track.binding.groups[gi].is_some())
+    };
+    let mut sharing: HashMap<usize, usize> = HashMap::new();
     for gi in 0..motion.groups.len() {
-        if track.binding.groups[gi].is_some() {
-            children.extend(group_node(doc, track, &layout, gi)?);
+        if let Some(k) = framed(gi) {
+            *sharing.entry(k).or_default() += 1;
+        }
+    }
+    let mut frame_nodes: HashMap<usize, Index<json::Node>> = HashMap::new();
+    for gi in 0..motion.groups.len() {
+        if track.binding.groups[gi].is_none() {
+            continue;
+        }
+        let shared = framed(gi).filter(|k| sharing[k] > 1);
+        let Some(node) = group_node(doc, track, &layout, gi, shared.is_none())? else {
+            continue;
+        };
+        match shared {
+            None => children.push(node),
+            Some(k) => {
+                let parent = match frame_nodes.get(&k) {
+                    Some(&p) => p,
+                    None => {
+                        let p = doc.node(&format!("frame {k}"), json::Node::default());
+                        if let Some(trs) = frames(track, &motion.groups[gi])? {
+                            animate_trs(doc, p, &key_times(motion), &trs);
+                        }
+                        frame_nodes.insert(k, p);
+                        children.push(p);
+                        p
+                    }
+                };
+                doc.adopt(parent, node);
+            }
         }
     }
     Ok(doc.node(
@@ -318,13 +359,14 @@ pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<Index<js
     ))
 }
 
-/// The node of bound group `gi` with its mesh and animation, or `None`
-/// when the group owns no triangle.
+/// The node of bound group `gi` with its mesh and animation (its parent
+/// frame's too if `own_frame`), or `None` when the group owns no triangle.
 fn group_node<'s>(
     doc: &mut Document<'s>,
     track: &MemgTrack<'s>,
     layout: &Layout,
     gi: usize,
+    own_frame: bool,
 ) -> Result<Option<Index<json::Node>>> {
     let g: &'s MemgGroup = &track.motion.groups[gi];
     let group_parts = parts(track.scene, |t| layout.tri_owner[t] == Some(gi));
@@ -381,7 +423,7 @@ fn group_node<'s>(
             ..Default::default()
         },
     );
-    let frames = frames(track, g)?;
+    let frames = if own_frame { frames(track, g)? } else { None };
     if !weights.is_empty() || frames.is_some() {
         let times = key_times(track.motion);
         if !weights.is_empty() {
