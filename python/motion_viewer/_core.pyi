@@ -128,6 +128,8 @@ def memg_fit(
     rms_error_of_diagonal: Optional[float] = None,
     frames: str = "local",
     fps: int = 30,
+    parts: Union[int, str, None] = None,
+    out_scene: Optional[_Path] = None,
 ) -> Tuple[Track, Dict[str, Any]]: ...
 def memg_save(track: Track, path: _Path, *, force: bool = False) -> None: ...
 

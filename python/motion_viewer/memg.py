@@ -36,6 +36,8 @@ def fit(
     rms_error: Union[float, str, None] = None,
     frames: str = "local",
     fps: int = 30,
+    parts: Union[int, str, None] = None,
+    out_scene: Optional[_Path] = None,
     report: Literal[False] = False,
 ) -> Track: ...
 
@@ -50,6 +52,8 @@ def fit(
     rms_error: Union[float, str, None] = None,
     frames: str = "local",
     fps: int = 30,
+    parts: Union[int, str, None] = None,
+    out_scene: Optional[_Path] = None,
     report: Literal[True],
 ) -> Tuple[Track, Dict[str, Any]]: ...
 
@@ -63,6 +67,8 @@ def fit(
     rms_error: Union[float, str, None] = None,
     frames: str = "local",
     fps: int = 30,
+    parts: Union[int, str, None] = None,
+    out_scene: Optional[_Path] = None,
     report: bool = False,
 ) -> Union[Track, Tuple[Track, Dict[str, Any]]]:
     """A MEMG track fitted to ``positions`` (frames × vertices × 3, any float
@@ -82,8 +88,16 @@ def fit(
     frames, none, or frames shared with other groups makes the smaller
     file). ``fps`` is the frame rate written.
 
-    Returns the track (its ``path`` is the scene's with ``.bin``: nothing is
-    written until :func:`save`), and with ``report=True`` also the report
+    ``parts`` splits the mesh into that many near-rigid parts, or with
+    ``"auto"`` tries 1, 2, 4… parts and keeps the split that makes the
+    smallest file, and fits a group per part instead of the scene's own
+    groups (``viewer memg fit --parts``); the scene with the parts as its
+    groups is written to ``out_scene`` (every vertex, texture coordinate,
+    normal and material line as it was), which the track then has as its
+    scene, and the report's ``parts`` says what was tried.
+
+    Returns the track (its ``path`` is the scene's — ``out_scene`` with
+    parts — with ``.bin``: the motion is not written until :func:`save`), and with ``report=True`` also the report
     ``viewer memg fit --json`` prints: per group the rank, the largest, RMS
     and Karni–Gotsman errors, and the sizes and times.
     """
@@ -102,6 +116,8 @@ def fit(
         rms_error_of_diagonal=rms_of_diagonal,
         frames=frames,
         fps=fps,
+        parts=parts,
+        out_scene=None if out_scene is None else os.fspath(out_scene),
     )
     return (track, fitted) if report else track
 

@@ -6,7 +6,9 @@ use crate::errors::{OrRaise, out_of_memory, to_py};
 use crate::memg::Stored;
 use crate::track::Track;
 use motion_viewer::error::Error;
-use motion_viewer::fit::{self, Animation, Bound as FitBound, FitError, FitOptions, FrameMode};
+use motion_viewer::fit::{
+    self, Animation, Bound as FitBound, FitError, FitOptions, FrameMode, Parts,
+};
 use motion_viewer::formats::ByteOrder;
 use motion_viewer::formats::memg;
 use motion_viewer::open::check_not_input;
@@ -24,7 +26,7 @@ use std::path::PathBuf;
 /// decoded from the file's bytes) and the report as a dict.
 #[pyfunction]
 #[pyo3(name = "memg_fit")]
-#[pyo3(signature = (scene, positions, *, rank=None, max_error=None, max_error_of_diagonal=None, rms_error=None, rms_error_of_diagonal=None, frames="local", fps=30))]
+#[pyo3(signature = (scene, positions, *, rank=None, max_error=None, max_error_of_diagonal=None, rms_error=None, rms_error_of_diagonal=None, frames="local", fps=30, parts=None, out_scene=None))]
 #[allow(clippy::too_many_arguments)]
 fn fit_array<'py>(
     py: Python<'py>,
@@ -37,7 +39,27 @@ fn fit_array<'py>(
     rms_error_of_diagonal: Option<f64>,
     frames: &str,
     fps: i32,
+    parts: Option<&Bound<'py, PyAny>>,
+    out_scene: Option<PathBuf>,
 ) -> PyResult<(Track, Bound<'py, PyAny>)> {
+    let parts = parts.map(parts_asked).transpose()?;
+    let out_scene = match (parts, out_scene) {
+        (Some(_), Some(path)) => {
+            check_not_input(&path, std::slice::from_ref(&scene), false).or_raise(py)?;
+            Some(path)
+        }
+        (Some(_), None) => {
+            return Err(PyValueError::new_err(
+                "parts makes new groups: give out_scene, the scene .obj to write with them",
+            ));
+        }
+        (None, Some(_)) => {
+            return Err(PyValueError::new_err(
+                "out_scene is the scene parts write: give parts too",
+            ));
+        }
+        (None, None) => None,
+    };
     let given = [
         rank.map(FitBound::Rank),
         max_error.map(FitBound::MaxError),
@@ -83,7 +105,12 @@ fn fit_array<'py>(
         ));
     }
     let n = shape[0];
-    let sizes: Vec<u64> = groups.iter().map(|g| g.vertices.len() as u64).collect();
+    // With parts, any part is at most the whole mesh: sized as one group
+    // of it here, each split by its own groups before its fit.
+    let sizes: Vec<u64> = match parts {
+        Some(_) => vec![vertices as u64],
+        None => groups.iter().map(|g| g.vertices.len() as u64).collect(),
+    };
     // Sized against the caps and against what this process can still
     // allocate (the array is already held; its copy is counted).
     motion_viewer::budget::check_fit(
@@ -113,35 +140,48 @@ fn fit_array<'py>(
         )
     })?;
     held.extend_from_slice(given);
-    let motion_path = scene.with_extension("bin");
+    let scene_text = match parts {
+        Some(_) => Some(
+            py.detach(|| std::fs::read_to_string(&scene))
+                .map_err(|e| Error::io(&scene, e))
+                .or_raise(py)?,
+        ),
+        None => None,
+    };
     // Ctrl+C sets the fit's stop flag and raises KeyboardInterrupt once
     // the fit has stopped (crate::interrupt).
-    let checked = crate::interrupt::run(py, |stop| {
-        let anim = Animation::new(&held, vertices, n)?;
-        fit::fit_checked_until(&anim, &groups, &options, stop)
-    })?
-    .map_err(|e| {
-        to_py(
-            py,
-            match e {
-                FitError::NotFinite {
-                    frame,
-                    vertex,
-                    axis,
-                    value,
-                } => Error::NonFinite {
-                    path: scene.clone(),
-                    field: format!("positions[{frame}, {vertex}, {axis}]"),
-                    time_s: motion_viewer::anim::clock::time_of(
-                        frame as u64,
-                        1.0 / f64::from(fps.max(1)),
-                    ),
-                    value: value.to_string(),
-                },
-                e => e.into_error(&scene, &scene),
-            },
-        )
+    let fitted = crate::interrupt::run(py, |stop| {
+        let anim = Animation::new(&held, vertices, n).map_err(Parted::Fit)?;
+        match (parts, &scene_text) {
+            (Some(asked), Some(text)) => {
+                fit::fit_parts_in_memory(&anim, text, &scene, asked, &options, stop)
+                    .map(|(text, checked)| (Some(text), checked))
+                    .map_err(Parted::Error)
+            }
+            _ => fit::fit_checked_until(&anim, &groups, &options, stop)
+                .map(|checked| (None, checked))
+                .map_err(Parted::Fit),
+        }
     })?;
+    let (split, checked) = match fitted {
+        Ok(done) => done,
+        Err(Parted::Error(e)) => return Err(to_py(py, e)),
+        Err(Parted::Fit(e)) => return Err(fit_error(py, &scene, fps, e)),
+    };
+    let (scene, obj) = match (split, out_scene) {
+        (Some(text), Some(path)) => {
+            // The split scene written, then opened through the door as any
+            // scene is: the track's scene is that file.
+            py.detach(|| -> motion_viewer::Result<_> {
+                write_atomic(&path, |w| w.write_all(text.as_bytes()))?;
+                fit::open_scene(&path)
+            })
+            .map(|(obj, _)| (path, obj))
+            .or_raise(py)?
+        }
+        _ => (scene, obj),
+    };
+    let motion_path = scene.with_extension("bin");
     let fit::Checked {
         bytes: file,
         motion,
@@ -173,6 +213,58 @@ fn fit_array<'py>(
     let text = serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let report = py.import("json")?.call_method1("loads", (text,))?;
     Ok((track, report))
+}
+
+/// Why a fit failed: the library's error, or the fit's own (mapped by [`fit_error`]).
+enum Parted {
+    Error(Error),
+    Fit(FitError),
+}
+
+/// `parts`: a number of parts from 1, or `"auto"`.
+fn parts_asked(value: &Bound<'_, PyAny>) -> PyResult<Parts> {
+    if let Ok(text) = value.extract::<String>() {
+        return match text.as_str() {
+            "auto" => Ok(Parts::Auto),
+            _ => Err(PyValueError::new_err(format!(
+                "parts: expected a number of parts from 1, or \"auto\", found {text:?}"
+            ))),
+        };
+    }
+    match value.extract::<i64>() {
+        Ok(n) if n >= 1 => Ok(Parts::Count(n as usize)),
+        _ => Err(PyValueError::new_err(format!(
+            "parts: expected a number of parts from 1, or \"auto\", found {}",
+            value
+                .repr()
+                .map_or_else(|_| "?".to_string(), |r| r.to_string())
+        ))),
+    }
+}
+
+/// A fit's own error as Python's: a position that is not finite names the
+/// array's element; the others name the scene.
+fn fit_error(py: Python<'_>, scene: &std::path::Path, fps: i32, e: FitError) -> PyErr {
+    to_py(
+        py,
+        match e {
+            FitError::NotFinite {
+                frame,
+                vertex,
+                axis,
+                value,
+            } => Error::NonFinite {
+                path: scene.to_path_buf(),
+                field: format!("positions[{frame}, {vertex}, {axis}]"),
+                time_s: motion_viewer::anim::clock::time_of(
+                    frame as u64,
+                    1.0 / f64::from(fps.max(1)),
+                ),
+                value: value.to_string(),
+            },
+            e => e.into_error(scene, scene),
+        },
+    )
 }
 
 /// Writes a MEMG track's motion to `path` (little-endian), whole or not at

@@ -98,3 +98,59 @@ def test_arrays_that_do_not_fit_the_scene_are_refused(flag):
         mv.memg.fit(FIT / "flag.obj", flag, max_error=1e-12)
     with pytest.raises(ValueError, match="not several"):
         mv.memg.fit(FIT / "flag.obj", flag, rank=3, max_error=0.01)
+
+
+def test_parts_split_the_tube_write_the_scene_and_hold_the_bound(tmp_path):
+    # The Blender tube (three bones): split into three parts by the fit,
+    # the scene with the parts as its groups written beside the motion.
+    tube = read_pc2(FIT / "tube.pc2")
+    bound = 1e-3 * diagonal(tube)
+    out_scene = tmp_path / "parts.obj"
+    track, report = mv.memg.fit(
+        FIT / "tube.obj", tube, max_error=bound, parts=3, out_scene=out_scene, report=True
+    )
+    assert report["parts"]["asked"] == {"count": 3} and report["parts"]["chosen"] == 3
+    assert sorted(track.group_names) == ["part1", "part2", "part3"]
+    # The scene written: the input's lines but for its `g` lines, every
+    # vertex kept in order, each part a `g` group of the faces.
+    written = out_scene.read_text().splitlines()
+    given = (FIT / "tube.obj").read_text().splitlines()
+    def kept(lines):
+        return [line for line in lines if not line.startswith(("g ", "o "))]
+
+    assert kept(written) == kept(given)
+    assert sorted({l for l in written if l.startswith("g ")}) == ["g part1", "g part2", "g part3"]
+    # The motion saved beside it: its own numbers, read here in float64,
+    # place every vertex within the bound at every frame.
+    mv.memg.save(track, tmp_path / "parts.bin")
+    memg = read_memg_f64((tmp_path / "parts.bin").read_bytes())
+    rest = np.zeros((tube.shape[1], 3))
+    worst = max(
+        np.linalg.norm(reference_positions(memg, rest, t) - tube[t], axis=1).max() for t in range(tube.shape[0])
+    )
+    assert worst <= bound
+    again = mv.open(tmp_path / "parts.bin")
+    assert sorted(again.group_names) == ["part1", "part2", "part3"]
+
+
+def test_auto_parts_and_bad_parts(tmp_path, flag):
+    track, report = mv.memg.fit(
+        FIT / "flag.obj", flag, parts="auto", out_scene=tmp_path / "p.obj", report=True
+    )
+    assert report["parts"]["asked"] == "auto"
+    tried = report["parts"]["tried"]
+    assert tried[0]["parts"] == 1 and len(tried) >= 2
+    sizes = [t["memg"] for t in tried if t["memg"] is not None]
+    assert report["bytes"]["memg"] == min(sizes)
+    with pytest.raises(ValueError, match="out_scene"):
+        mv.memg.fit(FIT / "flag.obj", flag, parts=2)
+    with pytest.raises(ValueError, match="parts"):
+        mv.memg.fit(FIT / "flag.obj", flag, parts="many", out_scene=tmp_path / "q.obj")
+    with pytest.raises(ValueError, match="parts"):
+        mv.memg.fit(FIT / "flag.obj", flag, parts=0, out_scene=tmp_path / "q.obj")
+    with pytest.raises(mv.MotionViewerError, match="parts"):
+        mv.memg.fit(FIT / "flag.obj", flag, parts=1000, out_scene=tmp_path / "q.obj")
+    # Never over the input scene.
+    with pytest.raises(mv.MotionViewerError):
+        mv.memg.fit(FIT / "flag.obj", flag, parts=2, out_scene=FIT / "flag.obj")
+    assert not (tmp_path / "q.obj").exists()

@@ -52,6 +52,7 @@ mod input;
 mod parts;
 mod report;
 mod run;
+mod split_fit;
 mod split_scene;
 #[cfg(test)]
 mod tests;
@@ -62,6 +63,7 @@ pub use parts::SAMPLED_FRAMES;
 pub use report::GroupReport;
 pub use report::{Bytes, FitReport, PartsReport, PartsTry, Seconds};
 pub use run::{FitRequest, fit_files, open_scene};
+pub use split_fit::fit_parts_in_memory;
 
 use crate::formats::bytes::ByteOrder;
 use crate::formats::memg::{self, MemgMotion};

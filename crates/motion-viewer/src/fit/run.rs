@@ -6,10 +6,9 @@
 //! decoded motion has been measured within the bound.
 
 use super::input::{AnimationSource, groups_of, read_obj_frames};
-use super::report::{PartsReport, PartsTry};
+use super::split_fit::{Place, Sizing, fit_parts};
 use super::{
-    Animation, Bound, FitError, FitGroup, FitOptions, FitReport, MAX_AUTO_PARTS, NEVER, Parts,
-    Stop, fit_checked, parts, split_scene,
+    Animation, Bound, FitError, FitGroup, FitOptions, FitReport, NEVER, Parts, Stop, fit_checked,
 };
 use crate::budget;
 use crate::error::{DecodeError, Error, Result};
@@ -206,7 +205,19 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
                 mapped: matches!(request.animation, AnimationSource::Pc2(_)),
                 extra: parts_bytes,
             };
-            let p = fit_parts(&anim, text, asked, request, scene_path, &sizing)?;
+            let p = fit_parts(
+                &anim,
+                text,
+                asked,
+                &request.options,
+                Place {
+                    scene: scene_path,
+                    out: &request.out,
+                    spill: true,
+                },
+                &sizing,
+                Stop(&NEVER),
+            )?;
             held_at_most = p.held_at_most;
             groups = p.groups;
             (
@@ -264,213 +275,4 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
     }
     report.warnings = warnings;
     Ok(report)
-}
-
-/// A fit of the mesh split into parts: the motion file's bytes and its
-/// report (the decoded motion is not kept while the next split is fitted),
-/// its groups, the scene text that has them, and what was tried.
-struct Parted {
-    /// The most memory any split fitted was sized to hold.
-    held_at_most: u64,
-    bytes: Kept,
-    /// The motion file's length.
-    len: u64,
-    fit: FitReport,
-    groups: Vec<FitGroup>,
-    scene: String,
-    report: PartsReport,
-}
-
-/// A split's motion file: in memory, or, under `--parts auto`, in an
-/// unnamed file beside the output while the next split is fitted, so that
-/// the best so far costs no memory the next fit could want.
-enum Kept {
-    Memory(Vec<u8>),
-    Disk(std::fs::File),
-}
-
-impl Kept {
-    /// `bytes` kept as `asked` needs, spilled next to `out` under `auto`.
-    fn new(bytes: Vec<u8>, asked: Parts, out: &std::path::Path) -> Result<Kept> {
-        if asked != Parts::Auto {
-            return Ok(Kept::Memory(bytes));
-        }
-        let dir = match out.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => std::path::Path::new("."),
-        };
-        let mut file = tempfile::tempfile_in(dir).map_err(|e| Error::io(dir, e))?;
-        std::io::Write::write_all(&mut file, &bytes).map_err(|e| Error::io(dir, e))?;
-        Ok(Kept::Disk(file))
-    }
-
-    /// The bytes, read back from disk if they were spilled.
-    fn into_bytes(self, out: &std::path::Path) -> Result<Vec<u8>> {
-        match self {
-            Kept::Memory(bytes) => Ok(bytes),
-            Kept::Disk(mut file) => {
-                use std::io::{Read, Seek};
-                let mut bytes = Vec::new();
-                file.rewind()
-                    .and_then(|()| file.read_to_end(&mut bytes))
-                    .map_err(|e| Error::io(out, e))?;
-                Ok(bytes)
-            }
-        }
-    }
-}
-
-/// Splits the scene (`text`, its `.obj`) into `asked` near-rigid parts, or
-/// into 1, 2, 4… parts until a split makes a file more than a quarter
-/// larger than the smallest so far, or two in a row make no smaller one
-/// (the sizes are not monotone: on a cloth flag two parts cost 7 % more
-/// than one, four less), fits each split and keeps the smallest file
-/// within the bound.
-/// How a split is sized before it is fitted: its groups, seams and all, can
-/// hold more vertices than the scene (a vertex on faces of three parts is
-/// in three groups), so each is checked against the caps and the memory
-/// left as the fit is ([`budget::check_fit`]), with what the splitting holds.
-struct Sizing<'a> {
-    path: &'a std::path::Path,
-    rank: Option<u64>,
-    mapped: bool,
-    extra: u64,
-}
-
-fn fit_parts(
-    anim: &Animation<'_>,
-    text: &str,
-    asked: Parts,
-    request: &FitRequest,
-    scene_path: &std::path::Path,
-    sizing: &Sizing<'_>,
-) -> Result<Parted> {
-    let started = Instant::now();
-    let out = &request.out;
-    let v = anim.vertices;
-    let counts: Vec<usize> = match asked {
-        Parts::Count(n) => {
-            vec![parts::check_count(n, v).map_err(|e| e.into_error(scene_path, out))?]
-        }
-        Parts::Auto => std::iter::successors(Some(1usize), |k| Some(k * 2))
-            .take_while(|&k| k <= v.min(MAX_AUTO_PARTS))
-            .collect(),
-    };
-    let mut tried = Vec::new();
-    let mut held_at_most = 0u64;
-    let mut stopped = None;
-    let mut best: Option<Parted> = None;
-    let mut first_error = None;
-    // Splits in a row that made no smaller file than the best.
-    let mut no_better = 0;
-    for &count in &counts {
-        let labels = match count {
-            1 => vec![0; v],
-            _ => parts::near_rigid_parts(anim, count, Stop(&NEVER))
-                .map_err(|e| e.into_error(scene_path, out))?,
-        };
-        // The split's trajectories are freed: back to the system before the fit.
-        release_freed_memory();
-        let scene_text =
-            split_scene::regroup(text, &labels, count).map_err(|e| Error::decode(scene_path, e))?;
-        let scene = crate::formats::obj::parse(&scene_text, &Default::default())
-            .map_err(|e| Error::decode(scene_path, e))?;
-        let (groups, _) = groups_of(&scene, scene_path)?;
-        let sizes: Vec<u64> = groups.iter().map(|g| g.vertices.len() as u64).collect();
-        let (v64, n64) = (v as u64, anim.frames as u64);
-        let sized = budget::check_fit(
-            sizing.path,
-            v64,
-            n64,
-            &sizes,
-            sizing.rank,
-            sizing.mapped,
-            sizing.extra,
-        );
-        if let Err(e) = sized {
-            // Under `auto`, more parts only add seams: the search ends here.
-            if best.is_some() {
-                stopped = Some(format!("{} parts: {e}", groups.len()));
-                break;
-            }
-            return Err(e);
-        }
-        held_at_most = held_at_most
-            .max(budget::fit_bytes(v64, n64, &sizes, sizing.rank).saturating_add(sizing.extra));
-        let fitted = fit_checked(anim, &groups, &request.options);
-        match fitted {
-            Ok(checked) => {
-                let bytes = checked.bytes.len() as u64;
-                tried.push(PartsTry {
-                    parts: count,
-                    groups: groups.len(),
-                    memg: Some(bytes),
-                });
-                let best_len = best.as_ref().map(|b| b.len);
-                let smaller = best_len.is_none_or(|b| bytes < b);
-                no_better = if smaller { 0 } else { no_better + 1 };
-                // Far larger than the best: more parts will not come back.
-                let far = best_len.is_some_and(|b| bytes > b + b / 4);
-                if smaller {
-                    best = Some(Parted {
-                        held_at_most: 0,
-                        bytes: Kept::new(checked.bytes, asked, out)?,
-                        len: bytes,
-                        fit: checked.report,
-                        groups,
-                        scene: scene_text,
-                        report: PartsReport {
-                            asked,
-                            chosen: 0,
-                            tried: Vec::new(),
-                            stopped: None,
-                        },
-                    });
-                }
-                release_freed_memory();
-                if no_better == 2 || far {
-                    break;
-                }
-            }
-            // Under `auto` a split whose group cannot meet the bound is
-            // passed over; the next, with smaller groups, may.
-            Err(e @ FitError::Unreachable { .. }) if asked == Parts::Auto => {
-                tried.push(PartsTry {
-                    parts: count,
-                    groups: groups.len(),
-                    memg: None,
-                });
-                first_error.get_or_insert(e);
-            }
-            Err(e) => return Err(e.into_error(scene_path, out)),
-        }
-    }
-    match best {
-        Some(mut b) => {
-            b.held_at_most = held_at_most;
-            b.report.stopped = stopped;
-            b.report.chosen = b.groups.len();
-            b.report.tried = tried;
-            let kept = b.fit.seconds;
-            b.fit.seconds.parts = started.elapsed().as_secs_f64() - kept.fit - kept.check;
-            Ok(b)
-        }
-        None => Err(first_error
-            .unwrap_or(FitError::NoGroups)
-            .into_error(scene_path, out)),
-    }
-}
-
-/// Hands freed memory back to the system between a split and its fit, and
-/// between one split's fit and the next split: glibc keeps freed blocks in
-/// its heaps (one per thread) for reuse, and a fit's working set beside the
-/// leftovers of the splitting or of the fit before is more than the fit
-/// was sized to hold.
-fn release_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only returns free memory at the top of glibc's
-    // heaps to the system; it touches no live allocation.
-    unsafe {
-        libc::malloc_trim(0);
-    }
 }

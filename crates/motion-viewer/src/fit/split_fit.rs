@@ -1,0 +1,289 @@
+//! The search over splits of a mesh into parts (`--parts`): each split
+//! made (`parts.rs`), its scene regrouped (`split_scene.rs`), sized, fitted
+//! and checked, the smallest file within the bound kept; for
+//! `viewer memg fit` ([`super::fit_files`]) and, in memory, for Python's
+//! `fit` ([`fit_parts_in_memory`]).
+
+use super::input::groups_of;
+use super::report::{PartsReport, PartsTry};
+use super::{
+    Animation, Bound, Checked, FitError, FitGroup, FitOptions, FitReport, MAX_AUTO_PARTS, Parts,
+    Stop, fit_checked_until, parts, split_scene,
+};
+use crate::budget;
+use crate::error::{Error, Result};
+use crate::formats::memg;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// A fit of the mesh split into parts: the motion file's bytes and its
+/// report (the decoded motion is not kept while the next split is fitted),
+/// its groups, the scene text that has them, and what was tried.
+pub(super) struct Parted {
+    /// The most memory any split fitted was sized to hold.
+    pub(super) held_at_most: u64,
+    pub(super) bytes: Kept,
+    /// The motion file's length.
+    pub(super) len: u64,
+    pub(super) fit: FitReport,
+    pub(super) groups: Vec<FitGroup>,
+    pub(super) scene: String,
+    pub(super) report: PartsReport,
+}
+
+/// A split's motion file: in memory, or, under `--parts auto`, in an
+/// unnamed file beside the output while the next split is fitted, so that
+/// the best so far costs no memory the next fit could want.
+pub(super) enum Kept {
+    Memory(Vec<u8>),
+    Disk(std::fs::File),
+}
+
+impl Kept {
+    /// `bytes` kept in memory, or spilled to an unnamed file next to `out`.
+    fn new(bytes: Vec<u8>, spill: bool, out: &Path) -> Result<Kept> {
+        if !spill {
+            return Ok(Kept::Memory(bytes));
+        }
+        let dir = match out.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let mut file = tempfile::tempfile_in(dir).map_err(|e| Error::io(dir, e))?;
+        std::io::Write::write_all(&mut file, &bytes).map_err(|e| Error::io(dir, e))?;
+        Ok(Kept::Disk(file))
+    }
+
+    /// The bytes, read back from disk if they were spilled.
+    pub(super) fn into_bytes(self, out: &Path) -> Result<Vec<u8>> {
+        match self {
+            Kept::Memory(bytes) => Ok(bytes),
+            Kept::Disk(mut file) => {
+                use std::io::{Read, Seek};
+                let mut bytes = Vec::new();
+                file.rewind()
+                    .and_then(|()| file.read_to_end(&mut bytes))
+                    .map_err(|e| Error::io(out, e))?;
+                Ok(bytes)
+            }
+        }
+    }
+}
+
+/// Splits the scene (`text`, its `.obj`) into `asked` near-rigid parts, or
+/// into 1, 2, 4… parts until a split makes a file more than a quarter
+/// larger than the smallest so far, or two in a row make no smaller one
+/// (the sizes are not monotone: on a cloth flag two parts cost 7 % more
+/// than one, four less), fits each split and keeps the smallest file
+/// within the bound.
+/// How a split is sized before it is fitted: its groups, seams and all, can
+/// hold more vertices than the scene (a vertex on faces of three parts is
+/// in three groups), so each is checked against the caps and the memory
+/// left as the fit is ([`budget::check_fit`]), with what the splitting holds.
+pub(super) struct Sizing<'a> {
+    pub(super) path: &'a Path,
+    pub(super) rank: Option<u64>,
+    pub(super) mapped: bool,
+    pub(super) extra: u64,
+}
+
+/// Where a split's errors point and where the best file so far waits.
+#[derive(Clone, Copy)]
+pub(super) struct Place<'a> {
+    /// The scene, for errors.
+    pub(super) scene: &'a Path,
+    /// The output, for errors and as the folder the best file waits in.
+    pub(super) out: &'a Path,
+    /// Under `auto`, whether the best file so far waits on disk (beside
+    /// `out`) rather than in memory.
+    pub(super) spill: bool,
+}
+
+pub(super) fn fit_parts(
+    anim: &Animation<'_>,
+    text: &str,
+    asked: Parts,
+    options: &FitOptions,
+    place: Place<'_>,
+    sizing: &Sizing<'_>,
+    stop: Stop<'_>,
+) -> Result<Parted> {
+    let started = Instant::now();
+    let (scene_path, out) = (place.scene, place.out);
+    let v = anim.vertices;
+    let counts: Vec<usize> = match asked {
+        Parts::Count(n) => {
+            vec![parts::check_count(n, v).map_err(|e| e.into_error(scene_path, out))?]
+        }
+        Parts::Auto => std::iter::successors(Some(1usize), |k| Some(k * 2))
+            .take_while(|&k| k <= v.min(MAX_AUTO_PARTS))
+            .collect(),
+    };
+    let mut tried = Vec::new();
+    let mut held_at_most = 0u64;
+    let mut stopped = None;
+    let mut best: Option<Parted> = None;
+    let mut first_error = None;
+    // Splits in a row that made no smaller file than the best.
+    let mut no_better = 0;
+    for &count in &counts {
+        let labels = match count {
+            1 => vec![0; v],
+            _ => parts::near_rigid_parts(anim, count, stop)
+                .map_err(|e| e.into_error(scene_path, out))?,
+        };
+        // The split's trajectories are freed: back to the system before the fit.
+        release_freed_memory();
+        let scene_text =
+            split_scene::regroup(text, &labels, count).map_err(|e| Error::decode(scene_path, e))?;
+        let scene = crate::formats::obj::parse(&scene_text, &Default::default())
+            .map_err(|e| Error::decode(scene_path, e))?;
+        let (groups, _) = groups_of(&scene, scene_path)?;
+        let sizes: Vec<u64> = groups.iter().map(|g| g.vertices.len() as u64).collect();
+        let (v64, n64) = (v as u64, anim.frames as u64);
+        let sized = budget::check_fit(
+            sizing.path,
+            v64,
+            n64,
+            &sizes,
+            sizing.rank,
+            sizing.mapped,
+            sizing.extra,
+        );
+        if let Err(e) = sized {
+            // Under `auto`, more parts only add seams: the search ends here.
+            if best.is_some() {
+                stopped = Some(format!("{} parts: {e}", groups.len()));
+                break;
+            }
+            return Err(e);
+        }
+        held_at_most = held_at_most
+            .max(budget::fit_bytes(v64, n64, &sizes, sizing.rank).saturating_add(sizing.extra));
+        let fitted = fit_checked_until(anim, &groups, options, stop.0);
+        match fitted {
+            Ok(checked) => {
+                let bytes = checked.bytes.len() as u64;
+                tried.push(PartsTry {
+                    parts: count,
+                    groups: groups.len(),
+                    memg: Some(bytes),
+                });
+                let best_len = best.as_ref().map(|b| b.len);
+                let smaller = best_len.is_none_or(|b| bytes < b);
+                no_better = if smaller { 0 } else { no_better + 1 };
+                // Far larger than the best: more parts will not come back.
+                let far = best_len.is_some_and(|b| bytes > b + b / 4);
+                if smaller {
+                    best = Some(Parted {
+                        held_at_most: 0,
+                        bytes: Kept::new(checked.bytes, asked == Parts::Auto && place.spill, out)?,
+                        len: bytes,
+                        fit: checked.report,
+                        groups,
+                        scene: scene_text,
+                        report: PartsReport {
+                            asked,
+                            chosen: 0,
+                            tried: Vec::new(),
+                            stopped: None,
+                        },
+                    });
+                }
+                release_freed_memory();
+                if no_better == 2 || far {
+                    break;
+                }
+            }
+            // Under `auto` a split whose group cannot meet the bound is
+            // passed over; the next, with smaller groups, may.
+            Err(e @ FitError::Unreachable { .. }) if asked == Parts::Auto => {
+                tried.push(PartsTry {
+                    parts: count,
+                    groups: groups.len(),
+                    memg: None,
+                });
+                first_error.get_or_insert(e);
+            }
+            Err(e) => return Err(e.into_error(scene_path, out)),
+        }
+    }
+    match best {
+        Some(mut b) => {
+            b.held_at_most = held_at_most;
+            b.report.stopped = stopped;
+            b.report.chosen = b.groups.len();
+            b.report.tried = tried;
+            let kept = b.fit.seconds;
+            b.fit.seconds.parts = started.elapsed().as_secs_f64() - kept.fit - kept.check;
+            Ok(b)
+        }
+        None => Err(first_error
+            .unwrap_or(FitError::NoGroups)
+            .into_error(scene_path, out)),
+    }
+}
+
+/// Hands freed memory back to the system between a split and its fit, and
+/// between one split's fit and the next split: glibc keeps freed blocks in
+/// its heaps (one per thread) for reuse, and a fit's working set beside the
+/// leftovers of the splitting or of the fit before is more than the fit
+/// was sized to hold.
+pub(super) fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free memory at the top of glibc's
+    // heaps to the system; it touches no live allocation.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// The scene `scene_text` (read from `scene_path`) split into `asked`
+/// parts, or under [`Parts::Auto`] the split that makes the smallest file,
+/// fitted to `anim` and checked as [`super::fit_checked`] does: the scene's
+/// text with the parts as its groups, and the fit (its report's `parts`
+/// says what was tried). All in memory (Python's `fit`); each split is
+/// sized first against the caps and the memory left, as `viewer memg fit`
+/// sizes it. Ends early with a stop error once `stop` is set.
+///
+/// # Errors
+/// As `viewer memg fit --parts`, naming `scene_path`.
+pub fn fit_parts_in_memory(
+    anim: &Animation<'_>,
+    scene_text: &str,
+    scene_path: &Path,
+    asked: Parts,
+    options: &FitOptions,
+    stop: &AtomicBool,
+) -> Result<(String, Checked)> {
+    let (v, n) = (anim.vertices as u64, anim.frames as u64);
+    let sizing = Sizing {
+        path: scene_path,
+        rank: match options.bound {
+            Bound::Rank(r) => Some(r as u64),
+            _ => None,
+        },
+        mapped: false,
+        extra: budget::parts_bytes(v, n, scene_text.len() as u64),
+    };
+    let place = Place {
+        scene: scene_path,
+        out: scene_path,
+        spill: false,
+    };
+    let p = fit_parts(anim, scene_text, asked, options, place, &sizing, Stop(stop))?;
+    let bytes = p.bytes.into_bytes(scene_path)?;
+    let motion = memg::decode(&bytes).map_err(|e| Error::decode(scene_path, e))?;
+    let mut report = p.fit;
+    report.parts = Some(p.report);
+    report.bytes.held_at_most = p.held_at_most;
+    Ok((
+        p.scene,
+        Checked {
+            bytes,
+            motion,
+            report,
+        },
+    ))
+}
