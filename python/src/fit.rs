@@ -86,7 +86,12 @@ fn fit_array<'py>(
             )));
         }
     };
-    let options = FitOptions { bound, frames, fps };
+    let options = FitOptions {
+        bound,
+        frames,
+        fps,
+        ..FitOptions::default()
+    };
     let (obj, mut warnings) = py.detach(|| fit::open_scene(&scene)).or_raise(py)?;
     let (groups, group_warnings) = fit::groups_of(&obj, &scene).map_err(|e| to_py(py, e))?;
     warnings.extend(group_warnings);

@@ -63,8 +63,9 @@ struct FitArgs {
     fps: i32,
     /// Split the mesh into N near-rigid parts (vertices one rigid motion carries), or
     /// `auto`: 1, 2, 4… parts until one makes a file a quarter larger than the smallest, or
-    /// two in a row no smaller one, the smallest file within the bound kept; a group is
-    /// fitted per part instead of the .obj's own groups. Needs --out-scene.
+    /// two in a row no smaller one, the smallest file within the bound kept (with --out x.glb,
+    /// the smallest glTF, estimated); a group is fitted per part instead of the .obj's own
+    /// groups. Needs --out-scene.
     #[arg(long, value_name = "N|auto", value_parser = parts, requires = "out_scene")]
     parts: Option<Parts>,
     /// With --parts: the scene .obj to write, the input's with the parts as its groups
@@ -184,6 +185,12 @@ fn fit_run(a: &FitArgs) -> Result<()> {
                 Frames::Auto => FrameMode::Auto,
             },
             fps: a.fps,
+            // The choices (frames, parts) go by the size of the file written.
+            sized_for: if gltf {
+                fit::SizedFor::Gltf
+            } else {
+                fit::SizedFor::Memg
+            },
         },
         parts: a.parts,
         out_scene: a.out_scene.clone(),

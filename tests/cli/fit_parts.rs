@@ -249,3 +249,55 @@ fn a_glb_straight_from_the_cache_is_the_export_of_the_fitted_motion() {
         "the direct .glb differs from the exported one"
     );
 }
+
+#[test]
+fn auto_parts_for_a_glb_go_by_the_gltf_size() {
+    // The flag: four parts make the smallest MEMG file, but each part pays
+    // a mesh, morph targets and weights in the glTF, where the numbers are
+    // half as wide and a frame far cheaper: writing a .glb, `auto` ranks
+    // the splits by the glTF's size (estimated; each try reports it) and
+    // keeps fewer parts than for a .bin, and a smaller .glb than the
+    // .bin-best split's.
+    let dir = tempfile::tempdir().unwrap();
+    let (obj, pc2) = (test_data("fit/flag.obj"), test_data("fit/flag.pc2"));
+    let fit_to = |name: &str, parts: &str| {
+        let out = dir.path().join(name);
+        let report = fit(&[
+            s(&obj),
+            s(&pc2),
+            "--parts",
+            parts,
+            "--out-scene",
+            s(&dir.path().join(format!("{name}.obj"))),
+            "--out",
+            s(&out),
+        ]);
+        (report, out)
+    };
+    let (for_bin, _) = fit_to("auto.bin", "auto");
+    let bin_chosen = for_bin["parts"]["chosen"].as_u64().unwrap();
+    assert!(for_bin["parts"]["tried"][0]["gltf_estimate"].is_null());
+    let (for_glb, glb) = fit_to("auto.glb", "auto");
+    let tried = for_glb["parts"]["tried"].as_array().unwrap();
+    let estimates: Vec<(u64, u64)> = tried
+        .iter()
+        .filter_map(|t| Some((t["gltf_estimate"].as_u64()?, t["groups"].as_u64()?)))
+        .collect();
+    assert_eq!(
+        estimates.len(),
+        tried.len(),
+        "every split fitted has an estimate"
+    );
+    let least = estimates.iter().min().unwrap().1;
+    assert_eq!(for_glb["parts"]["chosen"].as_u64().unwrap(), least);
+    assert!(
+        least < bin_chosen,
+        "{least} parts for the .glb, {bin_chosen} for the .bin"
+    );
+    let (_, bin_best) = fit_to("bin_best.glb", &bin_chosen.to_string());
+    let (a, b) = (
+        std::fs::metadata(&glb).unwrap().len(),
+        std::fs::metadata(&bin_best).unwrap().len(),
+    );
+    assert!(a < b, "{a} bytes against the .bin-best split's {b}");
+}

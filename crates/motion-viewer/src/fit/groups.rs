@@ -3,7 +3,7 @@
 
 use super::basis::{self, GroupBasis, Rank};
 use super::frames::{self, Rigid};
-use super::{Animation, FitError, FitGroup, FitOptions, FrameMode, Stop};
+use super::{Animation, FitError, FitGroup, FitOptions, FrameMode, SizedFor, Stop};
 use crate::formats::bytes::ByteOrder;
 use crate::formats::memg::{MemgGroup, MemgMotion};
 use std::sync::Arc;
@@ -29,13 +29,14 @@ const SHARED_FRAMES: usize = 16;
 pub(super) fn fit_groups(
     anim: &Animation<'_>,
     groups: &[FitGroup],
-    mode: FrameMode,
+    options: &FitOptions,
     rank: Rank,
     stop: Stop<'_>,
 ) -> Result<(Vec<Frames>, Vec<GroupBasis>), FitError> {
     if stop.now() {
         return Err(FitError::Stopped);
     }
+    let (mode, size) = (options.frames, options.sized_for);
     if mode == FrameMode::Auto && groups.len() == 1 {
         // One group: its own frames or none, both fitted, the smaller kept.
         let g = &groups[0];
@@ -49,7 +50,10 @@ pub(super) fn fit_groups(
             (Err(FitError::Stopped), _) | (_, Err(FitError::Stopped)) => {
                 return Err(FitError::Stopped);
             }
-            (Ok(l), Ok(w)) if basis_bytes(g, &l, n) + 96 * n <= basis_bytes(g, &w, n) => {
+            (Ok(l), Ok(w))
+                if basis_bytes(size, g, &l, n) + size.frame_bytes(n)
+                    <= basis_bytes(size, g, &w, n) =>
+            {
                 (Some(own), l)
             }
             (_, Ok(w)) => (None, w),
@@ -61,7 +65,7 @@ pub(super) fn fit_groups(
     let frames: Vec<Frames> = match mode {
         FrameMode::Local => each_own_frames(anim, groups, stop),
         FrameMode::World => vec![None; groups.len()],
-        FrameMode::Auto => choose_frames(anim, groups, rank, stop)?,
+        FrameMode::Auto => choose_frames(anim, groups, size, rank, stop)?,
     };
     let fits = fit_in(anim, groups, &frames, rank, stop)?;
     Ok((frames, fits))
@@ -114,11 +118,12 @@ fn fit_in(
 /// those of the [`SHARED_FRAMES`] largest groups, each group's own, and
 /// none; every group is fitted in each (only the bytes are kept), then
 /// frames are opened one at a time, each time the one that saves the most
-/// bytes — what the groups that move to it save, less its 96 bytes per
+/// bytes — what the groups that move to it save, less its own bytes per
 /// timestep — while one saves any (every group starts in world space).
 fn choose_frames(
     anim: &Animation<'_>,
     groups: &[FitGroup],
+    size: SizedFor,
     rank: Rank,
     stop: Stop<'_>,
 ) -> Result<Vec<Frames>, FitError> {
@@ -160,7 +165,7 @@ fn choose_frames(
     let cost = |&(i, c): &(usize, Option<usize>)| -> Result<u64, FitError> {
         let g = &groups[i];
         match fit_one(anim, g, c.map(|c| candidates[c].as_slice()), rank, 0, stop) {
-            Ok(b) => Ok(basis_bytes(g, &b, n)),
+            Ok(b) => Ok(basis_bytes(size, g, &b, n)),
             Err(FitError::Stopped) => Err(FitError::Stopped),
             Err(_) => Ok(u64::MAX),
         }
@@ -189,7 +194,7 @@ fn choose_frames(
     }
     // Greedy: every group in world space, then open the frame that saves
     // the most while one saves more than its own bytes.
-    let frame = 96 * n;
+    let frame = size.frame_bytes(n);
     let mut chosen: Vec<Option<usize>> = vec![None; groups.len()];
     let mut current: Vec<u64> = of_group
         .iter()
@@ -249,10 +254,9 @@ fn choose_frames(
         .collect())
 }
 
-/// The bytes of a group's basis and coefficients in a MEMG file.
-fn basis_bytes(g: &FitGroup, b: &GroupBasis, timesteps: u64) -> u64 {
-    let (v, r) = (g.vertices.len() as u64, b.rank as u64);
-    24 * v * r + 8 * r * timesteps
+/// The bytes of a group's basis and coefficients in the file `size` names.
+fn basis_bytes(size: SizedFor, g: &FitGroup, b: &GroupBasis, timesteps: u64) -> u64 {
+    size.rank_bytes(g.vertices.len() as u64, b.rank as u64, timesteps)
 }
 
 /// One group's basis in `frames` (`None`: world space); `floor`: the

@@ -87,6 +87,9 @@ pub struct PartsTry {
     pub groups: usize,
     /// The MEMG file's bytes; `None` where no rank of some group met the bound.
     pub memg: Option<u64>,
+    /// When the choice went by the glTF's size (`memg fit --out x.glb`),
+    /// its size estimated ([`super::SizedFor::Gltf`]).
+    pub gltf_estimate: Option<u64>,
 }
 
 /// What a fit reached: ranks, the errors measured on the decoded motion,
@@ -233,9 +236,12 @@ impl FitReport {
             let tried: Vec<String> = p
                 .tried
                 .iter()
-                .map(|t| match t.memg {
-                    Some(bytes) => format!("{} → {bytes} bytes", t.groups),
-                    None => format!("{} → over the bound", t.groups),
+                .map(|t| match (t.memg, t.gltf_estimate) {
+                    (Some(bytes), None) => format!("{} → {bytes} bytes", t.groups),
+                    (Some(bytes), Some(gltf)) => {
+                        format!("{} → {bytes} bytes (glTF about {gltf})", t.groups)
+                    }
+                    (None, _) => format!("{} → over the bound", t.groups),
                 })
                 .collect();
             let _ = writeln!(

@@ -8,7 +8,7 @@ use super::input::groups_of;
 use super::report::{PartsReport, PartsTry};
 use super::{
     Animation, Bound, Checked, FitError, FitGroup, FitOptions, FitReport, MAX_AUTO_PARTS, Parts,
-    Stop, fit_checked_until, parts, split_scene,
+    SizedFor, Stop, fit_checked_until, parts, split_scene,
 };
 use crate::budget;
 use crate::error::{Error, Result};
@@ -24,8 +24,9 @@ pub(super) struct Parted {
     /// The most memory any split fitted was sized to hold.
     pub(super) held_at_most: u64,
     pub(super) bytes: Kept,
-    /// The motion file's length.
-    pub(super) len: u64,
+    /// The size the choice goes by: the motion file's, or its glTF's
+    /// estimated ([`SizedFor`]).
+    pub(super) size: u64,
     pub(super) fit: FitReport,
     pub(super) groups: Vec<FitGroup>,
     pub(super) scene: String,
@@ -165,21 +166,23 @@ pub(super) fn fit_parts(
         match fitted {
             Ok(checked) => {
                 let bytes = checked.bytes.len() as u64;
+                let size = options.sized_for.file_bytes(&checked.motion, bytes);
                 tried.push(PartsTry {
                     parts: count,
                     groups: groups.len(),
                     memg: Some(bytes),
+                    gltf_estimate: (options.sized_for == SizedFor::Gltf).then_some(size),
                 });
-                let best_len = best.as_ref().map(|b| b.len);
-                let smaller = best_len.is_none_or(|b| bytes < b);
+                let best_size = best.as_ref().map(|b| b.size);
+                let smaller = best_size.is_none_or(|b| size < b);
                 no_better = if smaller { 0 } else { no_better + 1 };
                 // Far larger than the best: more parts will not come back.
-                let far = best_len.is_some_and(|b| bytes > b + b / 4);
+                let far = best_size.is_some_and(|b| size > b + b / 4);
                 if smaller {
                     best = Some(Parted {
                         held_at_most: 0,
                         bytes: Kept::new(checked.bytes, asked == Parts::Auto && place.spill, out)?,
-                        len: bytes,
+                        size,
                         fit: checked.report,
                         groups,
                         scene: scene_text,
@@ -203,6 +206,7 @@ pub(super) fn fit_parts(
                     parts: count,
                     groups: groups.len(),
                     memg: None,
+                    gltf_estimate: None,
                 });
                 first_error.get_or_insert(e);
             }
