@@ -72,15 +72,21 @@ fn under(asset: &Asset, root: &str, name: &str) -> usize {
     found[0]
 }
 
-/// The mesh nodes directly under track root `root`.
+/// The mesh nodes under track root `root`, at any depth.
 fn mesh_children(asset: &Asset, root: &str) -> Vec<usize> {
-    let r = asset.named(root)[0];
-    asset
-        .node(r)
-        .children()
-        .filter(|c| c.mesh().is_some())
-        .map(|c| c.index())
-        .collect()
+    // Depth first: a MEMG frame several groups share is a node over theirs.
+    let mut found = Vec::new();
+    let mut stack: Vec<usize> = vec![asset.named(root)[0]];
+    while let Some(n) = stack.pop() {
+        let children: Vec<_> = asset.node(n).children().collect();
+        for c in children.iter().rev() {
+            stack.push(c.index());
+        }
+        if n != asset.named(root)[0] && asset.node(n).mesh().is_some() {
+            found.push(n);
+        }
+    }
+    found
 }
 
 /// The MEMG track at `index` of `tracks`: scene, motion and binding.
