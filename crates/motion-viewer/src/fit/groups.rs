@@ -24,6 +24,11 @@ pub(super) type Frames = Option<Arc<Vec<Rigid>>>;
 /// of the largest groups. Each is a fit of every group more.
 const SHARED_FRAMES: usize = 16;
 
+/// With more groups than this (thousands of small groups, each a few
+/// triangles), only the whole mesh's frames are shared: other groups'
+/// frames would cost every group [`SHARED_FRAMES`] fits more.
+const SHARED_FRAMES_UP_TO: usize = 64;
+
 /// Each group's frames and basis, as `mode` says: small groups side by
 /// side, then the others one after another (each using every thread).
 pub(super) fn fit_groups(
@@ -115,8 +120,8 @@ fn fit_in(
 
 /// [`FrameMode::Auto`] with several groups: which frames each group takes,
 /// to make the smallest file. The candidates are the whole mesh's frames,
-/// those of the [`SHARED_FRAMES`] largest groups, each group's own, and
-/// none; every group is fitted in each (only the bytes are kept), then
+/// those of the [`SHARED_FRAMES`] largest groups (up to
+/// [`SHARED_FRAMES_UP_TO`] groups), each group's own, and none; every group is fitted in each (only the bytes are kept), then
 /// frames are opened one at a time, each time the one that saves the most
 /// bytes — what the groups that move to it save, less its own bytes per
 /// timestep — while one saves any (every group starts in world space).
@@ -146,8 +151,13 @@ fn choose_frames(
             candidates.len() - 1
         })
         .collect();
+    let others = if groups.len() <= SHARED_FRAMES_UP_TO {
+        SHARED_FRAMES
+    } else {
+        0
+    };
     let offered: Vec<usize> = std::iter::once(0)
-        .chain(by_size.iter().take(SHARED_FRAMES).map(|&i| own[i]))
+        .chain(by_size.iter().take(others).map(|&i| own[i]))
         .collect();
     // Bytes of group i in candidate c (None: world space); u64::MAX where
     // no rank meets the bound.

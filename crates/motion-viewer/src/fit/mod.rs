@@ -193,8 +193,9 @@ pub enum FrameMode {
     /// moves as a whole (a flag on its pole) saves its frames, the parts of
     /// a body that walks share the walk. One group is fitted twice (its
     /// frames, none); several are each fitted in every candidate (the whole
-    /// mesh's frames, the 16 largest groups', its own, none: up to 19) and
-    /// once more in the frames chosen, keeping only the bytes of each try.
+    /// mesh's frames, the 16 largest groups', its own, none: up to 19; with
+    /// more than 64 groups the whole mesh's only: 3) and once more in the
+    /// frames chosen, keeping only the bytes of each try.
     Auto,
 }
 

@@ -443,3 +443,31 @@ fn parts_of_one_body_share_its_frame_under_auto() {
         .fold(0.0, f64::max);
     assert!(worst <= 1e-4 + 1e-6, "worst {worst:e}");
 }
+
+#[test]
+fn many_groups_share_the_whole_mesh_s_frame() {
+    // Past 64 groups only the whole mesh's frames are offered to share (a
+    // fit more per group, not seventeen): 80 blocks of one turning body
+    // take them, one frame written for all.
+    let (blocks, frames) = (80, 20);
+    let positions = one_body_of_blocks(blocks, frames);
+    let anim = Animation::new(&positions, 64 * blocks, frames).unwrap();
+    let groups: Vec<FitGroup> = (0..blocks as u32)
+        .map(|b| FitGroup {
+            name: format!("block{b}"),
+            vertices: (64 * b..64 * (b + 1)).collect(),
+        })
+        .collect();
+    // The body reaches 400 units out, where an f32 is 3e-5 apart: a bound
+    // the deformer's f32 arithmetic can hold there.
+    let options = FitOptions {
+        bound: Bound::MaxError(2e-3),
+        frames: FrameMode::Auto,
+        ..FitOptions::default()
+    };
+    let auto = fit_checked(&anim, &groups, &options).unwrap();
+    assert_eq!(auto.motion.local_frames, 1);
+    assert!(auto.motion.groups.iter().all(|g| g.parent == 0));
+    assert!(auto.report.groups.iter().all(|g| g.rank == 1));
+    assert!(auto.report.max_error <= 2e-3);
+}
