@@ -48,8 +48,8 @@ pub(super) fn fit_groups(
         let own = Arc::new(frames::rigid_frames(anim, &g.vertices, stop));
         let n = anim.frames as u64;
         let (local, world) = (
-            fit_one(anim, g, Some(own.as_slice()), rank, 0, stop),
-            fit_one(anim, g, None, rank, 0, stop),
+            fit_one(anim, g, Some(own.as_slice()), rank, stop),
+            fit_one(anim, g, None, rank, stop),
         );
         let (frames, fit) = match (local, world) {
             (Err(FitError::Stopped), _) | (_, Err(FitError::Stopped)) => {
@@ -103,7 +103,7 @@ fn fit_in(
 ) -> Result<Vec<GroupBasis>, FitError> {
     use rayon::prelude::*;
     let fit =
-        |g: &FitGroup, f: &Frames| fit_one(anim, g, f.as_deref().map(Vec::as_slice), rank, 0, stop);
+        |g: &FitGroup, f: &Frames| fit_one(anim, g, f.as_deref().map(Vec::as_slice), rank, stop);
     let mut done: Vec<Option<Result<GroupBasis, FitError>>> = Vec::with_capacity(groups.len());
     done.resize_with(groups.len(), || None);
     // One hand-over to the pool for all of them; each group's own parallel
@@ -143,29 +143,27 @@ fn choose_frames(
     all.dedup();
     // Candidate frames: the whole mesh's, then every group's own (only the
     // largest groups' are offered to the others).
-    let mut candidates = vec![Arc::new(frames::rigid_frames(anim, &all, stop))];
-    let own: Vec<usize> = groups
-        .iter()
-        .map(|g| {
-            candidates.push(Arc::new(frames::rigid_frames(anim, &g.vertices, stop)));
-            candidates.len() - 1
-        })
-        .collect();
+    let candidates: Vec<Arc<Vec<Rigid>>> =
+        std::iter::once(Arc::new(frames::rigid_frames(anim, &all, stop)))
+            .chain(each_own_frames(anim, groups, stop).into_iter().flatten())
+            .collect();
+    // Group i's own frames are candidate i + 1.
+    let own = |i: usize| i + 1;
     let others = if groups.len() <= SHARED_FRAMES_UP_TO {
         SHARED_FRAMES
     } else {
         0
     };
     let offered: Vec<usize> = std::iter::once(0)
-        .chain(by_size.iter().take(others).map(|&i| own[i]))
+        .chain(by_size.iter().take(others).map(|&i| own(i)))
         .collect();
     // Bytes of group i in candidate c (None: world space); u64::MAX where
     // no rank meets the bound.
     let pairs: Vec<(usize, Option<usize>)> = (0..groups.len())
         .flat_map(|i| {
             let mut cs: Vec<Option<usize>> = offered.iter().map(|&c| Some(c)).collect();
-            if !offered.contains(&own[i]) {
-                cs.push(Some(own[i]));
+            if !offered.contains(&own(i)) {
+                cs.push(Some(own(i)));
             }
             cs.push(None);
             cs.into_iter().map(move |c| (i, c))
@@ -174,7 +172,7 @@ fn choose_frames(
     let n = anim.frames as u64;
     let cost = |&(i, c): &(usize, Option<usize>)| -> Result<u64, FitError> {
         let g = &groups[i];
-        match fit_one(anim, g, c.map(|c| candidates[c].as_slice()), rank, 0, stop) {
+        match fit_one(anim, g, c.map(|c| candidates[c].as_slice()), rank, stop) {
             Ok(b) => Ok(basis_bytes(size, g, &b, n)),
             Err(FitError::Stopped) => Err(FitError::Stopped),
             Err(_) => Ok(u64::MAX),
@@ -251,12 +249,11 @@ fn choose_frames(
         fit_one(
             anim,
             &groups[i],
-            Some(candidates[own[i]].as_slice()),
+            Some(candidates[own(i)].as_slice()),
             rank,
-            0,
             stop,
         )?;
-        chosen[i] = Some(own[i]);
+        chosen[i] = Some(own(i));
     }
     Ok(chosen
         .into_iter()
@@ -269,17 +266,15 @@ fn basis_bytes(size: SizedFor, g: &FitGroup, b: &GroupBasis, timesteps: u64) -> 
     size.rank_bytes(g.vertices.len() as u64, b.rank as u64, timesteps)
 }
 
-/// One group's basis in `frames` (`None`: world space); `floor`: the
-/// smallest rank to try under a bound.
+/// One group's basis in `frames` (`None`: world space), its rank chosen
+/// as `rank` says (under a bound, from the rule's own floor up).
 pub(super) fn fit_one(
     anim: &Animation<'_>,
     group: &FitGroup,
     frames: Option<&[Rigid]>,
     rank: Rank,
-    floor: usize,
     stop: Stop<'_>,
 ) -> Result<GroupBasis, FitError> {
-    let rank = rank.with_floor(floor);
     let identity;
     let frames = match frames {
         Some(f) => f,

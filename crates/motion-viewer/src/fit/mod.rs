@@ -221,6 +221,17 @@ pub enum Bound {
     RmsErrorOfDiagonal(f64),
 }
 
+impl Bound {
+    /// The rank asked for, under [`Bound::Rank`]: what the memory a fit
+    /// holds is sized at (`None`: the largest rank a bound could need).
+    pub(crate) fn fixed_rank(self) -> Option<u64> {
+        match self {
+            Bound::Rank(r) => Some(r as u64),
+            _ => None,
+        }
+    }
+}
+
 /// How `viewer memg fit --parts` splits the mesh into groups, in place of
 /// the scene's own (see `parts.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -418,11 +429,12 @@ pub fn fit_checked_until(
             Rank::Fixed(_) => Vec::new(),
         };
         if over.is_empty() {
-            let mut report = FitReport::new(
+            let report = FitReport::new(
                 anim,
                 groups,
                 &fits.iter().map(|f| f.rank).collect::<Vec<_>>(),
                 &frames.iter().map(Option::is_some).collect::<Vec<_>>(),
+                motion.local_frames,
                 &measured,
                 options,
                 bound,
@@ -433,7 +445,6 @@ pub fn fit_checked_until(
                     ..Seconds::default()
                 },
             );
-            report.local_frames = motion.local_frames;
             return Ok(Checked {
                 bytes,
                 motion,
@@ -468,7 +479,6 @@ pub fn fit_checked_until(
                 &groups[g],
                 frames[g].as_deref().map(Vec::as_slice),
                 bound.with_floor(next),
-                next,
                 stop,
             )
             .map_err(|e| match e {

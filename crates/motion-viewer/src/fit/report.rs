@@ -142,6 +142,7 @@ impl FitReport {
         groups: &[FitGroup],
         ranks: &[usize],
         framed: &[bool],
+        local_frames: usize,
         measured: &Measured,
         options: &FitOptions,
         rank: Rank,
@@ -163,8 +164,7 @@ impl FitReport {
             frames: anim.frames,
             fps: options.fps,
             frame_mode: options.frames,
-            // Distinct frames; the fit's caller sets the shared count.
-            local_frames: framed.iter().filter(|&&f| f).count(),
+            local_frames,
             bound: options.bound,
             max_error_bound: match rank {
                 Rank::Bound(limit, _) => Some(limit),
@@ -196,10 +196,7 @@ impl FitReport {
                         .iter()
                         .map(|g| g.vertices.len() as u64)
                         .collect::<Vec<_>>(),
-                    match options.bound {
-                        Bound::Rank(r) => Some(r as u64),
-                        _ => None,
-                    },
+                    options.bound.fixed_rank(),
                 ),
             },
             seconds,

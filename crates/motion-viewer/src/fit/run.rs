@@ -8,7 +8,7 @@
 use super::input::{AnimationSource, groups_of, read_obj_frames};
 use super::split_fit::{Place, Sizing, fit_parts};
 use super::{
-    Animation, Bound, FitError, FitGroup, FitOptions, FitReport, NEVER, Parts, Stop, fit_checked,
+    Animation, FitError, FitGroup, FitOptions, FitReport, NEVER, Parts, Stop, fit_checked,
 };
 use crate::budget;
 use crate::error::{DecodeError, Error, Result};
@@ -120,10 +120,7 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
         AnimationSource::Objs(files) => (files.len(), files[0].clone()),
     };
     let sizes: Vec<u64> = groups.iter().map(|g| g.vertices.len() as u64).collect();
-    let rank = match request.options.bound {
-        Bound::Rank(r) => Some(r as u64),
-        _ => None,
-    };
+    let rank = request.options.bound.fixed_rank();
     // A .pc2 is mapped (address space, paged from the file); .obj frames
     // are decoded into memory.
     let mapped = matches!(request.animation, AnimationSource::Pc2(_));

@@ -7,8 +7,8 @@
 use super::input::groups_of;
 use super::report::{PartsReport, PartsTry};
 use super::{
-    Animation, Bound, Checked, FitError, FitGroup, FitOptions, FitReport, MAX_AUTO_PARTS, Parts,
-    SizedFor, Stop, fit_checked_until, parts, split_scene,
+    Animation, Checked, FitError, FitGroup, FitOptions, FitReport, MAX_AUTO_PARTS, Parts, SizedFor,
+    Stop, fit_checked_until, parts, split_scene,
 };
 use crate::budget;
 use crate::error::{Error, Result};
@@ -264,10 +264,7 @@ pub fn fit_parts_in_memory(
     let (v, n) = (anim.vertices as u64, anim.frames as u64);
     let sizing = Sizing {
         path: scene_path,
-        rank: match options.bound {
-            Bound::Rank(r) => Some(r as u64),
-            _ => None,
-        },
+        rank: options.bound.fixed_rank(),
         mapped: false,
         extra: budget::parts_bytes(v, n, scene_text.len() as u64),
     };
