@@ -199,9 +199,12 @@ pub(super) fn fit_parts(
                     break;
                 }
             }
-            // Under `auto` a split whose group cannot meet the bound is
-            // passed over; the next, with smaller groups, may.
-            Err(e @ FitError::Unreachable { .. }) if asked == Parts::Auto => {
+            // Under `auto` a split whose group cannot meet the bound (the
+            // largest error's or the RMS error's) is passed over; the next,
+            // with smaller groups, may.
+            Err(e @ (FitError::Unreachable { .. } | FitError::UnreachableRms { .. }))
+                if asked == Parts::Auto =>
+            {
                 tried.push(PartsTry {
                     parts: count,
                     groups: groups.len(),
