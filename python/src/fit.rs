@@ -42,11 +42,11 @@ fn fit_array<'py>(
     parts: Option<&Bound<'py, PyAny>>,
     out_scene: Option<PathBuf>,
 ) -> PyResult<(Track, Bound<'py, PyAny>)> {
-    let parts = parts.map(parts_asked).transpose()?;
-    let out_scene = match (parts, out_scene) {
-        (Some(_), Some(path)) => {
+    // With parts: how many, and where the split scene goes.
+    let split = match (parts.map(parts_asked).transpose()?, out_scene) {
+        (Some(asked), Some(path)) => {
             check_not_input(&path, std::slice::from_ref(&scene), false).or_raise(py)?;
-            Some(path)
+            Some((asked, path))
         }
         (Some(_), None) => {
             return Err(PyValueError::new_err(
@@ -112,7 +112,7 @@ fn fit_array<'py>(
     let n = shape[0];
     // With parts, any part is at most the whole mesh: sized as one group
     // of it here, each split by its own groups before its fit.
-    let sizes: Vec<u64> = match parts {
+    let sizes: Vec<u64> = match split {
         Some(_) => vec![vertices as u64],
         None => groups.iter().map(|g| g.vertices.len() as u64).collect(),
     };
@@ -145,36 +145,26 @@ fn fit_array<'py>(
         )
     })?;
     held.extend_from_slice(given);
-    let scene_text = match parts {
-        Some(_) => Some(
-            py.detach(|| std::fs::read_to_string(&scene))
-                .map_err(|e| Error::io(&scene, e))
-                .or_raise(py)?,
-        ),
-        None => None,
-    };
     // Ctrl+C sets the fit's stop flag and raises KeyboardInterrupt once
     // the fit has stopped (crate::interrupt).
     let fitted = crate::interrupt::run(py, |stop| {
         let anim = Animation::new(&held, vertices, n).map_err(Parted::Fit)?;
-        match (parts, &scene_text) {
-            (Some(asked), Some(text)) => {
-                fit::fit_parts_in_memory(&anim, text, &scene, asked, &options, stop)
-                    .map(|(text, checked)| (Some(text), checked))
-                    .map_err(Parted::Error)
-            }
-            _ => fit::fit_checked_until(&anim, &groups, &options, stop)
+        match &split {
+            Some((asked, _)) => fit::fit_parts_in_memory(&anim, &scene, *asked, &options, stop)
+                .map(|(text, checked)| (Some(text), checked))
+                .map_err(Parted::Error),
+            None => fit::fit_checked_until(&anim, &groups, &options, stop)
                 .map(|checked| (None, checked))
                 .map_err(Parted::Fit),
         }
     })?;
-    let (split, checked) = match fitted {
+    let (text, checked) = match fitted {
         Ok(done) => done,
         Err(Parted::Error(e)) => return Err(to_py(py, e)),
         Err(Parted::Fit(e)) => return Err(fit_error(py, &scene, fps, e)),
     };
-    let (scene, obj) = match (split, out_scene) {
-        (Some(text), Some(path)) => {
+    let (scene, obj) = match (text, split) {
+        (Some(text), Some((_, path))) => {
             // The split scene written, then opened through the door as any
             // scene is: the track's scene is that file.
             py.detach(|| -> motion_viewer::Result<_> {

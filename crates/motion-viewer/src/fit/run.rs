@@ -6,7 +6,7 @@
 //! decoded motion has been measured within the bound.
 
 use super::input::{AnimationSource, groups_of, read_obj_frames};
-use super::split_fit::{Place, Sizing, fit_parts};
+use super::split_fit::{Place, Sizing, fit_parts, scene_text};
 use super::{
     Animation, FitError, FitGroup, FitOptions, FitReport, NEVER, Parts, Stop, fit_checked,
 };
@@ -193,9 +193,7 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
             ((c.bytes, c.report), None)
         }
         Some(asked) => {
-            let text = Input::read(scene_path)?;
-            let text = std::str::from_utf8(&text.data)
-                .map_err(|e| Error::mismatch(scene_path, format!("not UTF-8 text: {e}")))?;
+            let text = scene_text(scene_path)?;
             let sizing = Sizing {
                 path: &sizing_path,
                 rank,
@@ -204,7 +202,7 @@ pub fn fit_files(request: &FitRequest) -> Result<FitReport> {
             };
             let p = fit_parts(
                 &anim,
-                text,
+                &text,
                 asked,
                 &request.options,
                 Place {

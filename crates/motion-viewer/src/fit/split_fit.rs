@@ -13,6 +13,7 @@ use super::{
 use crate::budget;
 use crate::error::{Error, Result};
 use crate::formats::memg;
+use crate::open::Input;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -246,11 +247,19 @@ pub(super) fn release_freed_memory() {
     }
 }
 
-/// The scene `scene_text` (read from `scene_path`) split into `asked`
-/// parts, or under [`Parts::Auto`] the split that makes the smallest file,
-/// fitted to `anim` and checked as [`super::fit_checked`] does: the scene's
-/// text with the parts as its groups, and the fit (its report's `parts`
-/// says what was tried). All in memory (Python's `fit`); each split is
+/// The text of the scene at `path`, which a split regroups line by line.
+pub(super) fn scene_text(path: &Path) -> Result<String> {
+    let input = Input::read(path)?;
+    std::str::from_utf8(&input.data)
+        .map(str::to_owned)
+        .map_err(|e| Error::mismatch(path, format!("not UTF-8 text: {e}")))
+}
+
+/// The scene at `scene_path` split into `asked` parts, or under
+/// [`Parts::Auto`] the split that makes the smallest file, fitted to `anim`
+/// and checked as [`super::fit_checked`] does: the scene's text with the
+/// parts as its groups, and the fit (its report's `parts` says what was
+/// tried). Nothing written, only the scene read (Python's `fit`); each split is
 /// sized first against the caps and the memory left, as `viewer memg fit`
 /// sizes it. Ends early with a stop error once `stop` is set.
 ///
@@ -258,12 +267,12 @@ pub(super) fn release_freed_memory() {
 /// As `viewer memg fit --parts`, naming `scene_path`.
 pub fn fit_parts_in_memory(
     anim: &Animation<'_>,
-    scene_text: &str,
     scene_path: &Path,
     asked: Parts,
     options: &FitOptions,
     stop: &AtomicBool,
 ) -> Result<(String, Checked)> {
+    let scene_text = scene_text(scene_path)?;
     let (v, n) = (anim.vertices as u64, anim.frames as u64);
     let sizing = Sizing {
         path: scene_path,
@@ -276,7 +285,15 @@ pub fn fit_parts_in_memory(
         out: scene_path,
         spill: false,
     };
-    let p = fit_parts(anim, scene_text, asked, options, place, &sizing, Stop(stop))?;
+    let p = fit_parts(
+        anim,
+        &scene_text,
+        asked,
+        options,
+        place,
+        &sizing,
+        Stop(stop),
+    )?;
     let bytes = p.bytes.into_bytes(scene_path)?;
     let motion = memg::decode(&bytes).map_err(|e| Error::decode(scene_path, e))?;
     let mut report = p.fit;
