@@ -79,14 +79,28 @@ fn a_sheet_bending_two_ways_has_rank_two() {
     );
 }
 
-/// A 4 × 4 × 4 block of points turning about the axis (1, 2, 3) by 0.1 rad
-/// a step, carried along, and swelling in x by a small pulse.
-fn tumbling_block(frames: usize) -> Vec<f32> {
+/// `p` turned about the axis (1, 2, 3) by 0.1 rad a step for `t` steps
+/// (Rodrigues: p c + (k × p) s + k (k·p)(1 − c)) and carried along.
+fn tumbled(p: [f64; 3], t: usize) -> [f64; 3] {
     let norm = 14f64.sqrt();
     let k = [1.0 / norm, 2.0 / norm, 3.0 / norm];
+    let (s, c) = (0.1 * t as f64).sin_cos();
+    let kp = k[0] * p[0] + k[1] * p[1] + k[2] * p[2];
+    let cross = [
+        k[1] * p[2] - k[2] * p[1],
+        k[2] * p[0] - k[0] * p[2],
+        k[0] * p[1] - k[1] * p[0],
+    ];
+    std::array::from_fn(|a| {
+        p[a] * c + cross[a] * s + k[a] * kp * (1.0 - c) + 0.05 * t as f64 * (a + 1) as f64
+    })
+}
+
+/// A 4 × 4 × 4 block of points [`tumbled`], and swelling in x by a small
+/// pulse.
+fn tumbling_block(frames: usize) -> Vec<f32> {
     let mut out = Vec::new();
     for t in 0..frames {
-        let (s, c) = (0.1 * t as f64).sin_cos();
         let swell = 1.0 + 0.02 * (0.4 * t as f64).sin();
         for i in 0..64 {
             let p = [
@@ -94,17 +108,7 @@ fn tumbling_block(frames: usize) -> Vec<f32> {
                 ((i / 4 % 4) as f64 - 1.5),
                 ((i / 16) as f64 - 1.5),
             ];
-            // Rodrigues: p c + (k × p) s + k (k·p)(1 − c).
-            let kp = k[0] * p[0] + k[1] * p[1] + k[2] * p[2];
-            let cross = [
-                k[1] * p[2] - k[2] * p[1],
-                k[2] * p[0] - k[0] * p[2],
-                k[0] * p[1] - k[1] * p[0],
-            ];
-            for a in 0..3 {
-                let moved = p[a] * c + cross[a] * s + k[a] * kp * (1.0 - c);
-                out.push((moved + 0.05 * t as f64 * (a + 1) as f64) as f32);
-            }
+            out.extend(tumbled(p, t).map(|x| x as f32));
         }
     }
     out
@@ -336,14 +340,11 @@ fn auto_frames_keep_a_frame_only_where_it_saves_bytes() {
 }
 
 /// `blocks` blocks of 64 points side by side along y (each centred on
-/// x = 0), turning and carried as one body like [`tumbling_block`], each
-/// swelling in x about its own centre with its own phase.
+/// x = 0), [`tumbled`] as one body, each swelling in x about its own
+/// centre with its own phase.
 fn one_body_of_blocks(blocks: usize, frames: usize) -> Vec<f32> {
-    let norm = 14f64.sqrt();
-    let k = [1.0 / norm, 2.0 / norm, 3.0 / norm];
     let mut out = Vec::new();
     for t in 0..frames {
-        let (s, c) = (0.1 * t as f64).sin_cos();
         for b in 0..blocks {
             let swell = 1.0 + 0.05 * (0.4 * t as f64 + b as f64).sin();
             for i in 0..64 {
@@ -352,16 +353,7 @@ fn one_body_of_blocks(blocks: usize, frames: usize) -> Vec<f32> {
                     (i / 4 % 4) as f64 - 1.5 + 5.0 * b as f64,
                     (i / 16) as f64 - 1.5,
                 ];
-                let kp = k[0] * p[0] + k[1] * p[1] + k[2] * p[2];
-                let cross = [
-                    k[1] * p[2] - k[2] * p[1],
-                    k[2] * p[0] - k[0] * p[2],
-                    k[0] * p[1] - k[1] * p[0],
-                ];
-                for a in 0..3 {
-                    let moved = p[a] * c + cross[a] * s + k[a] * kp * (1.0 - c);
-                    out.push((moved + 0.05 * t as f64 * (a + 1) as f64) as f32);
-                }
+                out.extend(tumbled(p, t).map(|x| x as f32));
             }
         }
     }

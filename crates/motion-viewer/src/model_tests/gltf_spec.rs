@@ -72,20 +72,19 @@ fn under(asset: &Asset, root: &str, name: &str) -> usize {
     found[0]
 }
 
-/// The mesh nodes under track root `root`, at any depth.
+/// The mesh nodes under track root `root`, at any depth (a MEMG frame
+/// several groups share is a node over theirs).
 fn mesh_children(asset: &Asset, root: &str) -> Vec<usize> {
-    // Depth first: a MEMG frame several groups share is a node over theirs.
-    let mut found = Vec::new();
-    let mut stack: Vec<usize> = vec![asset.named(root)[0]];
-    while let Some(n) = stack.pop() {
-        let children: Vec<_> = asset.node(n).children().collect();
-        for c in children.iter().rev() {
-            stack.push(c.index());
-        }
-        if n != asset.named(root)[0] && asset.node(n).mesh().is_some() {
-            found.push(n);
+    fn under(node: gltf::Node<'_>, found: &mut Vec<usize>) {
+        for c in node.children() {
+            if c.mesh().is_some() {
+                found.push(c.index());
+            }
+            under(c, found);
         }
     }
+    let mut found = Vec::new();
+    under(asset.node(asset.named(root)[0]), &mut found);
     found
 }
 
