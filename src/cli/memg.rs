@@ -32,8 +32,9 @@ struct FitArgs {
     #[arg(required = true, value_name = "ANIMATION")]
     animation: Vec<PathBuf>,
     /// The MEMG motion file to write, or a glTF (`.glb`, `.gltf`): the fitted motion as
-    /// `viewer export` writes a MEMG scene (a node per group carrying its frames, a morph
-    /// target per basis column, their weights per frame).
+    /// `viewer export` writes a MEMG scene (a node per group carrying its frames, or under one
+    /// carrying frames several groups share, a morph target per basis column, their weights
+    /// per frame).
     #[arg(long)]
     out: PathBuf,
     /// The same basis size in every group (at most its 3 × vertices and its frames).
