@@ -407,8 +407,20 @@ pub fn bounds<const N: usize>(data: impl IntoIterator<Item = [f32; N]>) -> (Valu
             hi[k] = hi[k].max(v[k]);
         }
     }
-    let json = |a: [f32; N]| Value::from(a.iter().map(|&x| f64::from(x)).collect::<Vec<_>>());
+    let json = |a: [f32; N]| Value::from(a.iter().map(|&x| shortest(x)).collect::<Vec<_>>());
     (json(lo), json(hi))
+}
+
+/// `x` as the decimal with the fewest digits that reads back as the same
+/// `f32` (Rust's `Display`), as JSON readers read it: into an `f64`, then
+/// to `f32`. `f64::from(x)` would write all 17 digits of the `f64` nearest
+/// it (`0.30000001192092896` for `0.3`), eight more per bound.
+fn shortest(x: f32) -> f64 {
+    x.to_string()
+        .parse::<f64>()
+        .ok()
+        .filter(|&d| d as f32 == x)
+        .unwrap_or(f64::from(x))
 }
 
 /// `value` as an `extras` object.
@@ -429,4 +441,25 @@ pub fn placed(offset: glam::Vec3, scale: f32) -> (Option<[f32; 3]>, Option<[f32;
 /// The error for an export that can't be written as asked.
 pub fn refuse(file: impl AsRef<std::path::Path>, message: impl std::fmt::Display) -> Error {
     Error::unsupported(file, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_are_written_with_the_fewest_digits_that_read_back_the_same() {
+        let (lo, hi) = bounds([[0.3f32, -1.0, 1e-7], [0.1, 2.5, 3.4e38]]);
+        assert_eq!(serde_json::to_string(&lo).unwrap(), "[0.1,-1.0,1e-7]");
+        assert_eq!(serde_json::to_string(&hi).unwrap(), "[0.3,2.5,3.4e+38]");
+        // Every f32 of a sweep over the exponents reads back as itself
+        // through its decimal, as a JSON reader reads it (f64, then f32).
+        for bits in (0..u32::MAX).step_by(9_973) {
+            let x = f32::from_bits(bits);
+            if x.is_finite() {
+                let text = serde_json::to_string(&shortest(x)).unwrap();
+                assert_eq!(text.parse::<f64>().unwrap() as f32, x, "{x:e} as {text}");
+            }
+        }
+    }
 }
