@@ -49,6 +49,18 @@ pub struct Document<'a> {
     samplers: Vec<animation::Sampler>,
     times: HashMap<Vec<u32>, Index<json::Accessor>>,
     materials: HashMap<([u32; 4], bool), Index<json::Material>>,
+    last_view: Option<OpenView>,
+}
+
+/// The buffer view the last accessor went into, which the next may join
+/// when its bytes follow on and it is of the same kind.
+#[derive(Clone, Copy)]
+struct OpenView {
+    index: Index<buffer::View>,
+    start: u64,
+    end: u64,
+    target: Option<buffer::Target>,
+    element: u64,
 }
 
 impl<'a> Document<'a> {
@@ -64,6 +76,7 @@ impl<'a> Document<'a> {
             samplers: Vec::new(),
             times: HashMap::new(),
             materials: HashMap::new(),
+            last_view: None,
         }
     }
 
@@ -124,10 +137,64 @@ impl<'a> Document<'a> {
         type_: accessor::Type,
         bounds: Option<(Value, Value)>,
     ) -> Index<json::Accessor> {
+        self.accessor_at(view, 0, count, component, type_, bounds)
+    }
+
+    /// The view for `len` bytes planned at `offset` of the buffer, and
+    /// where in it they start: the last accessor's view, grown over them,
+    /// when they follow its bytes and are of its kind (its target, and for
+    /// vertex attributes the same element size, which becomes the view's
+    /// stride, as glTF asks of a view several attributes share); else a
+    /// view of their own. One view for a primitive's positions, normals and
+    /// morph targets, or for a run of animation outputs, writes one JSON
+    /// entry instead of one each.
+    fn place(
+        &mut self,
+        offset: u64,
+        len: u64,
+        target: Option<buffer::Target>,
+        element: u64,
+    ) -> (Index<buffer::View>, u64) {
+        let vertices = target == Some(buffer::Target::ArrayBuffer);
+        if let Some(open) = self.last_view.as_mut()
+            && open.end == offset
+            && open.target == target
+            && (!vertices
+                || (open.element == element && element.is_multiple_of(4) && element <= 252))
+        {
+            open.end = offset + len.next_multiple_of(4);
+            let view = &mut self.root.buffer_views[open.index.value()];
+            view.byte_length = USize64(open.end - open.start);
+            if vertices {
+                view.byte_stride = Some(json::buffer::Stride(element as usize));
+            }
+            return (open.index, offset - open.start);
+        }
+        let index = self.view(offset, len, target);
+        self.last_view = Some(OpenView {
+            index,
+            start: offset,
+            end: offset + len.next_multiple_of(4),
+            target,
+            element,
+        });
+        (index, 0)
+    }
+
+    /// An accessor of `count` elements `at` bytes into `view`.
+    fn accessor_at(
+        &mut self,
+        view: Index<buffer::View>,
+        at: u64,
+        count: usize,
+        component: accessor::ComponentType,
+        type_: accessor::Type,
+        bounds: Option<(Value, Value)>,
+    ) -> Index<json::Accessor> {
         let (min, max) = bounds.unzip();
         self.root.push(json::Accessor {
             buffer_view: Some(view),
-            byte_offset: None,
+            byte_offset: (at > 0).then_some(USize64(at)),
             count: USize64(count as u64),
             component_type: Valid(accessor::GenericComponentType(component)),
             extensions: None,
@@ -157,9 +224,10 @@ impl<'a> Document<'a> {
             .collect();
         let len = bytes.len() as u64;
         let offset = self.push_bytes(bytes);
-        let view = self.view(offset, len, target);
-        self.accessor(
+        let (view, at) = self.place(offset, len, target, 4 * N as u64);
+        self.accessor_at(
             view,
+            at,
             data.len(),
             accessor::ComponentType::F32,
             vector_type(N),
@@ -178,9 +246,10 @@ impl<'a> Document<'a> {
     ) -> Index<json::Accessor> {
         let len = (4 * N * count) as u64;
         let offset = self.push_deferred(len, fill);
-        let view = self.view(offset, len, target);
-        self.accessor(
+        let (view, at) = self.place(offset, len, target, 4 * N as u64);
+        self.accessor_at(
             view,
+            at,
             count,
             accessor::ComponentType::F32,
             vector_type(N),
@@ -201,8 +270,16 @@ impl<'a> Document<'a> {
         };
         let len = bytes.len() as u64;
         let offset = self.push_bytes(bytes);
-        let view = self.view(offset, len, Some(buffer::Target::ElementArrayBuffer));
-        self.accessor(view, indices.len(), component, accessor::Type::Scalar, None)
+        let target = Some(buffer::Target::ElementArrayBuffer);
+        let (view, at) = self.place(offset, len, target, 0);
+        self.accessor_at(
+            view,
+            at,
+            indices.len(),
+            component,
+            accessor::Type::Scalar,
+            None,
+        )
     }
 
     /// The material of a flat colour (linear RGBA), one per colour and sidedness.
@@ -446,6 +523,37 @@ pub fn refuse(file: impl AsRef<std::path::Path>, message: impl std::fmt::Display
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn accessors_whose_bytes_follow_on_share_a_view_of_their_kind() {
+        let mut doc = Document::new();
+        let vertices = Some(buffer::Target::ArrayBuffer);
+        let p = doc.floats(&[[0.0f32; 3]; 5], vertices, true);
+        let n = doc.floats(&[[1.0f32; 3]; 5], vertices, false);
+        let uv = doc.floats(&[[0.5f32; 2]; 5], vertices, false);
+        let i = doc.indices(&[0, 1, 2]);
+        let t = doc.floats(&[[0.0f32], [1.0]], None, true);
+        let r = doc.floats(&[[0.0f32, 0.0, 0.0, 1.0]; 2], None, false);
+        let a = |x: Index<json::Accessor>| &doc.root.accessors[x.value()];
+        let at = |x: Index<json::Accessor>| a(x).byte_offset.map_or(0, |o| o.0);
+        // Positions and normals: one view of stride 12, the normals 60 bytes in.
+        assert_eq!(a(p).buffer_view, a(n).buffer_view);
+        assert_eq!((at(p), at(n)), (0, 60));
+        let view = &doc.root.buffer_views[a(p).buffer_view.unwrap().value()];
+        assert_eq!(
+            (view.byte_length.0, view.byte_stride.map(|s| s.0)),
+            (120, Some(12))
+        );
+        // Another element size, the indices and the animation's data: views of their own,
+        // the animation's two in one without a stride.
+        assert_ne!(a(uv).buffer_view, a(n).buffer_view);
+        assert_ne!(a(i).buffer_view, a(uv).buffer_view);
+        assert_eq!(a(t).buffer_view, a(r).buffer_view);
+        assert_eq!((at(t), at(r)), (0, 8));
+        let view = &doc.root.buffer_views[a(t).buffer_view.unwrap().value()];
+        assert_eq!((view.byte_length.0, view.byte_stride), (40, None));
+        assert_eq!(doc.root.buffer_views.len(), 4);
+    }
 
     #[test]
     fn bounds_are_written_with_the_fewest_digits_that_read_back_the_same() {
