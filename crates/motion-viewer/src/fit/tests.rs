@@ -360,6 +360,16 @@ fn one_body_of_blocks(blocks: usize, frames: usize) -> Vec<f32> {
     out
 }
 
+/// One group of each block of [`one_body_of_blocks`]: `block0`, `block1`…
+fn block_groups(blocks: usize) -> Vec<FitGroup> {
+    (0..blocks as u32)
+        .map(|b| FitGroup {
+            name: format!("block{b}"),
+            vertices: (64 * b..64 * (b + 1)).collect(),
+        })
+        .collect()
+}
+
 #[test]
 fn parts_of_one_body_share_its_frame_under_auto() {
     // Four blocks turning as one body, each swelling on its own: in the
@@ -368,12 +378,7 @@ fn parts_of_one_body_share_its_frame_under_auto() {
     let (blocks, frames) = (4, 60);
     let positions = one_body_of_blocks(blocks, frames);
     let anim = Animation::new(&positions, 64 * blocks, frames).unwrap();
-    let groups: Vec<FitGroup> = (0..blocks as u32)
-        .map(|b| FitGroup {
-            name: format!("block{b}"),
-            vertices: (64 * b..64 * (b + 1)).collect(),
-        })
-        .collect();
+    let groups = block_groups(blocks);
     let fit = |frames| {
         let options = FitOptions {
             bound: Bound::MaxError(1e-4),
@@ -400,39 +405,28 @@ fn parts_of_one_body_share_its_frame_under_auto() {
         local.bytes.len() - auto.bytes.len(),
         (blocks - 1) * frames * 96
     );
-    // Decoded and deformed in f64 by the spec's formula, against the input.
+    // Decoded and deformed by the f64 reference, against the input.
     let decoded = formats::memg::decode(&auto.bytes).unwrap();
-    let worst = (0..frames)
-        .flat_map(|t| {
-            let decoded = &decoded;
-            let positions = &positions;
-            decoded.groups.iter().flat_map(move |g| {
-                let frame = decoded.frame(t, g.parent).unwrap();
-                (0..g.vertex_count()).map(move |i| {
-                    let local: [f64; 3] = std::array::from_fn(|a| {
-                        let row = 3 * i + a;
-                        let mut x = f64::from(g.mean[row]);
-                        for j in 0..g.basis_len {
-                            x += f64::from(g.basis[j * 3 * g.vertex_count() + row])
-                                * f64::from(g.coeffs[t * g.basis_len + j]);
-                        }
-                        x
-                    });
-                    let v = (g.mapping[i] - 1) as usize;
-                    (0..3)
-                        .map(|r| {
-                            let world = frame[4 * r] * local[0]
-                                + frame[4 * r + 1] * local[1]
-                                + frame[4 * r + 2] * local[2]
-                                + frame[4 * r + 3];
-                            (world - f64::from(positions[3 * (t * 256 + v) + r])).powi(2)
-                        })
-                        .sum::<f64>()
-                        .sqrt()
-                })
+    let scene = ObjScene {
+        positions: vec![[0.0; 3]; 64 * blocks],
+        groups: groups
+            .iter()
+            .map(|g| ObjGroup {
+                name: g.name.clone(),
+                ..ObjGroup::default()
             })
-        })
-        .fold(0.0, f64::max);
+            .collect(),
+        ..ObjScene::default()
+    };
+    let binding = Binding::new(&scene, &decoded).unwrap();
+    let mut worst = 0f64;
+    for t in 0..frames {
+        let placed = deform_reference_f64(&scene, &decoded, &binding, t as f64);
+        for (i, p) in placed.iter().enumerate() {
+            let x = anim.point(t, i);
+            worst = worst.max((0..3).map(|a| (p[a] - x[a]).powi(2)).sum::<f64>().sqrt());
+        }
+    }
     assert!(worst <= 1e-4 + 1e-6, "worst {worst:e}");
 }
 
@@ -444,12 +438,7 @@ fn many_groups_share_the_whole_mesh_s_frame() {
     let (blocks, frames) = (80, 20);
     let positions = one_body_of_blocks(blocks, frames);
     let anim = Animation::new(&positions, 64 * blocks, frames).unwrap();
-    let groups: Vec<FitGroup> = (0..blocks as u32)
-        .map(|b| FitGroup {
-            name: format!("block{b}"),
-            vertices: (64 * b..64 * (b + 1)).collect(),
-        })
-        .collect();
+    let groups = block_groups(blocks);
     // The body reaches 400 units out, where an f32 is 3e-5 apart: a bound
     // the deformer's f32 arithmetic can hold there.
     let options = FitOptions {
