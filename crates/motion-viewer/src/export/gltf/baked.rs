@@ -18,7 +18,6 @@ use std::rc::Rc;
 use gltf_json as json;
 use json::Index;
 use json::animation::{Interpolation, Property};
-use json::buffer::Target;
 
 use super::document::{Document, bounds, placed, refuse};
 use super::memg::MemgTrack;
@@ -145,15 +144,13 @@ pub fn add<'s>(
         let mut at = offset;
         let mut positions = Vec::with_capacity(parts.len());
         for ((part, &size), b) in parts.iter().zip(&sizes).zip(frame_bounds) {
-            let view = doc.view(at, size, Some(Target::ArrayBuffer));
-            positions.push(doc.accessor(view, part.vertices.len(), F32, VEC3, Some(b)));
+            positions.push(doc.vec3_at(at, part.vertices.len(), Some(b)));
             at += size;
         }
         let mut primitives = Vec::with_capacity(parts.len());
         for ((part, &size), (s, pos)) in parts.iter().zip(&sizes).zip(shared.iter().zip(positions))
         {
-            let view = doc.view(at, size, Some(Target::ArrayBuffer));
-            let normals = doc.accessor(view, part.vertices.len(), F32, VEC3, None);
+            let normals = doc.vec3_at(at, part.vertices.len(), None);
             primitives.push(s.primitive(part, pos, normals));
             at += size;
         }
@@ -190,6 +187,3 @@ pub fn add<'s>(
         },
     ))
 }
-
-const F32: json::accessor::ComponentType = json::accessor::ComponentType::F32;
-const VEC3: json::accessor::Type = json::accessor::Type::Vec3;

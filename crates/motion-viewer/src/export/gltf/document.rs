@@ -128,18 +128,6 @@ impl<'a> Document<'a> {
         })
     }
 
-    /// An accessor of `count` elements over `view`.
-    pub fn accessor(
-        &mut self,
-        view: Index<buffer::View>,
-        count: usize,
-        component: accessor::ComponentType,
-        type_: accessor::Type,
-        bounds: Option<(Value, Value)>,
-    ) -> Index<json::Accessor> {
-        self.accessor_at(view, 0, count, component, type_, bounds)
-    }
-
     /// The view for `len` bytes planned at `offset` of the buffer, and
     /// where in it they start: the last accessor's view, grown over them,
     /// when they follow its bytes and are of its kind (its target, and for
@@ -179,6 +167,27 @@ impl<'a> Document<'a> {
             element,
         });
         (index, 0)
+    }
+
+    /// An accessor of `count` vertex 3-vectors of `f32` at `offset` of the
+    /// buffer, in bytes planned already: in the last accessor's view when
+    /// they follow its bytes ([`Self::place`]).
+    pub(crate) fn vec3_at(
+        &mut self,
+        offset: u64,
+        count: usize,
+        bounds: Option<(Value, Value)>,
+    ) -> Index<json::Accessor> {
+        let target = Some(buffer::Target::ArrayBuffer);
+        let (view, at) = self.place(offset, 12 * count as u64, target, 12);
+        self.accessor_at(
+            view,
+            at,
+            count,
+            accessor::ComponentType::F32,
+            accessor::Type::Vec3,
+            bounds,
+        )
     }
 
     /// An accessor of `count` elements `at` bytes into `view`.
