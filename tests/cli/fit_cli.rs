@@ -529,7 +529,7 @@ fn a_fit_past_the_memory_cap_is_refused_before_it_reads() {
 
 #[test]
 fn auto_frames_keep_the_smaller_file_per_group() {
-    // At 1% of the diagonal the flag on its pole needs as many components
+    // At 0.5% of the diagonal the flag on its pole needs as many components
     // without a frame as with one, and the frame's 96 bytes a frame are saved.
     let dir = tempfile::tempdir().unwrap();
     let (obj, pc2) = (test_data("fit/flag.obj"), test_data("fit/flag.pc2"));
@@ -542,14 +542,14 @@ fn auto_frames_keep_the_smaller_file_per_group() {
                 s(&obj),
                 s(&pc2),
                 "--max-error",
-                "1%",
+                "0.5%",
                 "--frames",
                 mode,
                 "--out",
                 s(&bin),
             ]);
             let (_, worst) = worst(&bin, &obj_vertices(&obj), &cache);
-            assert!(worst <= 1e-2 * cache.diagonal(), "{mode}: {worst:e}");
+            assert!(worst <= 5e-3 * cache.diagonal(), "{mode}: {worst:e}");
             (
                 r["groups"][0]["frame"].as_bool().unwrap(),
                 r["bytes"]["memg"].as_u64().unwrap(),

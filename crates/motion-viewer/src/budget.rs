@@ -272,7 +272,10 @@ pub(crate) const MAX_FIT_BYTES: u64 = 8 << 30;
 ///   working set: its Gram matrix with its eigenvectors and faer's scratch
 ///   (`min(3v, n)²` `f64` per thread and three more), its rows made whole
 ///   where they are fewer than the frames (`8·3v·n`), and `U` as made
-///   (`36vr`: `f32`, its `f64` blocks, the copy kept); or
+///   (`36vr`: `f32`, its `f64` blocks, the copy kept) — or, for a group
+///   small enough to be refitted for its largest error (`fit/minimax.rs`),
+///   that refit's positions, weights and errors (`40vn`) and its factors
+///   twice, beside `U`; or
 /// - while checking: the file's bytes (`f64`: `28v + 24vr + 8rn + 96n`),
 ///   the file decoded (`16v + 12vr + 4rn + 96n`) and either the fitted
 ///   arrays or (after the check, in the Python package) a copy of the
@@ -330,6 +333,17 @@ pub(crate) fn fit_bytes(vertices: u64, frames: u64, groups: &[u64], rank: Option
                 .saturating_add(vr.saturating_mul(36))
                 .saturating_add(v.saturating_mul(12)),
         );
+        // A small group's minimax refit, once its eigendecomposition is
+        // gone: its positions whole, a weight and an error each, beside
+        // PCA's arrays.
+        #[cfg(feature = "fit")]
+        if crate::fit::minimax::refits(v, n) {
+            working = working.max(
+                crate::fit::minimax::bytes(v, n, r)
+                    .saturating_add(vr.saturating_mul(36))
+                    .saturating_add(v.saturating_mul(12)),
+            );
+        }
         largest = largest.max(v);
     }
     let measuring = vertices

@@ -18,8 +18,12 @@
 //! distance, not an estimate from the singular values. Under a bound the
 //! ranks are tried in growing blocks (the singular values say where to
 //! start), so the work is at most about twice that of the rank chosen.
+//! Under a largest-error bound, a group small enough is then refitted for
+//! its largest error (`minimax.rs`) at ranks below PCA's, down to the
+//! lowest that still holds the bound.
 
 use super::frames::Rigid;
+use super::minimax;
 use super::{Animation, Stop};
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, Par, Side};
@@ -58,6 +62,17 @@ impl Rank {
             Rank::Bound(limit, _) | Rank::Rms(limit, _) => Some(limit),
         }
     }
+}
+
+/// Whether a fit under a largest-error bound tries the minimax refit
+/// (`minimax.rs`) below PCA's rank.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refit {
+    /// Yes: the fit written.
+    Minimax,
+    /// No, PCA's rank alone: a fit that only sizes a choice (which frames
+    /// a group takes), cheaper by the refit's rounds.
+    PcaOnly,
 }
 
 /// A group's fitted arrays, laid out as [`crate::formats::memg::MemgGroup`] holds them.
@@ -106,6 +121,7 @@ pub(crate) fn fit_group(
     vertices: &[u32],
     frames: &[Rigid],
     rank: Rank,
+    refit: Refit,
     stop: Stop<'_>,
 ) -> Result<GroupBasis, Failed> {
     let group = Group {
@@ -204,6 +220,15 @@ pub(crate) fn fit_group(
             }
         };
         stopped()?;
+        if let (Rank::Bound(bound, floor), Refit::Minimax) = (rank, refit) {
+            drop(eigen);
+            if let Some(lower) = group.lower_rank(&mean, &basis, &coeffs, cols, r, floor, |r| {
+                bound - headroom(r, magnitude)
+            }) {
+                return Ok(lower);
+            }
+            stopped()?;
+        }
         return Ok(GroupBasis {
             basis: basis[..rows * r].to_vec(),
             coeffs: (0..n)
@@ -324,6 +349,65 @@ impl Group<'_> {
             }
         }
         a
+    }
+
+    /// `A = L − p` whole, timestep after timestep (`t·3v + row`), for [`minimax`].
+    fn rows_by_time(&self, mean: &[f32]) -> Vec<f64> {
+        let rows = 3 * self.vertices.len();
+        let mut a = vec![0f64; rows * self.anim.frames];
+        a.par_chunks_mut(rows.max(1))
+            .enumerate()
+            .for_each(|(t, out)| {
+                for k in 0..self.vertices.len() {
+                    let p = self.local(t, k);
+                    for axis in 0..3 {
+                        out[3 * k + axis] = p[axis] - f64::from(mean[3 * k + axis]);
+                    }
+                }
+            });
+        a
+    }
+
+    /// Under a largest-error bound that PCA meets at rank `r`, the lowest
+    /// rank below it (at least `floor`) that the minimax refit meets, each
+    /// measured on the `f32` arrays as PCA's ranks are; `None` where none
+    /// does, the group is too large to refit or its rounds would cost too
+    /// much ([`minimax::refits_at`]), or the fit was stopped. `within(r)` is the largest error allowed at rank `r`.
+    #[allow(clippy::too_many_arguments)]
+    fn lower_rank(
+        &self,
+        mean: &[f32],
+        basis: &[f32],
+        coeffs: &[f32],
+        cols: usize,
+        r: usize,
+        floor: usize,
+        within: impl Fn(usize) -> f64,
+    ) -> Option<GroupBasis> {
+        let (v, n) = (self.vertices.len(), self.anim.frames);
+        if r <= floor || !minimax::refits_at(v as u64, n as u64, r as u64 - 1) {
+            return None;
+        }
+        let a = self.rows_by_time(mean);
+        let mut lower = None;
+        for rank in (floor..r).rev() {
+            // Aimed a little under the bound: the f32 arrays are measured again.
+            let target = within(rank) * (1.0 - 1e-6);
+            let refit = minimax::refit(&a, mean, basis, coeffs, cols, rank, target, self.stop)?;
+            let max_error =
+                self.errors(&refit.mean, &refit.basis, &refit.coeffs, rank, Some(rank))[rank];
+            if self.stop.now() || max_error > within(rank) {
+                break;
+            }
+            lower = Some(GroupBasis {
+                mean: refit.mean,
+                basis: refit.basis,
+                coeffs: refit.coeffs,
+                rank,
+                max_error,
+            });
+        }
+        lower
     }
 
     /// The vertex ranges `A` is made in.

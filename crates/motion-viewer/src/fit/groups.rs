@@ -1,7 +1,7 @@
 //! Each group fitted: its rigid frames (or none) and its basis, small groups
 //! side by side; and the fitted groups assembled into a MEMG motion.
 
-use super::basis::{self, GroupBasis, Rank};
+use super::basis::{self, GroupBasis, Rank, Refit};
 use super::frames::{self, Rigid};
 use super::{Animation, FitError, FitGroup, FitOptions, FrameMode, SizedFor, Stop};
 use crate::formats::bytes::ByteOrder;
@@ -48,8 +48,8 @@ pub(super) fn fit_groups(
         let own = Arc::new(frames::rigid_frames(anim, &g.vertices, stop));
         let n = anim.frames as u64;
         let (local, world) = (
-            fit_one(anim, g, Some(own.as_slice()), rank, stop),
-            fit_one(anim, g, None, rank, stop),
+            fit_one(anim, g, Some(own.as_slice()), rank, Refit::Minimax, stop),
+            fit_one(anim, g, None, rank, Refit::Minimax, stop),
         );
         let (frames, fit) = match (local, world) {
             (Err(FitError::Stopped), _) | (_, Err(FitError::Stopped)) => {
@@ -102,8 +102,16 @@ fn fit_in(
     stop: Stop<'_>,
 ) -> Result<Vec<GroupBasis>, FitError> {
     use rayon::prelude::*;
-    let fit =
-        |g: &FitGroup, f: &Frames| fit_one(anim, g, f.as_deref().map(Vec::as_slice), rank, stop);
+    let fit = |g: &FitGroup, f: &Frames| {
+        fit_one(
+            anim,
+            g,
+            f.as_deref().map(Vec::as_slice),
+            rank,
+            Refit::Minimax,
+            stop,
+        )
+    };
     let mut done: Vec<Option<Result<GroupBasis, FitError>>> = Vec::with_capacity(groups.len());
     done.resize_with(groups.len(), || None);
     // One hand-over to the pool for all of them; each group's own parallel
@@ -172,7 +180,9 @@ fn choose_frames(
     let n = anim.frames as u64;
     let cost = |&(i, c): &(usize, Option<usize>)| -> Result<u64, FitError> {
         let g = &groups[i];
-        match fit_one(anim, g, c.map(|c| candidates[c].as_slice()), rank, stop) {
+        // Sized by PCA's rank alone: the frames chosen are fitted again, refit and all.
+        let frames = c.map(|c| candidates[c].as_slice());
+        match fit_one(anim, g, frames, rank, Refit::PcaOnly, stop) {
             Ok(b) => Ok(basis_bytes(size, g, &b, n)),
             Err(FitError::Stopped) => Err(FitError::Stopped),
             Err(_) => Ok(u64::MAX),
@@ -251,6 +261,7 @@ fn choose_frames(
             &groups[i],
             Some(candidates[own(i)].as_slice()),
             rank,
+            Refit::PcaOnly,
             stop,
         )?;
         chosen[i] = Some(own(i));
@@ -273,6 +284,7 @@ pub(super) fn fit_one(
     group: &FitGroup,
     frames: Option<&[Rigid]>,
     rank: Rank,
+    refit: Refit,
     stop: Stop<'_>,
 ) -> Result<GroupBasis, FitError> {
     let identity;
@@ -283,7 +295,7 @@ pub(super) fn fit_one(
             &identity
         }
     };
-    basis::fit_group(anim, &group.vertices, frames, rank, stop).map_err(|e| match e {
+    basis::fit_group(anim, &group.vertices, frames, rank, refit, stop).map_err(|e| match e {
         basis::Failed::Stopped => FitError::Stopped,
         basis::Failed::Unreachable(u) => FitError::Unreachable {
             group: group.name.clone(),

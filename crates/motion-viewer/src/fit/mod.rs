@@ -19,7 +19,9 @@
 //! other groups (the whole mesh's, or another group's: written once) makes
 //! the smaller file ([`FrameMode::Auto`]), then a principal component analysis of its
 //! positions in that frame (`basis.rs`), at a given rank or at the smallest
-//! rank whose largest error at any vertex and timestep is within the bound.
+//! rank whose largest error at any vertex and timestep is within the bound
+//! — lowered, where a refit for the largest error rather than the squared
+//! sum still holds the bound (`minimax.rs`).
 //! Frames are rotations and translations only, because the reduced glTF
 //! export carries a group's frame as its node's transform.
 //!
@@ -49,6 +51,7 @@ mod error;
 mod frames;
 mod groups;
 mod input;
+pub(crate) mod minimax;
 mod parts;
 mod report;
 mod run;
@@ -479,6 +482,7 @@ pub fn fit_checked_until(
                 &groups[g],
                 frames[g].as_deref().map(Vec::as_slice),
                 bound.with_floor(next),
+                basis::Refit::Minimax,
                 stop,
             )
             .map_err(|e| match e {

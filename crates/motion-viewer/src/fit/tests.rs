@@ -79,6 +79,27 @@ fn a_sheet_bending_two_ways_has_rank_two() {
     );
 }
 
+/// One vertex, still for nine timesteps and a unit away on the tenth:
+/// PCA's rank 0 (the mean, 0.1) misses the tenth by 0.9, so under a bound
+/// of 0.6 PCA needs rank 1. The constant with the smallest largest error,
+/// the midpoint, misses every timestep by 0.5: the minimax refit keeps
+/// rank 0, its largest error (on the decoded file) between the two.
+#[test]
+fn a_bound_pca_meets_at_rank_one_is_met_at_rank_zero() {
+    let mut positions = vec![0f32; 30];
+    positions[27] = 1.0;
+    let anim = Animation::new(&positions, 1, 10).unwrap();
+    let options = FitOptions {
+        bound: Bound::MaxError(0.6),
+        frames: FrameMode::World,
+        ..FitOptions::default()
+    };
+    let checked = fit_checked(&anim, &one_group(1), &options).unwrap();
+    assert_eq!(checked.report.groups[0].rank, 0);
+    let worst = checked.report.max_error;
+    assert!((0.5..=0.6).contains(&worst), "largest error {worst}");
+}
+
 /// `p` turned about the axis (1, 2, 3) by 0.1 rad a step for `t` steps
 /// (Rodrigues: p c + (k × p) s + k (k·p)(1 − c)) and carried along.
 fn tumbled(p: [f64; 3], t: usize) -> [f64; 3] {
