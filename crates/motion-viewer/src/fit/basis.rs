@@ -23,7 +23,6 @@
 //! lowest that still holds the bound.
 
 use super::frames::Rigid;
-use super::minimax;
 use super::{Animation, Stop};
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, Par, Side};
@@ -279,16 +278,16 @@ enum GramSide {
 }
 
 /// A group of an animation in its frames.
-struct Group<'a> {
-    anim: &'a Animation<'a>,
-    vertices: &'a [u32],
-    frames: &'a [Rigid],
-    stop: Stop<'a>,
+pub(super) struct Group<'a> {
+    pub(super) anim: &'a Animation<'a>,
+    pub(super) vertices: &'a [u32],
+    pub(super) frames: &'a [Rigid],
+    pub(super) stop: Stop<'a>,
 }
 
 impl Group<'_> {
     /// Vertex `k` of the group at timestep `t`, in its frame.
-    fn local(&self, t: usize, k: usize) -> [f64; 3] {
+    pub(super) fn local(&self, t: usize, k: usize) -> [f64; 3] {
         self.frames[t].to_local(self.anim.point(t, self.vertices[k] as usize))
     }
 
@@ -349,65 +348,6 @@ impl Group<'_> {
             }
         }
         a
-    }
-
-    /// `A = L − p` whole, timestep after timestep (`t·3v + row`), for [`minimax`].
-    fn rows_by_time(&self, mean: &[f32]) -> Vec<f64> {
-        let rows = 3 * self.vertices.len();
-        let mut a = vec![0f64; rows * self.anim.frames];
-        a.par_chunks_mut(rows.max(1))
-            .enumerate()
-            .for_each(|(t, out)| {
-                for k in 0..self.vertices.len() {
-                    let p = self.local(t, k);
-                    for axis in 0..3 {
-                        out[3 * k + axis] = p[axis] - f64::from(mean[3 * k + axis]);
-                    }
-                }
-            });
-        a
-    }
-
-    /// Under a largest-error bound that PCA meets at rank `r`, the lowest
-    /// rank below it (at least `floor`) that the minimax refit meets, each
-    /// measured on the `f32` arrays as PCA's ranks are; `None` where none
-    /// does, the group is too large to refit or its rounds would cost too
-    /// much ([`minimax::refits_at`]), or the fit was stopped. `within(r)` is the largest error allowed at rank `r`.
-    #[allow(clippy::too_many_arguments)]
-    fn lower_rank(
-        &self,
-        mean: &[f32],
-        basis: &[f32],
-        coeffs: &[f32],
-        cols: usize,
-        r: usize,
-        floor: usize,
-        within: impl Fn(usize) -> f64,
-    ) -> Option<GroupBasis> {
-        let (v, n) = (self.vertices.len(), self.anim.frames);
-        if r <= floor || !minimax::refits_at(v as u64, n as u64, r as u64 - 1) {
-            return None;
-        }
-        let a = self.rows_by_time(mean);
-        let mut lower = None;
-        for rank in (floor..r).rev() {
-            // Aimed a little under the bound: the f32 arrays are measured again.
-            let target = within(rank) * (1.0 - 1e-6);
-            let refit = minimax::refit(&a, mean, basis, coeffs, cols, rank, target, self.stop)?;
-            let max_error =
-                self.errors(&refit.mean, &refit.basis, &refit.coeffs, rank, Some(rank))[rank];
-            if self.stop.now() || max_error > within(rank) {
-                break;
-            }
-            lower = Some(GroupBasis {
-                mean: refit.mean,
-                basis: refit.basis,
-                coeffs: refit.coeffs,
-                rank,
-                max_error,
-            });
-        }
-        lower
     }
 
     /// The vertex ranges `A` is made in.
@@ -562,7 +502,7 @@ impl Group<'_> {
     /// The largest error (distance from the input, any vertex, any
     /// timestep) of ranks 0 ..= `cols`, or of rank `only` alone (the other
     /// entries 0): `f64` arithmetic on the rounded arrays.
-    fn errors(
+    pub(super) fn errors(
         &self,
         mean: &[f32],
         basis: &[f32],

@@ -24,6 +24,7 @@
 //! rounds are cheap enough ([`refits_at`]).
 
 use super::Stop;
+use super::basis::{Group, GroupBasis};
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, Par};
 use nalgebra::DMatrix;
@@ -73,6 +74,69 @@ pub(crate) fn bytes(vertices: u64, frames: u64, rank: u64) -> u64 {
         .saturating_add(frames.saturating_mul(rank));
     vn.saturating_mul(24 + 16)
         .saturating_add(factors.saturating_mul(16))
+}
+
+/// The refit tried on a group PCA has fitted (`basis.rs`).
+impl Group<'_> {
+    /// `A = L − p` whole, timestep after timestep (`t·3v + row`), for the refit.
+    pub(super) fn rows_by_time(&self, mean: &[f32]) -> Vec<f64> {
+        let rows = 3 * self.vertices.len();
+        let mut a = vec![0f64; rows * self.anim.frames];
+        a.par_chunks_mut(rows.max(1))
+            .enumerate()
+            .for_each(|(t, out)| {
+                for k in 0..self.vertices.len() {
+                    let p = self.local(t, k);
+                    for axis in 0..3 {
+                        out[3 * k + axis] = p[axis] - f64::from(mean[3 * k + axis]);
+                    }
+                }
+            });
+        a
+    }
+
+    /// Under a largest-error bound that PCA meets at rank `r`, the lowest
+    /// rank below it (at least `floor`) that the minimax refit meets, each
+    /// measured on the `f32` arrays as PCA's ranks are; `None` where none
+    /// does, the group is too large to refit or its rounds would cost too
+    /// much ([`refits_at`]), or the fit was stopped. `within(r)` is the
+    /// largest error allowed at rank `r`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn lower_rank(
+        &self,
+        mean: &[f32],
+        basis: &[f32],
+        coeffs: &[f32],
+        cols: usize,
+        r: usize,
+        floor: usize,
+        within: impl Fn(usize) -> f64,
+    ) -> Option<GroupBasis> {
+        let (v, n) = (self.vertices.len(), self.anim.frames);
+        if r <= floor || !refits_at(v as u64, n as u64, r as u64 - 1) {
+            return None;
+        }
+        let a = self.rows_by_time(mean);
+        let mut lower = None;
+        for rank in (floor..r).rev() {
+            // Aimed a little under the bound: the f32 arrays are measured again.
+            let target = within(rank) * (1.0 - 1e-6);
+            let refit = refit(&a, mean, basis, coeffs, cols, rank, target, self.stop)?;
+            let max_error =
+                self.errors(&refit.mean, &refit.basis, &refit.coeffs, rank, Some(rank))[rank];
+            if self.stop.now() || max_error > within(rank) {
+                break;
+            }
+            lower = Some(GroupBasis {
+                mean: refit.mean,
+                basis: refit.basis,
+                coeffs: refit.coeffs,
+                rank,
+                max_error,
+            });
+        }
+        lower
+    }
 }
 
 /// A rank-r fit of a group's rows: per vertex its mean offset and basis
