@@ -31,8 +31,8 @@ use nalgebra::DMatrix;
 use rayon::prelude::*;
 
 /// The most coordinates × timesteps (`3v·n`) a group may have to be
-/// refitted: 4 Mi, 32 MiB of positions and 80 MiB in all ([`bytes`]).
-pub(crate) const MAX_ENTRIES: u64 = 1 << 22;
+/// refitted: 1 Mi, 8 MiB of positions and 20 MiB in all ([`bytes`]).
+pub(crate) const MAX_ENTRIES: u64 = 1 << 20;
 
 /// The most multiply-adds one round may take (`v·n·(r + 1)²`, about a
 /// third of a round's work): about a second on two cores. Above it the
@@ -41,10 +41,10 @@ pub(crate) const MAX_ENTRIES: u64 = 1 << 22;
 pub(crate) const MAX_ROUND_WORK: u64 = 1 << 30;
 
 /// Rounds of reweighting at most.
-const ROUNDS: usize = 20;
+const ROUNDS: usize = 8;
 
 /// Rounds without a smaller largest error after which the fit stops.
-const PATIENCE: usize = 5;
+const PATIENCE: usize = 2;
 
 /// Whether a group of `vertices` over `frames` timesteps may be refitted:
 /// its positions are held whole, so [`bytes`] counts for it.
@@ -97,7 +97,8 @@ impl Group<'_> {
 
     /// Under a largest-error bound that PCA meets at rank `r`, the lowest
     /// rank below it (at least `floor`) that the minimax refit meets, each
-    /// measured on the `f32` arrays as PCA's ranks are; `None` where none
+    /// measured on the `f32` arrays as PCA's ranks are (the ranks searched
+    /// by halving, taking a refit's reach as falling with the rank); `None` where none
     /// does, the group is too large to refit or its rounds would cost too
     /// much ([`refits_at`]), or the fit was stopped. `within(r)` is the
     /// largest error allowed at rank `r`.
@@ -117,25 +118,40 @@ impl Group<'_> {
             return None;
         }
         let a = self.rows_by_time(mean);
-        let mut lower = None;
-        for rank in (floor..r).rev() {
+        let probe = |rank: usize| -> Option<Option<GroupBasis>> {
             // Aimed a little under the bound: the f32 arrays are measured again.
             let target = within(rank) * (1.0 - 1e-6);
             let refit = refit(&a, mean, basis, coeffs, cols, rank, target, self.stop)?;
             let max_error =
                 self.errors(&refit.mean, &refit.basis, &refit.coeffs, rank, Some(rank))[rank];
-            if self.stop.now() || max_error > within(rank) {
-                break;
+            if self.stop.now() {
+                return None;
             }
-            lower = Some(GroupBasis {
+            Some((max_error <= within(rank)).then_some(GroupBasis {
                 mean: refit.mean,
                 basis: refit.basis,
                 coeffs: refit.coeffs,
                 rank,
                 max_error,
-            });
+            }))
+        };
+        // One rank below PCA's first (where the refit gains nothing, that
+        // is all it costs), then halving the ranks between the floor and
+        // the lowest met so far: a fall of 35 ranks (the flag at 0.1 %)
+        // costs 7 refits, not 36.
+        let mut lower = probe(r - 1)??;
+        let (mut lo, mut hi) = (floor, r - 1);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match probe(mid)? {
+                Some(met) => {
+                    hi = mid;
+                    lower = met;
+                }
+                None => lo = mid + 1,
+            }
         }
-        lower
+        Some(lower)
     }
 }
 
@@ -161,7 +177,7 @@ pub(crate) struct Refit {
 }
 
 /// Rounds after which a refit still this many times over its target gives up.
-const HOPELESS: (usize, f64) = (6, 1.5);
+const HOPELESS: (usize, f64) = (3, 1.3);
 
 /// The rank-`r` minimax refit of a group whose rows `a` (per timestep `t`,
 /// the `3v` coordinates at `t·3v`, each less the mean `mean`) PCA fitted
