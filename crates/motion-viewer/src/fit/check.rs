@@ -77,6 +77,23 @@ pub struct Measured {
     pub whole: Errors,
 }
 
+/// A scene for `motion` to bind to: `positions`, and the motion's groups
+/// (by name, no faces) as its groups.
+pub(super) fn bare_scene(positions: Vec<[f32; 3]>, motion: &MemgMotion) -> ObjScene {
+    ObjScene {
+        positions,
+        groups: motion
+            .groups
+            .iter()
+            .map(|g| ObjGroup {
+                name: g.name.clone(),
+                ..ObjGroup::default()
+            })
+            .collect(),
+        ..ObjScene::default()
+    }
+}
+
 /// Deforms `motion` (decoded from a file) at every timestep and measures it
 /// against `anim`. Fails when the motion does not bind to a scene of
 /// `anim`'s vertices and its groups' names. Once `stop` is set the groups
@@ -87,18 +104,8 @@ pub fn measure(
     stop: Stop<'_>,
 ) -> Result<Measured, crate::anim::memg::BindError> {
     let v = anim.vertices;
-    let scene = ObjScene {
-        positions: (0..v).map(|i| anim.point(0, i).map(|x| x as f32)).collect(),
-        groups: motion
-            .groups
-            .iter()
-            .map(|g| ObjGroup {
-                name: g.name.clone(),
-                ..ObjGroup::default()
-            })
-            .collect(),
-        ..ObjScene::default()
-    };
+    let positions = (0..v).map(|i| anim.point(0, i).map(|x| x as f32)).collect();
+    let scene = bare_scene(positions, motion);
     let binding = Binding::new(&scene, motion)?;
     // The group the viewer shows each vertex in: the last that moves it.
     let mut owner: Vec<Option<usize>> = vec![None; v];

@@ -332,19 +332,16 @@ fn fit_rows(
                 }
             });
             let y = Mat::from_fn(n, 3, |t, axis| root[t] * a[t * rows + 3 * k + axis]);
-            let mut gram = Mat::<f64>::zeros(m, m);
-            let mut rhs = Mat::<f64>::zeros(m, 3);
-            matmul(&mut gram, Accum::Replace, s.transpose(), &s, 1.0, Par::Seq);
-            matmul(&mut rhs, Accum::Replace, s.transpose(), &y, 1.0, Par::Seq);
-            if let Some(x) = solve(&gram, &rhs) {
+            if let Some(x) = least_squares(&s, &y) {
                 out.copy_from_slice(&x);
             }
         });
 }
 
 /// Each timestep's coefficients by weighted least squares on the basis
-/// rows, the mean offset taken away (stopped: as [`fit_rows`]): per timestep, with `S` the basis rows
-/// scaled by the square roots of its weights, `SᵀS·q = Sᵀ·(√w ⊙ (a − p))`.
+/// rows, the mean offset taken away (stopped: as [`fit_rows`]): per
+/// timestep, with `S` the basis rows scaled by the square roots of its
+/// weights, `SᵀS·q = Sᵀ·(√w ⊙ (a − p))`.
 fn fit_coeffs(
     a: &[f64],
     fit: &mut Factors,
@@ -371,26 +368,27 @@ fn fit_coeffs(
             let y = Mat::from_fn(rows, 1, |i, _| {
                 root[i / 3] * (a[t * rows + i] - basis[i * (r + 1)])
             });
-            let mut gram = Mat::<f64>::zeros(r, r);
-            let mut rhs = Mat::<f64>::zeros(r, 1);
-            matmul(&mut gram, Accum::Replace, s.transpose(), &s, 1.0, Par::Seq);
-            matmul(&mut rhs, Accum::Replace, s.transpose(), &y, 1.0, Par::Seq);
-            if let Some(x) = solve(&gram, &rhs) {
+            if let Some(x) = least_squares(&s, &y) {
                 out.copy_from_slice(&x);
             }
         });
 }
 
-/// `G·X = B` for a symmetric positive semi-definite `G`; the answers,
-/// column after column. Cholesky (nalgebra's) with a relative ridge, so a
-/// vertex or timestep the basis barely reaches keeps a finite answer;
-/// `None` where even that fails.
-fn solve(gram: &Mat<f64>, rhs: &Mat<f64>) -> Option<Vec<f64>> {
-    let m = gram.nrows();
+/// The `X` that minimises `|S·X − Y|` column by column, by the normal
+/// equations `SᵀS·X = Sᵀ·Y` (faer's products); the answers, column after
+/// column. Cholesky (nalgebra's) with a relative ridge, so a vertex or
+/// timestep the basis barely reaches keeps a finite answer; `None` where
+/// even that fails.
+fn least_squares(s: &Mat<f64>, y: &Mat<f64>) -> Option<Vec<f64>> {
+    let (m, cols) = (s.ncols(), y.ncols());
+    let mut gram = Mat::<f64>::zeros(m, m);
+    let mut rhs = Mat::<f64>::zeros(m, cols);
+    matmul(&mut gram, Accum::Replace, s.transpose(), s, 1.0, Par::Seq);
+    matmul(&mut rhs, Accum::Replace, s.transpose(), y, 1.0, Par::Seq);
     let trace: f64 = (0..m).map(|i| gram[(i, i)]).sum();
     let ridge = 1e-12 * (trace / m.max(1) as f64).max(f64::MIN_POSITIVE);
     let g = DMatrix::from_fn(m, m, |i, j| gram[(i, j)] + if i == j { ridge } else { 0.0 });
-    let b = DMatrix::from_fn(m, rhs.ncols(), |i, j| rhs[(i, j)]);
+    let b = DMatrix::from_fn(m, cols, |i, j| rhs[(i, j)]);
     let x = g.cholesky()?.solve(&b);
     x.iter()
         .all(|x| x.is_finite())

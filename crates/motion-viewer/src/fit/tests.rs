@@ -5,7 +5,6 @@
 use super::*;
 use crate::anim::memg::{Binding, deform_reference_f64};
 use crate::formats;
-use crate::formats::obj::{ObjGroup, ObjScene};
 use std::path::Path;
 
 /// `frames` timesteps of a `w × h` sheet (z = 3 at rest) bending along
@@ -172,14 +171,7 @@ fn the_errors_reported_are_the_decoded_motions_against_the_input() {
     let motion = formats::memg::decode(&checked.bytes).unwrap();
     assert_eq!(motion, checked.motion);
     // The f64 reference deformation of the decoded file, against the input.
-    let scene = ObjScene {
-        positions: vec![[0.0; 3]; 60],
-        groups: vec![ObjGroup {
-            name: "sheet".into(),
-            ..ObjGroup::default()
-        }],
-        ..ObjScene::default()
-    };
+    let scene = check::bare_scene(vec![[0.0; 3]; 60], &motion);
     let binding = Binding::new(&scene, &motion).unwrap();
     let mut worst = 0f64;
     let mut squared = 0f64;
@@ -428,17 +420,7 @@ fn parts_of_one_body_share_its_frame_under_auto() {
     );
     // Decoded and deformed by the f64 reference, against the input.
     let decoded = formats::memg::decode(&auto.bytes).unwrap();
-    let scene = ObjScene {
-        positions: vec![[0.0; 3]; 64 * blocks],
-        groups: groups
-            .iter()
-            .map(|g| ObjGroup {
-                name: g.name.clone(),
-                ..ObjGroup::default()
-            })
-            .collect(),
-        ..ObjScene::default()
-    };
+    let scene = check::bare_scene(vec![[0.0; 3]; 64 * blocks], &decoded);
     let binding = Binding::new(&scene, &decoded).unwrap();
     let mut worst = 0f64;
     for t in 0..frames {
