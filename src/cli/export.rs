@@ -24,6 +24,8 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         force: args.force,
         deform,
         baked: args.baked,
+        quantize: args.quantize.is_some(),
+        quantize_tolerance: args.quantize.filter(|&e| e > 0.0),
         progress: Some(&|fraction| bar.set_position((fraction * STEPS as f32) as u64)),
         start_time_ns: args.start_time,
         layout: args.layout,

@@ -73,6 +73,10 @@ struct FitArgs {
     /// (every vertex, texture coordinate, normal and material line as it was).
     #[arg(long, value_name = "OBJ", requires = "parts")]
     out_scene: Option<PathBuf>,
+    /// With --out x.glb: meshes and weights in 32-bit floats, not the 16-bit integers of
+    /// KHR_mesh_quantization (about twice the bytes, for readers without that extension).
+    #[arg(long)]
+    no_quantize: bool,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -142,6 +146,51 @@ pub fn run(args: &MemgArgs) -> Result<()> {
     }
 }
 
+/// Writes the glTF of the fitted motion (`request.out`, whose fit is
+/// `report`) to `a.out`; returns the largest distance quantizing moved a
+/// vertex (0 in floats). Quantizing may spend up to 90 % of what the fit
+/// left of the bound (the rest for readers' `f32` rounding).
+fn export_fit(
+    a: &FitArgs,
+    request: &FitRequest,
+    report: &fit::FitReport,
+    quantize: bool,
+) -> Result<f64> {
+    let left = match (report.max_error_bound, report.rms_error_bound) {
+        (Some(limit), _) => Some(limit - report.max_error),
+        (_, Some(limit)) => Some(limit - report.rms_error),
+        _ => None,
+    };
+    let scene = a.out_scene.clone().unwrap_or_else(|| a.scene.clone());
+    let tracks =
+        motion_viewer::open_with([scene, request.out.clone()], &Default::default())?.tracks;
+    let inputs: Vec<PathBuf> = [vec![a.scene.clone()], request.animation.files()].concat();
+    let options = motion_viewer::export::Options {
+        inputs: &inputs,
+        force: a.force,
+        quantize,
+        quantize_tolerance: left.filter(|&x| x > 0.0).map(|x| 0.9 * x),
+        ..Default::default()
+    };
+    let written = motion_viewer::export::export(&tracks, &a.out, &options)?;
+    Ok(written.quantization_error.unwrap_or(0.0))
+}
+
+/// The bound to fit again under when the fit's error and quantization's
+/// `error` together pass the bound asked (`None`: they don't).
+fn tightened(report: &fit::FitReport, error: f64) -> Option<Bound> {
+    let over = |measured: f64, limit: f64| measured + error > limit;
+    match (report.max_error_bound, report.rms_error_bound) {
+        (Some(limit), _) if over(report.max_error, limit) => {
+            Some(Bound::MaxError(limit - 1.5 * error))
+        }
+        (_, Some(limit)) if over(report.rms_error, limit) => {
+            Some(Bound::RmsError(limit - 1.5 * error))
+        }
+        _ => None,
+    }
+}
+
 fn fit_run(a: &FitArgs) -> Result<()> {
     // `--out x.glb`: the motion is fitted into a MEMG file of the same name
     // in a temporary folder beside it, then written as glTF by the one
@@ -187,7 +236,9 @@ fn fit_run(a: &FitArgs) -> Result<()> {
             },
             fps: a.fps,
             // The choices (frames, parts) go by the size of the file written.
-            sized_for: if gltf {
+            sized_for: if gltf && a.no_quantize {
+                fit::SizedFor::GltfFloat
+            } else if gltf {
                 fit::SizedFor::Gltf
             } else {
                 fit::SizedFor::Memg
@@ -199,15 +250,28 @@ fn fit_run(a: &FitArgs) -> Result<()> {
     };
     let mut report = fit::fit_files(&request)?;
     if gltf {
-        let scene = a.out_scene.clone().unwrap_or_else(|| a.scene.clone());
-        let tracks = motion_viewer::open_with([scene, motion_out], &Default::default())?.tracks;
-        let inputs: Vec<PathBuf> = [vec![a.scene.clone()], request.animation.files()].concat();
-        let options = motion_viewer::export::Options {
-            inputs: &inputs,
-            force: a.force,
-            ..Default::default()
-        };
-        motion_viewer::export::export(&tracks, &a.out, &options)?;
+        let quantize = !a.no_quantize;
+        let mut error = export_fit(a, &request, &report, quantize)?;
+        // The glTF's vertices are the fit's plus quantization's error: where
+        // the two together pass the bound, the motion is fitted again under
+        // the bound less half as much again as quantizing moved a vertex,
+        // and failing that written in floats.
+        if let Some(tighter) = tightened(&report, error) {
+            let mut again = request.clone();
+            again.options.bound = tighter;
+            // The scene the first fit wrote is this command's own.
+            again.force = true;
+            let mut refit = fit::fit_files(&again)?;
+            refit.seconds.total += report.seconds.total;
+            (refit.bound, refit.max_error_bound, refit.rms_error_bound) =
+                (report.bound, report.max_error_bound, report.rms_error_bound);
+            report = refit;
+            error = export_fit(a, &again, &report, quantize)?;
+            if tightened(&report, error).is_some() {
+                error = export_fit(a, &again, &report, false)?;
+            }
+        }
+        report.gltf_error = Some(report.max_error + error);
         report.bytes.gltf = Some(std::fs::metadata(&a.out).map_or(0, |m| m.len()));
     }
     drop(staging);

@@ -131,6 +131,14 @@ pub struct ExportArgs {
     /// glTF: write each MEMG timestep as its own mesh instead of morph targets.
     #[arg(long)]
     pub baked: bool,
+    /// glTF: write MEMG meshes and weights as 16-bit integers (KHR_mesh_quantization,
+    /// about half the bytes); with =E (scene units), the morph targets that move vertices
+    /// least in 8 bits while no vertex moves further than E. The largest distance
+    /// quantizing moved a vertex is printed.
+    #[arg(long, value_name = "E", num_args = 0..=1, require_equals = true,
+          default_missing_value = "0", value_parser = values::non_negative,
+          conflicts_with = "baked")]
+    pub quantize: Option<f64>,
     /// URDF or MJCF of an AIBO model without a motion, e.g. ERS-7 or ERS-210.
     #[arg(long, conflicts_with = "files")]
     pub model: Option<motion_viewer::formats::aibo::Model>,

@@ -190,9 +190,10 @@ fn bad_part_counts_end_in_one_line_and_write_nothing() {
 #[test]
 fn a_glb_straight_from_the_cache_is_the_export_of_the_fitted_motion() {
     // `--out x.glb` writes what `memg fit --out x.bin` then `viewer export
-    // scene x.bin --out x.glb` write, byte for byte (that path's .glb is
-    // checked by the Khronos validator, three.js and Blender within the
-    // bound: tests/readers/fit_gltf.rs), here with parts.
+    // scene x.bin --out x.glb --quantize=E` write, byte for byte, E 90 % of
+    // what the fit left of the bound (that path's .glb is checked by the
+    // Khronos validator, three.js and Blender within the bound:
+    // tests/readers/fit_gltf.rs), here with parts.
     let dir = tempfile::tempdir().unwrap();
     let (obj, pc2) = (test_data("fit/tube.obj"), test_data("fit/tube.pc2"));
     let (direct, staged) = (dir.path().join("direct"), dir.path().join("staged"));
@@ -236,8 +237,17 @@ fn a_glb_straight_from_the_cache_is_the_export_of_the_fitted_motion() {
         s(&bin),
     ]);
     let exported = staged.join("tube.glb");
+    let left = report["max_error_bound"].as_f64().unwrap() - report["max_error"].as_f64().unwrap();
+    let quantize = format!("--quantize={:?}", 0.9 * left);
     let status = viewer()
-        .args(["export", s(&scene), s(&bin), "--out", s(&exported)])
+        .args([
+            "export",
+            s(&scene),
+            s(&bin),
+            "--out",
+            s(&exported),
+            &quantize,
+        ])
         .output()
         .unwrap();
     assert!(
@@ -248,6 +258,39 @@ fn a_glb_straight_from_the_cache_is_the_export_of_the_fitted_motion() {
     assert!(
         bytes == std::fs::read(&exported).unwrap(),
         "the direct .glb differs from the exported one"
+    );
+    // Quantized: the file requires the extension; the readers' vertices
+    // are within the fit's error and quantization's, within the bound.
+    assert!(
+        String::from_utf8_lossy(&bytes)
+            .contains(r#""extensionsRequired":["KHR_mesh_quantization"]"#)
+    );
+    let gltf_error = report["gltf_error"].as_f64().unwrap();
+    assert!(gltf_error > report["max_error"].as_f64().unwrap());
+    assert!(gltf_error <= report["max_error_bound"].as_f64().unwrap());
+    // --no-quantize: floats, no extension, more bytes (the triangles and
+    // the frames are the same in both).
+    let floats = direct.join("floats.glb");
+    let report = fit(&[
+        s(&obj),
+        s(&pc2),
+        "--parts",
+        "3",
+        "--out-scene",
+        s(&direct.join("parts.obj")),
+        "--force",
+        "--no-quantize",
+        "--out",
+        s(&floats),
+    ]);
+    let float_bytes = std::fs::read(&floats).unwrap();
+    assert!(!String::from_utf8_lossy(&float_bytes).contains("KHR_mesh_quantization"));
+    assert_eq!(report["gltf_error"], report["max_error"]);
+    assert!(
+        float_bytes.len() as f64 > 1.3 * bytes.len() as f64,
+        "{} bytes in floats against {} in integers",
+        float_bytes.len(),
+        bytes.len()
     );
 }
 

@@ -36,8 +36,16 @@ impl Asset {
     /// Reads a `.glb`, or a `.gltf` and its buffers beside it.
     pub fn open(path: &Path) -> Asset {
         let bytes = std::fs::read(path).unwrap();
-        let gltf =
-            gltf::Gltf::from_slice(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        // The gltf crate knows no KHR_mesh_quantization and refuses a file
+        // that requires it: such a file is read unchecked here (the Khronos
+        // validator checks it where it is written).
+        let gltf = match gltf::Gltf::from_slice(&bytes) {
+            Err(e) if e.to_string().contains("\"KHR_mesh_quantization\"") => {
+                gltf::Gltf::from_slice_without_validation(&bytes)
+            }
+            read => read,
+        }
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let buffers: Vec<Vec<u8>> = gltf
             .document
             .buffers()
@@ -202,22 +210,64 @@ impl Asset {
         let weights = self.weights(i, t);
         mesh.primitives()
             .map(|p| {
-                let reader = p.reader(|b| self.buffers.get(b.index()).map(Vec::as_slice));
-                let mut positions: Vec<DVec3> = reader
-                    .read_positions()
-                    .unwrap()
-                    .map(|v| DVec3::from_array(v.map(f64::from)))
-                    .collect();
-                for (k, (target, _, _)) in reader.read_morph_targets().enumerate() {
+                let mut positions = self.vec3s(&p.get(&gltf::Semantic::Positions).unwrap());
+                for (k, target) in p.morph_targets().enumerate() {
                     let w = weights[k];
-                    for (p, d) in positions.iter_mut().zip(target.expect("position target")) {
-                        *p += DVec3::from_array(d.map(f64::from)) * w;
+                    let deltas = self.vec3s(&target.positions().expect("position target"));
+                    for (p, d) in positions.iter_mut().zip(deltas) {
+                        *p += d * w;
                     }
                 }
                 positions
                     .iter()
                     .map(|&p| world.transform_point3(p))
                     .collect()
+            })
+            .collect()
+    }
+
+    /// A vertex accessor's 3-vectors: `f32`, or integers read back as the
+    /// spec says (§3.11, "Animations"; `KHR_mesh_quantization`): normalized
+    /// `i8` as `max(c / 127, −1)`, `u8` `c / 255`, `i16` `max(c / 32767, −1)`,
+    /// `u16` `c / 65535`; the view's stride where it has one.
+    pub fn vec3s(&self, accessor: &gltf::Accessor<'_>) -> Vec<DVec3> {
+        use gltf::accessor::DataType;
+        assert_eq!(accessor.dimensions(), gltf::accessor::Dimensions::Vec3);
+        let view = accessor.view().expect("an accessor with a view");
+        let buffer = &self.buffers[view.buffer().index()];
+        let size = accessor.data_type().size();
+        let stride = view.stride().unwrap_or(3 * size);
+        let start = view.offset() + accessor.offset();
+        let normalized = accessor.normalized();
+        let component = |at: usize| -> f64 {
+            let b = &buffer[at..at + size];
+            let (x, most) = match accessor.data_type() {
+                DataType::F32 => (f64::from(f32::from_le_bytes(b.try_into().unwrap())), 1.0),
+                DataType::I8 => (f64::from(b[0] as i8), 127.0),
+                DataType::U8 => (f64::from(b[0]), 255.0),
+                DataType::I16 => (
+                    f64::from(i16::from_le_bytes(b.try_into().unwrap())),
+                    32767.0,
+                ),
+                DataType::U16 => (
+                    f64::from(u16::from_le_bytes(b.try_into().unwrap())),
+                    65535.0,
+                ),
+                DataType::U32 => panic!("no u32 vertex attribute"),
+            };
+            match normalized {
+                true => (x / most).max(-1.0),
+                false => x,
+            }
+        };
+        (0..accessor.count())
+            .map(|i| {
+                let at = start + i * stride;
+                DVec3::new(
+                    component(at),
+                    component(at + size),
+                    component(at + 2 * size),
+                )
             })
             .collect()
     }

@@ -13,6 +13,11 @@
 //! cache applied to it by Blender's Mesh Cache gives the cache's positions)
 //! with the parts as its vertex groups.
 //!
+//! The flag and the tube's parts are exported in 16-bit integers too
+//! (`GltfOptions::quantized`, `KHR_mesh_quantization`): the readers'
+//! vertices within the same bound, the fit's error and quantization's
+//! together within it.
+//!
 //! Without node/three.js, Blender or the validator the part that needs it
 //! prints a notice and is skipped, except on CI.
 use super::gltf_three::{obj_vertices, three, three_present, vec3};
@@ -39,13 +44,19 @@ struct Fitted {
 }
 
 fn fit_and_export(dir: &Path, name: &'static str) -> Fitted {
-    fit_and_export_as(dir, name, name, None)
+    fit_and_export_as(dir, name, name, None, false)
 }
 
 /// `data`'s cache fitted as `name` (its files' and track's name), split
 /// into `parts` with frames chosen per part (`FrameMode::Auto`: parts may
-/// share one) when given.
-fn fit_and_export_as(dir: &Path, name: &'static str, data: &str, parts: Option<usize>) -> Fitted {
+/// share one) when given; in 16-bit integers if `quantized`.
+fn fit_and_export_as(
+    dir: &Path,
+    name: &'static str,
+    data: &str,
+    parts: Option<usize>,
+    quantized: bool,
+) -> Fitted {
     let obj = test_data(&format!("fit/{data}.obj"));
     let cache_path = test_data(&format!("fit/{data}.pc2"));
     let cache = read_pc2(&cache_path);
@@ -81,7 +92,21 @@ fn fit_and_export_as(dir: &Path, name: &'static str, data: &str, parts: Option<u
     // In the files' own coordinates, as `viewer export` writes by default.
     let plan = Plan::unplaced(&tracks).unwrap();
     let glb = dir.join(format!("{name}.glb"));
-    write(&tracks, &plan, &GltfOptions::default(), &glb, &mut |_| {}).unwrap();
+    // Quantizing may spend 90 % of what the fit left, as `memg fit` lets it.
+    let options = GltfOptions {
+        quantized,
+        tolerance: quantized.then_some(0.9 * (bound - report.max_error)),
+        ..GltfOptions::default()
+    };
+    let written = write(&tracks, &plan, &options, &glb, &mut |_| {}).unwrap();
+    assert_eq!(written.quantization_error > 0.0, quantized);
+    // Within what the fit left of the bound.
+    assert!(
+        report.max_error + written.quantization_error <= bound,
+        "{name}: {:e} + {:e} over {bound:e}",
+        report.max_error,
+        written.quantization_error
+    );
     Fitted {
         name,
         cache,
@@ -135,7 +160,7 @@ fn fitted_glb_plays_within_the_bound_in_three_js_and_blender() {
         .collect();
     // The tube in four parts, three of which share one frame (issue 47):
     // the frame is one node over theirs.
-    let parts = fit_and_export_as(dir.path(), "parts", "tube", Some(4));
+    let parts = fit_and_export_as(dir.path(), "parts", "tube", Some(4), false);
     let nodes = parts.asset.doc.nodes().count();
     let shared: Vec<usize> = (0..nodes)
         .filter(|&n| {
@@ -152,6 +177,34 @@ fn fitted_glb_plays_within_the_bound_in_three_js_and_blender() {
         .collect();
     assert_eq!(under.len(), 3, "the three parts that share it under it");
     fits.push(parts);
+    // In 16 bits: the sheet, and the parts with their shared frame and seams.
+    fits.push(fit_and_export_as(dir.path(), "flag16", "flag", None, true));
+    fits.push(fit_and_export_as(
+        dir.path(),
+        "parts16",
+        "tube",
+        Some(4),
+        true,
+    ));
+    // Some of the flag's smaller morph targets in 8 bits (the parts' fit
+    // leaves too little of the bound): more 8-bit accessors than the
+    // primitives' normals.
+    {
+        let f = &fits[fits.len() - 2];
+        let bytes = f
+            .asset
+            .doc
+            .accessors()
+            .filter(|a| a.data_type() == gltf::accessor::DataType::I8)
+            .count();
+        let primitives = f
+            .asset
+            .doc
+            .meshes()
+            .map(|m| m.primitives().len())
+            .sum::<usize>();
+        assert!(bytes > primitives, "{}: {bytes} 8-bit accessors", f.name);
+    }
     if let Some(reports) = validate(&fits.iter().map(|f| f.glb.clone()).collect::<Vec<_>>()) {
         for (f, r) in fits.iter().zip(&reports) {
             assert_eq!(

@@ -39,11 +39,16 @@ pub fn gltf(tracks: &[Track], out: &Path, options: &Options, report: &mut Report
         &GltfOptions {
             baked: options.baked,
             fps: options.fps,
+            quantized: options.quantize,
+            tolerance: options.quantize_tolerance,
         },
         out,
         &mut progress(options),
     )?;
     report.warnings.extend(written.warnings);
+    if options.quantize {
+        report.quantization_error = Some(written.quantization_error);
+    }
     let files: Vec<String> = written
         .files
         .iter()
@@ -57,6 +62,12 @@ pub fn gltf(tracks: &[Track], out: &Path, options: &Options, report: &mut Report
         written.morph_targets,
         written.channels
     ));
+    if options.quantize {
+        report.notes.push(format!(
+            "MEMG meshes and weights in 16-bit integers: every vertex within {:.4e} of the motion's own position",
+            written.quantization_error
+        ));
+    }
     for track in tracks {
         if let Track::Memg {
             motion,

@@ -101,6 +101,11 @@ pub struct Options<'a> {
     pub deform: Option<obj::Deform<'a>>,
     /// glTF: MEMG scenes as one plain mesh per timestep instead of morph targets.
     pub baked: bool,
+    /// glTF: MEMG scenes (reduced) in 16-bit integers (`KHR_mesh_quantization`).
+    pub quantize: bool,
+    /// With `quantize`: how far quantizing may move a MEMG vertex, for the
+    /// smaller morph targets in 8 bits ([`gltf::GltfOptions::tolerance`]).
+    pub quantize_tolerance: Option<f64>,
     /// Told the fraction done (0..=1) while a long export runs.
     pub progress: Option<&'a dyn Fn(f32)>,
     /// MCAP: the epoch of the first message, nanoseconds since the Unix
@@ -121,6 +126,8 @@ impl std::fmt::Debug for Options<'_> {
             .field("force", &self.force)
             .field("deform", &self.deform.map(|_| "…"))
             .field("baked", &self.baked)
+            .field("quantize", &self.quantize)
+            .field("quantize_tolerance", &self.quantize_tolerance)
             .field("start_time_ns", &self.start_time_ns)
             .field("layout", &self.layout)
             .finish()
@@ -136,6 +143,9 @@ pub struct Report {
     pub warnings: Vec<String>,
     /// What was written, for the user (sizes, contents).
     pub notes: Vec<String>,
+    /// glTF with [`Options::quantize`]: the largest distance quantizing
+    /// moved a MEMG vertex ([`gltf::GltfReport::quantization_error`]).
+    pub quantization_error: Option<f64>,
 }
 
 /// Writes `tracks` to `out` in the format its extension names:

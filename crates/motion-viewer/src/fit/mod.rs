@@ -283,11 +283,16 @@ pub enum SizedFor {
     /// The MEMG file: every number an `f64`, a frame 96 bytes a timestep.
     #[default]
     Memg,
-    /// The reduced glTF the exporter writes of it (`memg fit --out x.glb`):
-    /// morph targets and weights in `f32`, a frame a node's translation and
-    /// rotation (28 bytes a timestep). Its size is estimated from the
-    /// motion's shape (groups, vertices, ranks, frames), not written.
+    /// The reduced glTF the exporter writes of it (`memg fit --out x.glb`),
+    /// quantized: positions and morph targets as 16-bit integers (8 bytes
+    /// a vertex), normals 8-bit (4), weights 16-bit; a frame a node's
+    /// translation and rotation in `f32` (28 bytes a timestep). Its size is
+    /// estimated from the motion's shape (groups, vertices, ranks, frames),
+    /// not written.
     Gltf,
+    /// The same glTF in floats (`--no-quantize`): 12 bytes a vertex of a
+    /// position, normal or morph target, 4 a weight.
+    GltfFloat,
 }
 
 impl SizedFor {
@@ -296,7 +301,8 @@ impl SizedFor {
     pub(crate) fn rank_bytes(self, v: u64, r: u64, n: u64) -> u64 {
         match self {
             SizedFor::Memg => 24 * v * r + 8 * r * n,
-            SizedFor::Gltf => 12 * v * r + 4 * r * n,
+            SizedFor::Gltf => 8 * v * r + 2 * r * n,
+            SizedFor::GltfFloat => 12 * v * r + 4 * r * n,
         }
     }
 
@@ -304,7 +310,7 @@ impl SizedFor {
     pub(crate) fn frame_bytes(self, n: u64) -> u64 {
         match self {
             SizedFor::Memg => 96 * n,
-            SizedFor::Gltf => 28 * n,
+            SizedFor::Gltf | SizedFor::GltfFloat => 28 * n,
         }
     }
 
@@ -320,14 +326,16 @@ impl SizedFor {
     pub(crate) fn file_bytes(self, motion: &MemgMotion, memg: u64) -> u64 {
         match self {
             SizedFor::Memg => memg,
-            SizedFor::Gltf => {
+            SizedFor::Gltf | SizedFor::GltfFloat => {
                 let n = motion.timesteps as u64;
+                // A vertex's position and normal.
+                let mesh = if self == SizedFor::Gltf { 12 } else { 24 };
                 let groups: u64 = motion
                     .groups
                     .iter()
                     .map(|g| {
                         let (v, r) = (g.vertex_count() as u64, g.basis_len as u64);
-                        24 * v + self.rank_bytes(v, r, n) + 450 * r + 1400
+                        mesh * v + self.rank_bytes(v, r, n) + 450 * r + 1400
                     })
                     .sum();
                 groups + self.frame_bytes(n) * motion.local_frames as u64 + 4 * n

@@ -128,6 +128,11 @@ pub struct FitReport {
     pub bytes: Bytes,
     /// Times.
     pub seconds: Seconds,
+    /// With a glTF written in the motion's place (`viewer memg fit … --out
+    /// x.glb`; set by the caller that wrote it): the largest distance a
+    /// vertex of its mesh may be from the input, [`Self::max_error`] plus
+    /// the most quantizing its mesh to 16 bits moved one.
+    pub gltf_error: Option<f64>,
     /// How the mesh was split into groups, with `--parts`.
     pub parts: Option<PartsReport>,
     /// Things that fit but may surprise, one line each.
@@ -200,6 +205,7 @@ impl FitReport {
                 ),
             },
             seconds,
+            gltf_error: None,
             parts: None,
             warnings: Vec::new(),
         }
@@ -309,8 +315,13 @@ impl FitReport {
         if let Some(gltf) = self.bytes.gltf {
             let _ = writeln!(
                 s,
-                "as glTF: {gltf} bytes, {:.2}x smaller than the raw f32 frames",
-                self.bytes.raw_f32 as f64 / gltf.max(1) as f64
+                "as glTF: {gltf} bytes, {:.2}x smaller than the raw f32 frames{}",
+                self.bytes.raw_f32 as f64 / gltf.max(1) as f64,
+                match self.gltf_error {
+                    Some(e) if e > self.max_error =>
+                        format!("; its 16-bit mesh at most {e:.4e} from the input"),
+                    _ => String::new(),
+                }
             );
         }
         let t = &self.seconds;

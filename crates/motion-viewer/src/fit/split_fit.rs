@@ -172,7 +172,7 @@ pub(super) fn fit_parts(
                     parts: count,
                     groups: groups.len(),
                     memg: Some(bytes),
-                    gltf_estimate: (options.sized_for == SizedFor::Gltf).then_some(size),
+                    gltf_estimate: (options.sized_for != SizedFor::Memg).then_some(size),
                 });
                 let best_size = best.as_ref().map(|b| b.size);
                 let smaller = best_size.is_none_or(|b| size < b);

@@ -51,12 +51,12 @@ fn export(files: &[PathBuf], out: &Path, baked: bool) -> (Vec<Track>, Plan, Gltf
     (tracks, plan, report)
 }
 
-fn flags() -> Vec<PathBuf> {
+pub(super) fn flags() -> Vec<PathBuf> {
     vec![data("flags.obj"), data("flags.bin")]
 }
 
 /// The node named `name` under the node named `root`.
-fn under(asset: &Asset, root: &str, name: &str) -> usize {
+pub(super) fn under(asset: &Asset, root: &str, name: &str) -> usize {
     let found: Vec<usize> = asset
         .named(name)
         .into_iter()
@@ -74,7 +74,7 @@ fn under(asset: &Asset, root: &str, name: &str) -> usize {
 
 /// The mesh nodes under track root `root`, at any depth (a MEMG frame
 /// several groups share is a node over theirs).
-fn mesh_children(asset: &Asset, root: &str) -> Vec<usize> {
+pub(super) fn mesh_children(asset: &Asset, root: &str) -> Vec<usize> {
     fn under(node: gltf::Node<'_>, found: &mut Vec<usize>) {
         for c in node.children() {
             if c.mesh().is_some() {
@@ -89,7 +89,7 @@ fn mesh_children(asset: &Asset, root: &str) -> Vec<usize> {
 }
 
 /// The MEMG track at `index` of `tracks`: scene, motion and binding.
-fn memg_of(
+pub(super) fn memg_of(
     tracks: &[Track],
     index: usize,
 ) -> (
@@ -109,7 +109,7 @@ fn memg_of(
 /// timestep position `step` (fractional between timesteps), as a fraction of
 /// the bounding-box diagonal; also checks that every vertex on a triangle
 /// is there once per texture coordinate and only where expected.
-fn memg_error(
+pub(super) fn memg_error(
     asset: &Asset,
     tracks: &[Track],
     plan: &Plan,

@@ -50,7 +50,41 @@ pub struct Document<'a> {
     times: HashMap<Vec<u32>, Index<json::Accessor>>,
     materials: HashMap<([u32; 4], bool), Index<json::Material>>,
     last_view: Option<OpenView>,
+    /// A vertex attribute is stored as integers: the file requires
+    /// `KHR_mesh_quantization`.
+    quantized: bool,
 }
+
+/// An integer component a quantized accessor stores, read back
+/// normalized (glTF 2.0, "Animations"; `KHR_mesh_quantization`).
+pub(crate) trait Quantum: Copy {
+    /// Its glTF component type.
+    const COMPONENT: accessor::ComponentType;
+    /// Its bytes.
+    const SIZE: usize;
+    /// Appends it, little-endian.
+    fn put(self, out: &mut Vec<u8>);
+    /// Its value, for the accessor's bounds (which glTF gives as stored).
+    fn number(self) -> i64;
+}
+
+macro_rules! quantum {
+    ($t:ty, $component:ident) => {
+        impl Quantum for $t {
+            const COMPONENT: accessor::ComponentType = accessor::ComponentType::$component;
+            const SIZE: usize = std::mem::size_of::<$t>();
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn number(self) -> i64 {
+                i64::from(self)
+            }
+        }
+    };
+}
+quantum!(i8, I8);
+quantum!(i16, I16);
+quantum!(u16, U16);
 
 /// The buffer view the last accessor went into, which the next may join
 /// when its bytes follow on and it is of the same kind.
@@ -77,6 +111,7 @@ impl<'a> Document<'a> {
             times: HashMap::new(),
             materials: HashMap::new(),
             last_view: None,
+            quantized: false,
         }
     }
 
@@ -244,6 +279,51 @@ impl<'a> Document<'a> {
         )
     }
 
+    /// Normalized integer vectors of `N` components, with their bounds (as
+    /// stored) when `bounded`. As vertex attributes (`target` given) each
+    /// element is padded to 4 bytes, as glTF asks of them, and the file
+    /// requires `KHR_mesh_quantization`; animation outputs are packed.
+    pub(crate) fn normalized<T: Quantum, const N: usize>(
+        &mut self,
+        data: &[[T; N]],
+        target: Option<buffer::Target>,
+        bounded: bool,
+    ) -> Index<json::Accessor> {
+        let vertices = target == Some(buffer::Target::ArrayBuffer);
+        let element = if vertices {
+            (T::SIZE * N).next_multiple_of(4)
+        } else {
+            T::SIZE * N
+        };
+        let mut bytes = Vec::with_capacity(element * data.len());
+        for v in data {
+            let start = bytes.len();
+            v.iter().for_each(|&x| x.put(&mut bytes));
+            bytes.resize(start + element, 0);
+        }
+        let bounds = bounded.then(|| {
+            let (mut lo, mut hi) = ([i64::MAX; N], [i64::MIN; N]);
+            for v in data {
+                for k in 0..N {
+                    lo[k] = lo[k].min(v[k].number());
+                    hi[k] = hi[k].max(v[k].number());
+                }
+            }
+            (Value::from(lo.to_vec()), Value::from(hi.to_vec()))
+        });
+        self.quantized |= vertices;
+        let len = bytes.len() as u64;
+        let offset = self.push_bytes(bytes);
+        let (view, at) = self.place(offset, len, target, element as u64);
+        if vertices {
+            // Padded elements: the view says how far apart they are.
+            self.root.buffer_views[view.value()].byte_stride = Some(json::buffer::Stride(element));
+        }
+        let index = self.accessor_at(view, at, data.len(), T::COMPONENT, vector_type(N), bounds);
+        self.root.accessors[index.value()].normalized = true;
+        index
+    }
+
     /// `count` float vectors of `N` components made by `fill` when the file
     /// is written (little-endian), with `bounds` measured beforehand.
     pub(crate) fn floats_deferred<const N: usize>(
@@ -393,8 +473,19 @@ impl<'a> Document<'a> {
         times: &[f32],
         weights: &[[f32; 1]],
     ) {
-        let input = self.times(times);
         let output = self.floats(weights, None, false);
+        self.weights_channel(node, times, output);
+    }
+
+    /// Animates the morph weights of `node`'s mesh from `output`, an
+    /// accessor of `targets` values per time, time after time.
+    pub(crate) fn weights_channel(
+        &mut self,
+        node: Index<json::Node>,
+        times: &[f32],
+        output: Index<json::Accessor>,
+    ) {
+        let input = self.times(times);
         let property = animation::Property::MorphTargetWeights;
         self.add_channel(
             node,
@@ -450,6 +541,11 @@ impl<'a> Document<'a> {
             nodes: roots,
         });
         self.root.scene = Some(scene);
+        if self.quantized {
+            let name = "KHR_mesh_quantization".to_string();
+            self.root.extensions_used.push(name.clone());
+            self.root.extensions_required.push(name);
+        }
         if !self.channels.is_empty() {
             self.root.push(json::Animation {
                 extensions: None,

@@ -61,6 +61,12 @@ pub struct MemgTrack<'s> {
     pub offset: Vec3,
     /// …after a uniform scale (zero and one: the file's own coordinates).
     pub scale: f32,
+    /// Each group's mesh and weights in 16-bit integers
+    /// ([`super::quantized`]).
+    pub quantized: bool,
+    /// With `quantized`: how far quantizing may move a vertex, for the
+    /// smaller morph targets in 8 bits.
+    pub tolerance: Option<f64>,
 }
 
 /// Which bound group (file order) moves each `.obj` vertex last, and the
@@ -151,7 +157,7 @@ fn triangle_owners(
 }
 
 /// Q's column ranges: `(lo_j, s_j)` with `s_j = hi_j − lo_j`, or 1 where constant.
-fn column_ranges(g: &MemgGroup, timesteps: usize) -> Vec<(f64, f64)> {
+pub(super) fn column_ranges(g: &MemgGroup, timesteps: usize) -> Vec<(f64, f64)> {
     let r = g.basis_len;
     (0..r)
         .map(|j| {
@@ -171,7 +177,7 @@ fn column_ranges(g: &MemgGroup, timesteps: usize) -> Vec<(f64, f64)> {
 }
 
 /// Vertex `i` of `g`: `mean + Σ_j U_j · c_j` (f64).
-fn shape(g: &MemgGroup, i: usize, c: impl Fn(usize) -> f64) -> [f64; 3] {
+pub(super) fn shape(g: &MemgGroup, i: usize, c: impl Fn(usize) -> f64) -> [f64; 3] {
     let v3 = 3 * g.vertex_count();
     std::array::from_fn(|axis| {
         let row = 3 * i + axis;
@@ -184,7 +190,7 @@ fn shape(g: &MemgGroup, i: usize, c: impl Fn(usize) -> f64) -> [f64; 3] {
 }
 
 /// The parent frame of `g` decomposed at every timestep, or `None` in world space.
-fn frames(track: &MemgTrack<'_>, g: &MemgGroup) -> Result<Option<Vec<Trs>>> {
+pub(super) fn frames(track: &MemgTrack<'_>, g: &MemgGroup) -> Result<Option<Vec<Trs>>> {
     let motion = track.motion;
     if usize::try_from(g.parent).map_or(true, |k| k >= motion.local_frames) {
         return Ok(None);
@@ -220,16 +226,16 @@ fn frames(track: &MemgTrack<'_>, g: &MemgGroup) -> Result<Option<Vec<Trs>>> {
 /// What every group's mesh shares: who moves each `.obj` vertex (and the
 /// other groups' copies of a vertex on a seam), which group each triangle
 /// follows, the first timestep's normals.
-struct Layout {
+pub(super) struct Layout {
     owner: Vec<Option<(usize, usize)>>,
     copies: HashMap<(usize, u32), usize>,
     tri_owner: Vec<Option<usize>>,
-    normals: Vec<[f32; 3]>,
+    pub(super) normals: Vec<[f32; 3]>,
 }
 
 impl Layout {
     /// Group `gi`'s index of `.obj` vertex `v`, which it moves.
-    fn local(&self, gi: usize, v: u32) -> usize {
+    pub(super) fn local(&self, gi: usize, v: u32) -> usize {
         match self.owner[v as usize] {
             Some((g, i)) if g == gi => i,
             _ => self.copies.get(&(gi, v)).copied().unwrap_or(0),
@@ -239,15 +245,16 @@ impl Layout {
 
 /// The time of every timestep, seconds: built only for a group that is
 /// animated, whose `Q` or frames hold that many timesteps' data.
-fn key_times(motion: &MemgMotion) -> Vec<f32> {
+pub(super) fn key_times(motion: &MemgMotion) -> Vec<f32> {
     let fps = f64::from(motion.fps.max(1));
     (0..motion.timesteps)
         .map(|t| clock::time_of(t as u64, 1.0 / fps) as f32)
         .collect()
 }
 
-/// Adds the reduced MEMG track to `doc`; returns its root node.
-pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<Index<json::Node>> {
+/// Adds the reduced MEMG track to `doc`; returns its root node and the
+/// largest distance quantizing moved a vertex (0 unless `quantized`).
+pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<(Index<json::Node>, f64)> {
     let (scene, motion) = (track.scene, track.motion);
     let owner = owners(scene, motion, track.binding);
     let copies = copies(motion, track.binding, &owner);
@@ -321,14 +328,16 @@ pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<Index<js
         }
     }
     let mut frame_nodes: HashMap<usize, Index<json::Node>> = HashMap::new();
+    let mut quantization_error = 0f64;
     for gi in 0..motion.groups.len() {
         if track.binding.groups[gi].is_none() {
             continue;
         }
         let shared = framed(gi).filter(|k| sharing[k] > 1);
-        let Some(node) = group_node(doc, track, &layout, gi, shared.is_none())? else {
+        let Some((node, error)) = group_node(doc, track, &layout, gi, shared.is_none())? else {
             continue;
         };
+        quantization_error = quantization_error.max(error);
         match shared {
             None => children.push(node),
             Some(k) => {
@@ -348,7 +357,7 @@ pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<Index<js
             }
         }
     }
-    Ok(doc.node(
+    let root = doc.node(
         &track.name,
         json::Node {
             translation: placed(track.offset, track.scale).0,
@@ -356,18 +365,20 @@ pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<Index<js
             children: Some(children),
             ..Default::default()
         },
-    ))
+    );
+    Ok((root, quantization_error))
 }
 
 /// The node of bound group `gi` with its mesh and animation (its parent
-/// frame's too if `own_frame`), or `None` when the group owns no triangle.
+/// frame's too if `own_frame`) and the largest distance quantizing moved
+/// one of its vertices, or `None` when the group owns no triangle.
 fn group_node<'s>(
     doc: &mut Document<'s>,
     track: &MemgTrack<'s>,
     layout: &Layout,
     gi: usize,
     own_frame: bool,
-) -> Result<Option<Index<json::Node>>> {
+) -> Result<Option<(Index<json::Node>, f64)>> {
     let g: &'s MemgGroup = &track.motion.groups[gi];
     let group_parts = parts(track.scene, |t| layout.tri_owner[t] == Some(gi));
     if group_parts.is_empty() {
@@ -378,6 +389,10 @@ fn group_node<'s>(
         return Err(not_finite(track, g, "Q"));
     }
     let range = column_ranges(g, n);
+    if track.quantized {
+        return super::quantized::group(doc, track, layout, gi, own_frame, &group_parts, &range)
+            .map(Some);
+    }
     let local = |v: u32| layout.local(gi, v);
     let mut primitives = Vec::with_capacity(group_parts.len());
     for part in &group_parts {
@@ -407,15 +422,7 @@ fn group_node<'s>(
     if r > 0 {
         m.weights = Some(weights.iter().take(r).map(|w| w[0]).collect());
     }
-    m.extras = extras(json!({
-        "targetNames": (0..r).map(|j| format!("q{j}")).collect::<Vec<_>>(),
-        "memg": {
-            "group": g.name,
-            "parentFrame": g.parent,
-            "lo": range.iter().map(|c| c.0).collect::<Vec<_>>(),
-            "scale": range.iter().map(|c| c.1).collect::<Vec<_>>(),
-        },
-    }));
+    m.extras = mesh_extras(g, &range);
     let node = doc.node(
         &g.name,
         json::Node {
@@ -433,7 +440,20 @@ fn group_node<'s>(
             animate_trs(doc, node, &times, &trs);
         }
     }
-    Ok(Some(node))
+    Ok(Some((node, 0.0)))
+}
+
+/// What a group's mesh keeps to undo its weights' scaling (see the module's).
+pub(super) fn mesh_extras(g: &MemgGroup, range: &[(f64, f64)]) -> json::Extras {
+    extras(json!({
+        "targetNames": (0..g.basis_len).map(|j| format!("q{j}")).collect::<Vec<_>>(),
+        "memg": {
+            "group": g.name,
+            "parentFrame": g.parent,
+            "lo": range.iter().map(|c| c.0).collect::<Vec<_>>(),
+            "scale": range.iter().map(|c| c.1).collect::<Vec<_>>(),
+        },
+    }))
 }
 
 /// Morph target `j` of a primitive whose vertices are `rows` of `g`'s `U`:
@@ -479,7 +499,7 @@ fn delta(g: &MemgGroup, j: usize, scale: f64, row: usize) -> [f32; 3] {
 }
 
 /// The refusal of a group whose `what` is not finite (glTF floats must be).
-fn not_finite(track: &MemgTrack<'_>, g: &MemgGroup, what: &str) -> crate::error::Error {
+pub(super) fn not_finite(track: &MemgTrack<'_>, g: &MemgGroup, what: &str) -> crate::error::Error {
     refuse(
         &track.file,
         format!(
@@ -506,7 +526,12 @@ fn plain_primitive(
 
 /// Sets `node`'s transform to the first of `trs` and animates each part of
 /// it that changes (LINEAR; rotations slerp).
-fn animate_trs(doc: &mut Document<'_>, node: Index<json::Node>, times: &[f32], trs: &[Trs]) {
+pub(super) fn animate_trs(
+    doc: &mut Document<'_>,
+    node: Index<json::Node>,
+    times: &[f32],
+    trs: &[Trs],
+) {
     if trs.is_empty() {
         return;
     }

@@ -35,12 +35,23 @@
 //! constant column), the file holds `base = p + Σ_j lo_j·U_j`,
 //! `target_j = s_j·U_j` and `w_j(t) = (q_j(t) − lo_j) / s_j`.
 //!
+//! Quantized ([`GltfOptions::quantized`], `--quantize`; the file requires
+//! `KHR_mesh_quantization`): each group's mesh sits on a node of its own
+//! under the group's, named `GROUP (16-bit)`, whose translation and uniform
+//! scale place its integers: positions and morph targets normalized `i16`
+//! (the smaller targets `i8` within [`GltfOptions::tolerance`]), normals
+//! `i8`, weights `u16`. Each target is stretched to fill its integers and
+//! its weight shrunk by as much, so `s_j` above becomes `s_j·stretch_j`;
+//! the largest distance the rounding moves a vertex is measured at every
+//! vertex and timestep ([`GltfReport::quantization_error`]).
+//!
 //! # `extras`
 //!
 //! - A MEMG group's mesh: `targetNames` (`q0`, `q1`, …; Blender names its
 //!   shape keys by them) and `memg`: `{group, parentFrame, lo, scale}`. To get
 //!   the model back: `U_j = target_j / scale_j`, `q_j(t) = lo_j + scale_j·w_j(t)`,
-//!   `p = base − Σ_j lo_j·U_j`.
+//!   `p = base − Σ_j lo_j·U_j` (quantized: `base` as the mesh's node
+//!   places it, its translation and scale applied, `target_j` scaled).
 //! - Every MEMG primitive: `objVertices`, the 0-based `.obj` vertex of each
 //!   of its vertices, as runs `[first, count]`.
 //! - An AIBO joint or point node: `joint` (e.g. `left_front_j1`) and `point`
@@ -55,6 +66,7 @@ mod document;
 mod memg;
 mod mrtk;
 mod obj_mesh;
+mod quantized;
 mod shapes;
 
 use std::path::{Path, PathBuf};
@@ -78,6 +90,15 @@ pub struct GltfOptions {
     /// own 60 Hz). AIBO keys and MEMG timesteps are the files' own: a glTF
     /// reader interpolates between them by the same rule the viewer does.
     pub fps: Option<f64>,
+    /// MEMG scenes, reduced: positions and morph targets as 16-bit
+    /// integers, normals 8-bit, weights 16-bit (`--quantize`; the file
+    /// requires `KHR_mesh_quantization`): about half the bytes, every
+    /// vertex within [`GltfReport::quantization_error`] of the motion.
+    pub quantized: bool,
+    /// With `quantized`: how far quantizing may move a MEMG vertex (the
+    /// file's units); the morph targets that move vertices least are then
+    /// stored in 8 bits while the error stays within it. `None`: 16 bits.
+    pub tolerance: Option<f64>,
 }
 
 /// What [`write()`] wrote.
@@ -96,6 +117,10 @@ pub struct GltfReport {
     pub channels: usize,
     /// What fits but may look wrong (MEMG groups the scene lacks…), each naming its file.
     pub warnings: Vec<String>,
+    /// With [`GltfOptions::quantized`]: the largest distance, any MEMG
+    /// vertex at any timestep in its group's frame (the file's units),
+    /// between the mesh a reader dequantizes and the motion's own. 0 otherwise.
+    pub quantization_error: f64,
 }
 
 /// Writes `tracks`, placed by `plan`, to `out` (`.glb`, or `.gltf` with a
@@ -212,6 +237,8 @@ fn build<T>(
                 binding,
                 offset: placement.offset,
                 scale: placement.scale,
+                quantized: options.quantized,
+                tolerance: options.tolerance,
             }),
             _ => None,
         })
@@ -220,6 +247,7 @@ fn build<T>(
     let mut doc = Document::new();
     let mut shapes = Shapes::default();
     let mut roots = Vec::with_capacity(tracks.len());
+    let mut quantization_error = 0f64;
     for (i, ((track, placement), memg_track)) in tracks
         .iter()
         .zip(&plan.placements)
@@ -232,7 +260,11 @@ fn build<T>(
             (Track::Memg { .. }, Some(m)) if options.baked => {
                 baked::add(&mut doc, m, &mut |f| progress(share(f)))?
             }
-            (Track::Memg { .. }, Some(m)) => memg::add(&mut doc, m)?,
+            (Track::Memg { .. }, Some(m)) => {
+                let (root, error) = memg::add(&mut doc, m)?;
+                quantization_error = quantization_error.max(error);
+                root
+            }
             (Track::Mtn { motion, .. }, _) => aibo::add(
                 &mut doc,
                 &mut shapes,
@@ -275,6 +307,7 @@ fn build<T>(
             .sum(),
         channels: root.animations.iter().map(|a| a.channels.len()).sum(),
         warnings,
+        quantization_error,
     };
     let mut write_progress = |f: f32| progress(build_share + (1.0 - build_share) * f);
     let written = finish(root, chunks, &mut write_progress)?;

@@ -1,0 +1,457 @@
+//! A reduced MEMG group's mesh in 16-bit integers (`--quantize`;
+//! `KHR_mesh_quantization`): about half the bytes of `f32`, the error it
+//! adds measured at every vertex and timestep.
+//!
+//! The group's mesh (base positions, morph targets) is stored in units of
+//! `unit` about `center`, both `f32`, on a node of their own under the
+//! group's (translation `center`, scale `unit`), so that every stored
+//! coordinate lies in [−1, 1]: positions and targets as normalized `i16`,
+//! normals as normalized `i8`, each vertex padded to 4 bytes as glTF asks.
+//! Target j is stretched by `stretch_j = unit / max|target_j| ≥ 1` to use
+//! all its bits and its weight divided by the same (so weights stay
+//! in [0, 1] for Blender, which clamps shape-key values there), the weights
+//! written as normalized `u16`. A reader dequantizes `i16` as `max(q /
+//! 32767, −1)`, `i8` as `max(q / 127, −1)` and `u16` as `q / 65535`
+//! (glTF 2.0, "Accessors").
+//!
+//! Given a tolerance (the distance the caller can spare), the targets that
+//! move vertices least are stored in 8 bits instead, smallest first, while
+//! the most their rounding could move a vertex, summed, stays within half
+//! of it; then the error is measured, and over the tolerance every target
+//! goes back to 16 bits.
+//!
+//! What it costs: [`Quantizer::error`], the largest distance between the
+//! dequantized mesh and the motion's own (the `f64` sum `mean + U·q_t`),
+//! any vertex and timestep, in the group's frame.
+
+use gltf_json as json;
+use json::{Index, buffer::Target};
+use rayon::prelude::*;
+
+use super::document::Document;
+use super::memg::{
+    Layout, MemgTrack, animate_trs, frames, key_times, mesh_extras, not_finite, shape,
+};
+use super::obj_mesh::{Part, Shared};
+use crate::error::Result;
+
+/// How one group's mesh is quantized.
+pub(super) struct Quantizer {
+    /// The node's translation: the middle of the base positions' box.
+    pub center: [f32; 3],
+    /// The node's uniform scale: the largest half side of that box or
+    /// absolute target coordinate, so every stored value is within ±1.
+    pub unit: f32,
+    /// Per target, the factor it is stretched by (its weight shrunk by).
+    stretch: Vec<f64>,
+    /// Per target, whether it is stored in 8 bits (else 16).
+    narrow: Vec<bool>,
+}
+
+const I16: f64 = 32767.0;
+const I8: f64 = 127.0;
+const U16: f64 = 65535.0;
+
+/// `x` in [−1, 1] as a normalized `i16`.
+fn short(x: f64) -> i16 {
+    (x * I16).round().clamp(-I16, I16) as i16
+}
+
+/// A normalized `i16` read back.
+fn unshort(q: i16) -> f64 {
+    (f64::from(q) / I16).max(-1.0)
+}
+
+/// `x` in [−1, 1] as a normalized `i8`.
+fn byte(x: f64) -> i8 {
+    (x * I8).round().clamp(-I8, I8) as i8
+}
+
+/// A normalized `i8` read back.
+fn unbyte(q: i8) -> f64 {
+    (f64::from(q) / I8).max(-1.0)
+}
+
+/// A unit normal as normalized `i8`.
+pub(super) fn normal(n: [f32; 3]) -> [i8; 3] {
+    n.map(|x| byte(f64::from(x)))
+}
+
+impl Quantizer {
+    /// The quantizer of group `g`'s vertices `rows` (`3 ×` its index of
+    /// each), whose base is `base(row)` and target j `target(j, row)`, its
+    /// smaller targets in 8 bits within `tolerance` (none if `None`).
+    pub(super) fn new(
+        rows: &[usize],
+        targets: usize,
+        base: impl Fn(usize) -> [f64; 3],
+        target: impl Fn(usize, usize) -> [f64; 3],
+        tolerance: Option<f64>,
+    ) -> Quantizer {
+        let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        for &row in rows {
+            let p = base(row);
+            for a in 0..3 {
+                lo[a] = lo[a].min(p[a]);
+                hi[a] = hi[a].max(p[a]);
+            }
+        }
+        let center: [f32; 3] = std::array::from_fn(|a| {
+            if rows.is_empty() {
+                0.0
+            } else {
+                (0.5 * (lo[a] + hi[a])) as f32
+            }
+        });
+        // The half side about the f32 center actually written.
+        let mut unit = (0..3)
+            .filter(|_| !rows.is_empty())
+            .map(|a| {
+                let c = f64::from(center[a]);
+                (hi[a] - c).max(c - lo[a])
+            })
+            .fold(0f64, f64::max);
+        let largest: Vec<f64> = (0..targets)
+            .map(|j| {
+                rows.iter()
+                    .flat_map(|&row| target(j, row))
+                    .fold(0f64, |m, x| m.max(x.abs()))
+            })
+            .collect();
+        unit = largest.iter().copied().fold(unit, f64::max);
+        // Rounded up to an f32 no smaller, and never zero.
+        let mut unit32 = unit as f32;
+        if f64::from(unit32) < unit {
+            unit32 = unit32.next_up();
+        }
+        if unit32 <= 0.0 || !unit32.is_finite() {
+            unit32 = 1.0;
+        }
+        let u = f64::from(unit32);
+        let stretch = largest
+            .iter()
+            .map(|&m| if m > 0.0 { u / m } else { 1.0 })
+            .collect();
+        // 8 bits for the smallest targets while the most their rounding
+        // (half a step of each of three coordinates, at full weight) could
+        // move a vertex, summed, is within half the tolerance.
+        let mut narrow = vec![false; targets];
+        if let Some(tolerance) = tolerance {
+            let mut order: Vec<usize> = (0..targets).collect();
+            order.sort_by(|&a, &b| largest[a].total_cmp(&largest[b]));
+            let mut spent = 0.0;
+            for j in order {
+                spent += largest[j] * 0.5 / I8 * 3f64.sqrt();
+                if spent > 0.5 * tolerance {
+                    break;
+                }
+                narrow[j] = true;
+            }
+        }
+        Quantizer {
+            center,
+            unit: unit32,
+            stretch,
+            narrow,
+        }
+    }
+
+    /// Every target back in 16 bits.
+    pub(super) fn widen(&mut self) {
+        self.narrow.iter_mut().for_each(|n| *n = false);
+    }
+
+    /// Whether target `j` is stored in 8 bits (else 16).
+    pub(super) fn narrow(&self, j: usize) -> bool {
+        self.narrow[j]
+    }
+
+    /// A base position, stored.
+    pub(super) fn position(&self, p: [f64; 3]) -> [i16; 3] {
+        let u = f64::from(self.unit);
+        std::array::from_fn(|a| short((p[a] - f64::from(self.center[a])) / u))
+    }
+
+    /// Target `j`'s vertex, stored in 16 bits.
+    pub(super) fn target(&self, j: usize, d: [f64; 3]) -> [i16; 3] {
+        let scale = self.stretch[j] / f64::from(self.unit);
+        d.map(|x| short(x * scale))
+    }
+
+    /// Target `j`'s vertex, stored in 8 bits.
+    pub(super) fn target8(&self, j: usize, d: [f64; 3]) -> [i8; 3] {
+        let scale = self.stretch[j] / f64::from(self.unit);
+        d.map(|x| byte(x * scale))
+    }
+
+    /// Target `j`'s vertex as a reader reads it back, in the group's units.
+    fn read_target(&self, j: usize, d: [f64; 3]) -> [f64; 3] {
+        let u = f64::from(self.unit);
+        match self.narrow[j] {
+            true => self.target8(j, d).map(|q| u * unbyte(q)),
+            false => self.target(j, d).map(|q| u * unshort(q)),
+        }
+    }
+
+    /// Weight `w` (in [0, 1]) of target `j`, stored.
+    pub(super) fn weight(&self, j: usize, w: f64) -> u16 {
+        ((w / self.stretch[j]) * U16).round().clamp(0.0, U16) as u16
+    }
+
+    /// The largest distance, any of `rows` at any of `timesteps`, between
+    /// the mesh a reader dequantizes and the exact `base + Σ_j w_j(t)·target_j`
+    /// (`weight(t, j)` the exact weight in [0, 1]).
+    pub(super) fn error(
+        &self,
+        rows: &[usize],
+        timesteps: usize,
+        targets: usize,
+        base: impl Fn(usize) -> [f64; 3] + Sync,
+        target: impl Fn(usize, usize) -> [f64; 3] + Sync,
+        weight: impl Fn(usize, usize) -> f64 + Sync,
+    ) -> f64 {
+        let u = f64::from(self.unit);
+        // Each vertex's stored and exact base and targets, once.
+        let vertex = |row: usize| {
+            let p = base(row);
+            let qp = self.position(p);
+            let stored: Vec<[f64; 3]> = (0..targets)
+                .map(|j| self.read_target(j, target(j, row)))
+                .collect();
+            let exact: Vec<[f64; 3]> = (0..targets).map(|j| target(j, row)).collect();
+            let read = std::array::from_fn::<f64, 3, _>(|a| {
+                f64::from(self.center[a]) + u * unshort(qp[a])
+            });
+            (p, read, exact, stored)
+        };
+        let weights: Vec<(Vec<f64>, Vec<f64>)> = (0..timesteps)
+            .map(|t| {
+                let exact: Vec<f64> = (0..targets).map(|j| weight(t, j)).collect();
+                let read = exact
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &w)| f64::from(self.weight(j, w)) / U16)
+                    .collect();
+                (exact, read)
+            })
+            .collect();
+        rows.par_iter()
+            .map(|&row| {
+                let (p, read, exact, stored) = vertex(row);
+                let mut worst = 0f64;
+                for (w, wq) in &weights {
+                    let mut d = [0f64; 3];
+                    for a in 0..3 {
+                        let mut x = p[a];
+                        let mut y = read[a];
+                        for j in 0..targets {
+                            x += w[j] * exact[j][a];
+                            y += wq[j] * stored[j][a];
+                        }
+                        d[a] = y - x;
+                    }
+                    worst = worst.max((d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt());
+                }
+                worst
+            })
+            .reduce(|| 0.0, f64::max)
+    }
+}
+
+/// Group `gi`'s node, quantized, over `parts` (its triangles), `range`
+/// its columns' `(lo_j, s_j)`: the node the frame moves (if `own_frame`),
+/// the mesh on a node under it that dequantizes; and the error.
+pub(super) fn group<'s>(
+    doc: &mut Document<'s>,
+    track: &MemgTrack<'s>,
+    layout: &Layout,
+    gi: usize,
+    own_frame: bool,
+    parts: &[Part],
+    range: &[(f64, f64)],
+) -> Result<(Index<json::Node>, f64)> {
+    let g = &track.motion.groups[gi];
+    let (n, r) = (track.motion.timesteps, g.basis_len);
+    let v3 = 3 * g.vertex_count();
+    let base = |row: usize| shape(g, row / 3, |j| range[j].0);
+    let target = |j: usize, row: usize| -> [f64; 3] {
+        std::array::from_fn(|a| f64::from(g.basis[j * v3 + row + a]) * range[j].1)
+    };
+    let weight = |t: usize, j: usize| (f64::from(g.coeffs[t * r + j]) - range[j].0) / range[j].1;
+    let rows_of = |part: &Part| -> Vec<usize> {
+        part.obj_vertices()
+            .map(|v| 3 * layout.local(gi, v))
+            .collect()
+    };
+    let mut rows: Vec<usize> = parts.iter().flat_map(rows_of).collect();
+    rows.sort_unstable();
+    rows.dedup();
+    let finite = |p: [f64; 3]| p.iter().all(|x| x.is_finite());
+    if !rows.iter().all(|&row| finite(base(row))) {
+        return Err(not_finite(track, g, "mean pose or basis"));
+    }
+    if !(0..r).all(|j| rows.iter().all(|&row| finite(target(j, row)))) {
+        return Err(not_finite(track, g, "basis"));
+    }
+    let mut q = Quantizer::new(&rows, r, base, target, track.tolerance);
+    let mut error = q.error(&rows, n, r, base, target, weight);
+    if track.tolerance.is_some_and(|t| error > t) && (0..r).any(|j| q.narrow(j)) {
+        q.widen();
+        error = q.error(&rows, n, r, base, target, weight);
+    }
+
+    let mut primitives = Vec::with_capacity(parts.len());
+    for part in parts {
+        let shared = Shared::new(doc, track.scene, part);
+        let rows = rows_of(part);
+        let positions: Vec<[i16; 3]> = rows.iter().map(|&row| q.position(base(row))).collect();
+        let normals: Vec<[i8; 3]> = part
+            .obj_vertices()
+            .map(|v| normal(layout.normals[v as usize]))
+            .collect();
+        let positions = doc.normalized(&positions, Some(Target::ArrayBuffer), true);
+        let normals = doc.normalized(&normals, Some(Target::ArrayBuffer), false);
+        let mut primitive = shared.primitive(part, positions, normals);
+        let targets = (0..r)
+            .map(|j| {
+                let vertices = Some(Target::ArrayBuffer);
+                let positions = if q.narrow(j) {
+                    let deltas: Vec<[i8; 3]> = rows
+                        .iter()
+                        .map(|&row| q.target8(j, target(j, row)))
+                        .collect();
+                    doc.normalized(&deltas, vertices, true)
+                } else {
+                    let deltas: Vec<[i16; 3]> = rows
+                        .iter()
+                        .map(|&row| q.target(j, target(j, row)))
+                        .collect();
+                    doc.normalized(&deltas, vertices, true)
+                };
+                json::mesh::MorphTarget {
+                    positions: Some(positions),
+                    normals: None,
+                    tangents: None,
+                }
+            })
+            .collect();
+        primitive.targets = (r > 0).then_some(targets);
+        primitives.push(primitive);
+    }
+    let weights: Vec<[u16; 1]> = (0..n)
+        .flat_map(|t| (0..r).map(move |j| (t, j)))
+        .map(|(t, j)| [q.weight(j, weight(t, j))])
+        .collect();
+    let mesh = doc.mesh(&g.name, primitives);
+    let m = &mut doc.root.meshes[mesh.value()];
+    if r > 0 && n > 0 {
+        m.weights = Some(
+            weights[..r]
+                .iter()
+                .map(|w| (f64::from(w[0]) / U16) as f32)
+                .collect(),
+        );
+    }
+    // The weights are `(q_j − lo_j) / (s_j · stretch_j)`: the scale that
+    // undoes them, as the unquantized file's.
+    let undo: Vec<(f64, f64)> = range
+        .iter()
+        .zip(&q.stretch)
+        .map(|(&(lo, s), &stretch)| (lo, s * stretch))
+        .collect();
+    m.extras = mesh_extras(g, &undo);
+    let unit = q.unit;
+    let holder = doc.node(
+        &format!("{} (16-bit)", g.name),
+        json::Node {
+            mesh: Some(mesh),
+            translation: Some(q.center),
+            scale: Some([unit; 3]),
+            ..Default::default()
+        },
+    );
+    let node = doc.node(&g.name, json::Node::default());
+    doc.adopt(node, holder);
+    if r > 0 && n > 0 {
+        let output = doc.normalized(&weights, None, false);
+        doc.weights_channel(holder, &key_times(track.motion), output);
+    }
+    if own_frame && let Some(trs) = frames(track, g)? {
+        animate_trs(doc, node, &key_times(track.motion), &trs);
+    }
+    Ok((node, error))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two vertices (rows 0 and 3)…
+    const ROWS: [usize; 2] = [0, 3];
+
+    /// …at (1, 2, 3) and (3, 2, 3)…
+    fn base(row: usize) -> [f64; 3] {
+        if row == 0 {
+            [1.0, 2.0, 3.0]
+        } else {
+            [3.0, 2.0, 3.0]
+        }
+    }
+
+    /// …one target moving the second by up to 0.5 along x.
+    fn target(_j: usize, row: usize) -> [f64; 3] {
+        if row == 0 { [0.0; 3] } else { [0.5, 0.0, 0.0] }
+    }
+
+    #[test]
+    fn every_stored_value_is_within_one_unit_of_the_center() {
+        let q = Quantizer::new(&ROWS, 1, base, target, None);
+        assert_eq!(q.center, [2.0, 2.0, 3.0]);
+        assert_eq!(q.unit, 1.0);
+        // The ends of the box at ±1, the target stretched to fill 16 bits.
+        assert_eq!(q.position(base(0)), [-32767, 0, 0]);
+        assert_eq!(q.position(base(3)), [32767, 0, 0]);
+        assert_eq!(q.target(0, target(0, 3)), [32767, 0, 0]);
+        // Its weight halved: 0.5 of the stretched target is the whole move.
+        assert_eq!(q.weight(0, 1.0), 32768);
+    }
+
+    #[test]
+    fn the_error_is_the_largest_distance_the_rounding_makes() {
+        let q = Quantizer::new(&ROWS, 1, base, target, None);
+        // w = 1/3: the read weight round(65535/6)/65535 times the stretched
+        // target (1.0) against the exact 1/3 · 0.5.
+        let e = q.error(&ROWS, 1, 1, base, target, |_, _| 1.0 / 3.0);
+        let read = (65535.0f64 / 6.0).round() / 65535.0;
+        assert!((e - (read - 0.5 / 3.0).abs()).abs() < 1e-12, "{e}");
+        assert!(e > 0.0 && e < 1e-5);
+    }
+
+    #[test]
+    fn the_smaller_targets_go_to_8_bits_within_half_the_tolerance() {
+        // Target 0 moves the second vertex by 0.5, target 1 the first by
+        // 0.003 and the second by 0.01.
+        let two = |j: usize, row: usize| match (j, row) {
+            (0, 0) => [0.0; 3],
+            (0, _) => [0.5, 0.0, 0.0],
+            (_, 0) => [0.0, 0.003, 0.0],
+            _ => [0.0, 0.01, 0.0],
+        };
+        // Half a step of 8 bits of each coordinate: 0.01 · 0.5/127 · √3
+        // for target 1, 0.5 · 0.5/127 · √3 for target 0.
+        let small = 0.01 * 0.5 / 127.0 * 3f64.sqrt();
+        let big = 0.5 * 0.5 / 127.0 * 3f64.sqrt();
+        let narrow = |tolerance: Option<f64>| {
+            let q = Quantizer::new(&ROWS, 2, base, two, tolerance);
+            [q.narrow(0), q.narrow(1)]
+        };
+        assert_eq!(narrow(None), [false, false]);
+        assert_eq!(narrow(Some(1.9 * small)), [false, false]);
+        assert_eq!(narrow(Some(2.1 * small)), [false, true]);
+        assert_eq!(narrow(Some(2.1 * (small + big))), [true, true]);
+        // In 8 bits, target 1 is read back within half an 8-bit step of it.
+        let q = Quantizer::new(&ROWS, 2, base, two, Some(2.1 * small));
+        let e = q.error(&ROWS, 1, 2, base, two, |_, _| 1.0);
+        assert!(e > 1e-6 && e <= small, "{e}");
+    }
+}
