@@ -176,21 +176,6 @@ fn export_fit(
     Ok(written.quantization_error.unwrap_or(0.0))
 }
 
-/// The bound to fit again under when the fit's error and quantization's
-/// `error` together pass the bound asked (`None`: they don't).
-fn tightened(report: &fit::FitReport, error: f64) -> Option<Bound> {
-    let over = |measured: f64, limit: f64| measured + error > limit;
-    match (report.max_error_bound, report.rms_error_bound) {
-        (Some(limit), _) if over(report.max_error, limit) => {
-            Some(Bound::MaxError(limit - 1.5 * error))
-        }
-        (_, Some(limit)) if over(report.rms_error, limit) => {
-            Some(Bound::RmsError(limit - 1.5 * error))
-        }
-        _ => None,
-    }
-}
-
 fn fit_run(a: &FitArgs) -> Result<()> {
     // `--out x.glb`: the motion is fitted into a MEMG file of the same name
     // in a temporary folder beside it, then written as glTF by the one
@@ -256,7 +241,7 @@ fn fit_run(a: &FitArgs) -> Result<()> {
         // the two together pass the bound, the motion is fitted again under
         // the bound less half as much again as quantizing moved a vertex,
         // and failing that written in floats.
-        if let Some(tighter) = tightened(&report, error) {
+        if let Some(tighter) = report.bound_less(error) {
             let mut again = request.clone();
             again.options.bound = tighter;
             // The scene the first fit wrote is this command's own.
@@ -267,7 +252,7 @@ fn fit_run(a: &FitArgs) -> Result<()> {
                 (report.bound, report.max_error_bound, report.rms_error_bound);
             report = refit;
             error = export_fit(a, &again, &report, quantize)?;
-            if tightened(&report, error).is_some() {
+            if report.bound_less(error).is_some() {
                 error = export_fit(a, &again, &report, false)?;
             }
         }

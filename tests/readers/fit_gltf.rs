@@ -44,18 +44,32 @@ struct Fitted {
 }
 
 fn fit_and_export(dir: &Path, name: &'static str) -> Fitted {
-    fit_and_export_as(dir, name, name, None, false)
+    fit_and_export_as(dir, name, name, None, Quantized::No)
+}
+
+/// How a fit is written.
+#[derive(Clone, Copy, PartialEq)]
+enum Quantized {
+    /// In floats.
+    No,
+    /// In integers, with 90 % of what the fit left of the bound to spend
+    /// (as `memg fit` writes it).
+    Within,
+    /// In integers, with this share of the bound to spend on top of the
+    /// fit's error: keys are dropped; the readers are held to the fit's
+    /// error plus it.
+    Spare(f64),
 }
 
 /// `data`'s cache fitted as `name` (its files' and track's name), split
 /// into `parts` with frames chosen per part (`FrameMode::Auto`: parts may
-/// share one) when given; in 16-bit integers if `quantized`.
+/// share one) when given; in integers as `quantized` says.
 fn fit_and_export_as(
     dir: &Path,
     name: &'static str,
     data: &str,
     parts: Option<usize>,
-    quantized: bool,
+    quantized: Quantized,
 ) -> Fitted {
     let obj = test_data(&format!("fit/{data}.obj"));
     let cache_path = test_data(&format!("fit/{data}.pc2"));
@@ -93,20 +107,27 @@ fn fit_and_export_as(
     let plan = Plan::unplaced(&tracks).unwrap();
     let glb = dir.join(format!("{name}.glb"));
     // Quantizing may spend 90 % of what the fit left, as `memg fit` lets it.
+    let tolerance = match quantized {
+        Quantized::No => None,
+        Quantized::Within => Some(0.9 * (bound - report.max_error)),
+        Quantized::Spare(share) => Some(share * bound),
+    };
     let options = GltfOptions {
-        quantized,
-        tolerance: quantized.then_some(0.9 * (bound - report.max_error)),
+        quantized: quantized != Quantized::No,
+        tolerance,
         ..GltfOptions::default()
     };
     let written = write(&tracks, &plan, &options, &glb, &mut |_| {}).unwrap();
-    assert_eq!(written.quantization_error > 0.0, quantized);
-    // Within what the fit left of the bound.
-    assert!(
-        report.max_error + written.quantization_error <= bound,
-        "{name}: {:e} + {:e} over {bound:e}",
-        report.max_error,
-        written.quantization_error
-    );
+    assert_eq!(written.quantization_error > 0.0, quantized != Quantized::No);
+    // Within the tolerance: with `Within`, within the bound.
+    let bound = match tolerance {
+        Some(tolerance) => {
+            assert!(written.quantization_error <= tolerance);
+            report.max_error + tolerance
+        }
+        None => bound,
+    };
+    assert!(report.max_error + written.quantization_error <= bound);
     Fitted {
         name,
         cache,
@@ -160,7 +181,7 @@ fn fitted_glb_plays_within_the_bound_in_three_js_and_blender() {
         .collect();
     // The tube in four parts, three of which share one frame (issue 47):
     // the frame is one node over theirs.
-    let parts = fit_and_export_as(dir.path(), "parts", "tube", Some(4), false);
+    let parts = fit_and_export_as(dir.path(), "parts", "tube", Some(4), Quantized::No);
     let nodes = parts.asset.doc.nodes().count();
     let shared: Vec<usize> = (0..nodes)
         .filter(|&n| {
@@ -178,13 +199,19 @@ fn fitted_glb_plays_within_the_bound_in_three_js_and_blender() {
     assert_eq!(under.len(), 3, "the three parts that share it under it");
     fits.push(parts);
     // In 16 bits: the sheet, and the parts with their shared frame and seams.
-    fits.push(fit_and_export_as(dir.path(), "flag16", "flag", None, true));
+    fits.push(fit_and_export_as(
+        dir.path(),
+        "flag16",
+        "flag",
+        None,
+        Quantized::Within,
+    ));
     fits.push(fit_and_export_as(
         dir.path(),
         "parts16",
         "tube",
         Some(4),
-        true,
+        Quantized::Within,
     ));
     // Some of the flag's smaller morph targets in 8 bits (the parts' fit
     // leaves too little of the bound): more 8-bit accessors than the
@@ -205,6 +232,25 @@ fn fitted_glb_plays_within_the_bound_in_three_js_and_blender() {
             .sum::<usize>();
         assert!(bytes > primitives, "{}: {bytes} 8-bit accessors", f.name);
     }
+    // The tube's own three groups, each with its own frame, with three
+    // times the bound more to spend (a reader held to the fit's error plus
+    // that): keys dropped, frames and weights blended between them by each
+    // reader as the exporter's bound says.
+    let keys = fit_and_export_as(dir.path(), "keys16", "tube", None, Quantized::Spare(3.0));
+    let fewest = keys
+        .asset
+        .doc
+        .animations()
+        .flat_map(|a| a.samplers())
+        .map(|s| s.input().count())
+        .min()
+        .unwrap();
+    assert!(
+        fewest < keys.cache.frames / 2,
+        "{fewest} keys of {}",
+        keys.cache.frames
+    );
+    fits.push(keys);
     if let Some(reports) = validate(&fits.iter().map(|f| f.glb.clone()).collect::<Vec<_>>()) {
         for (f, r) in fits.iter().zip(&reports) {
             assert_eq!(

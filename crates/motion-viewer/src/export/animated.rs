@@ -64,7 +64,7 @@ pub fn gltf(tracks: &[Track], out: &Path, options: &Options, report: &mut Report
     ));
     if options.quantize {
         report.notes.push(format!(
-            "MEMG meshes and weights in 16-bit integers: every vertex within {:.4e} of the motion's own position",
+            "MEMG meshes and weights in integers: every vertex within {:.4e} of the motion's own position",
             written.quantization_error
         ));
     }

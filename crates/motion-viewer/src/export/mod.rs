@@ -103,8 +103,9 @@ pub struct Options<'a> {
     pub baked: bool,
     /// glTF: MEMG scenes (reduced) in 16-bit integers (`KHR_mesh_quantization`).
     pub quantize: bool,
-    /// With `quantize`: how far quantizing may move a MEMG vertex, for the
-    /// smaller morph targets in 8 bits ([`gltf::GltfOptions::tolerance`]).
+    /// With `quantize`: how far a MEMG vertex may be from the motion's own
+    /// place, spent on 8-bit targets and fewer keys
+    /// ([`gltf::GltfOptions::tolerance`]).
     pub quantize_tolerance: Option<f64>,
     /// Told the fraction done (0..=1) while a long export runs.
     pub progress: Option<&'a dyn Fn(f32)>,

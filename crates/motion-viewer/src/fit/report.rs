@@ -140,6 +140,23 @@ pub struct FitReport {
 }
 
 impl FitReport {
+    /// The bound to fit again under when `extra` — what a copy of the
+    /// motion adds to every vertex's error, such as the rounding of a
+    /// quantized glTF — on top of the errors measured passes the bound
+    /// asked: that bound less half as much again as `extra` (`None`: the
+    /// two together are within it, or the fit had a fixed rank).
+    pub fn bound_less(&self, extra: f64) -> Option<Bound> {
+        match (self.max_error_bound, self.rms_error_bound) {
+            (Some(limit), _) if self.max_error + extra > limit => {
+                Some(Bound::MaxError(limit - 1.5 * extra))
+            }
+            (_, Some(limit)) if self.rms_error + extra > limit => {
+                Some(Bound::RmsError(limit - 1.5 * extra))
+            }
+            _ => None,
+        }
+    }
+
     /// The report of a checked fit; `memg` is the encoded file's size.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn new(

@@ -52,6 +52,34 @@ fn one_group(vertices: usize) -> Vec<FitGroup> {
 }
 
 #[test]
+fn a_fit_left_too_little_of_its_bound_names_a_tighter_one() {
+    let positions = sheet_moving(12, 8, 60, 2, false);
+    let anim = Animation::new(&positions, 96, 60).unwrap();
+    for bound in [Bound::MaxError(0.05), Bound::RmsError(0.05), Bound::Rank(1)] {
+        let options = FitOptions {
+            bound,
+            frames: FrameMode::World,
+            ..FitOptions::default()
+        };
+        let report = fit_checked(&anim, &one_group(96), &options).unwrap().report;
+        let measured = match bound {
+            Bound::RmsError(_) => report.rms_error,
+            _ => report.max_error,
+        };
+        let left = 0.05 - measured;
+        assert_eq!(report.bound_less(0.0), None);
+        assert_eq!(report.bound_less(0.9 * left), None);
+        let extra = 1.1 * left;
+        let want = match bound {
+            Bound::MaxError(_) => Some(Bound::MaxError(0.05 - 1.5 * extra)),
+            Bound::RmsError(_) => Some(Bound::RmsError(0.05 - 1.5 * extra)),
+            _ => None,
+        };
+        assert_eq!(report.bound_less(extra), want, "{bound:?}");
+    }
+}
+
+#[test]
 fn a_sheet_bending_two_ways_has_rank_two() {
     let positions = sheet_moving(12, 8, 60, 2, false);
     let anim = Animation::new(&positions, 96, 60).unwrap();

@@ -64,8 +64,8 @@ pub struct MemgTrack<'s> {
     /// Each group's mesh and weights in 16-bit integers
     /// ([`super::quantized`]).
     pub quantized: bool,
-    /// With `quantized`: how far quantizing may move a vertex, for the
-    /// smaller morph targets in 8 bits.
+    /// With `quantized`: how far a vertex may be from the motion's own
+    /// place, spent on 8-bit targets and fewer keys.
     pub tolerance: Option<f64>,
 }
 

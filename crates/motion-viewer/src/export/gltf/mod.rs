@@ -43,7 +43,10 @@
 //! `i8`, weights `u16`. Each target is stretched to fill its integers and
 //! its weight shrunk by as much, so `s_j` above becomes `s_j·stretch_j`;
 //! the largest distance the rounding moves a vertex is measured at every
-//! vertex and timestep ([`GltfReport::quantization_error`]).
+//! vertex and timestep ([`GltfReport::quantization_error`]). With a
+//! tolerance, a group's keys may be fewer than the timesteps where the
+//! readers' blend between them stays within it (its weights and its own
+//! frame keyed at the same times).
 //!
 //! # `extras`
 //!
@@ -63,6 +66,7 @@ mod aibo;
 mod baked;
 mod container;
 mod document;
+mod keys;
 mod memg;
 mod mrtk;
 mod obj_mesh;
@@ -95,9 +99,11 @@ pub struct GltfOptions {
     /// requires `KHR_mesh_quantization`): about half the bytes, every
     /// vertex within [`GltfReport::quantization_error`] of the motion.
     pub quantized: bool,
-    /// With `quantized`: how far quantizing may move a MEMG vertex (the
-    /// file's units); the morph targets that move vertices least are then
-    /// stored in 8 bits while the error stays within it. `None`: 16 bits.
+    /// With `quantized`: how far a MEMG vertex may be from the motion's own
+    /// place (the file's units): the morph targets that move vertices least
+    /// are then stored in 8 bits within half of it, and the timesteps a
+    /// reader's interpolation does without are dropped within what is left
+    /// (`keys`). `None`: every target in 16 bits, every timestep a key.
     pub tolerance: Option<f64>,
 }
 
@@ -117,9 +123,11 @@ pub struct GltfReport {
     pub channels: usize,
     /// What fits but may look wrong (MEMG groups the scene lacks…), each naming its file.
     pub warnings: Vec<String>,
-    /// With [`GltfOptions::quantized`]: the largest distance, any MEMG
-    /// vertex at any timestep in its group's frame (the file's units),
-    /// between the mesh a reader dequantizes and the motion's own. 0 otherwise.
+    /// With [`GltfOptions::quantized`]: how far, at most, a MEMG vertex is
+    /// from the motion's own place at any timestep (the file's units): the
+    /// rounding measured at every vertex and timestep, and where keys were
+    /// dropped, a bound on what the readers' blend between keys adds. 0
+    /// otherwise.
     pub quantization_error: f64,
 }
 

@@ -22,13 +22,16 @@
 //!
 //! What it costs: [`Quantizer::error`], the largest distance between the
 //! dequantized mesh and the motion's own (the `f64` sum `mean + U·q_t`),
-//! any vertex and timestep, in the group's frame.
+//! any vertex and timestep, in the group's frame. What the tolerance leaves
+//! after that goes to dropping keys ([`super::keys`]); the group's error is
+//! then the rounding's plus the bound on the blend's.
 
 use gltf_json as json;
 use json::{Index, buffer::Target};
 use rayon::prelude::*;
 
 use super::document::Document;
+use super::keys;
 use super::memg::{
     Layout, MemgTrack, animate_trs, frames, key_times, mesh_extras, not_finite, shape,
 };
@@ -200,7 +203,8 @@ impl Quantizer {
 
     /// The largest distance, any of `rows` at any of `timesteps`, between
     /// the mesh a reader dequantizes and the exact `base + Σ_j w_j(t)·target_j`
-    /// (`weight(t, j)` the exact weight in [0, 1]).
+    /// (`weight(t, j)` the exact weight in [0, 1]); and at each timestep the
+    /// largest distance of an exact vertex from the group's origin.
     pub(super) fn error(
         &self,
         rows: &[usize],
@@ -209,7 +213,7 @@ impl Quantizer {
         base: impl Fn(usize) -> [f64; 3] + Sync,
         target: impl Fn(usize, usize) -> [f64; 3] + Sync,
         weight: impl Fn(usize, usize) -> f64 + Sync,
-    ) -> f64 {
+    ) -> (f64, Vec<f64>) {
         let u = f64::from(self.unit);
         // Each vertex's stored and exact base and targets, once.
         let vertex = |row: usize| {
@@ -235,26 +239,33 @@ impl Quantizer {
                 (exact, read)
             })
             .collect();
+        let length = |v: [f64; 3]| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
         rows.par_iter()
-            .map(|&row| {
-                let (p, read, exact, stored) = vertex(row);
-                let mut worst = 0f64;
-                for (w, wq) in &weights {
-                    let mut d = [0f64; 3];
-                    for a in 0..3 {
-                        let mut x = p[a];
-                        let mut y = read[a];
-                        for j in 0..targets {
-                            x += w[j] * exact[j][a];
-                            y += wq[j] * stored[j][a];
+            .fold(
+                || (0f64, vec![0f64; timesteps]),
+                |(mut worst, mut radius), &row| {
+                    let (p, read, exact, stored) = vertex(row);
+                    for (t, (w, wq)) in weights.iter().enumerate() {
+                        let (mut x, mut y) = (p, read);
+                        for a in 0..3 {
+                            for j in 0..targets {
+                                x[a] += w[j] * exact[j][a];
+                                y[a] += wq[j] * stored[j][a];
+                            }
                         }
-                        d[a] = y - x;
+                        worst = worst.max(length([y[0] - x[0], y[1] - x[1], y[2] - x[2]]));
+                        radius[t] = radius[t].max(length(x));
                     }
-                    worst = worst.max((d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt());
-                }
-                worst
-            })
-            .reduce(|| 0.0, f64::max)
+                    (worst, radius)
+                },
+            )
+            .reduce(
+                || (0f64, vec![0f64; timesteps]),
+                |(a, ra), (b, rb)| {
+                    let radius = ra.iter().zip(&rb).map(|(x, y)| x.max(*y)).collect();
+                    (a.max(b), radius)
+                },
+            )
     }
 }
 
@@ -294,11 +305,47 @@ pub(super) fn group<'s>(
         return Err(not_finite(track, g, "basis"));
     }
     let mut q = Quantizer::new(&rows, r, base, target, track.tolerance);
-    let mut error = q.error(&rows, n, r, base, target, weight);
+    let (mut error, mut radius) = q.error(&rows, n, r, base, target, weight);
     if track.tolerance.is_some_and(|t| error > t) && (0..r).any(|j| q.narrow(j)) {
         q.widen();
-        error = q.error(&rows, n, r, base, target, weight);
+        (error, radius) = q.error(&rows, n, r, base, target, weight);
     }
+    // Keys where what is left of the tolerance allows (`keys`): the
+    // weights' blend and the group's own frame's, bounded together.
+    let frames = match own_frame {
+        true => frames(track, g)?,
+        false => None,
+    };
+    let largest: Vec<f64> = (0..r)
+        .map(|j| {
+            rows.iter()
+                .map(|&row| {
+                    let d = target(j, row);
+                    (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+                })
+                .fold(0.0, f64::max)
+        })
+        .collect();
+    let stretch = frames.as_ref().map_or(1.0, |f| {
+        f.iter().map(|x| x.scale.max_element()).fold(1f64, f64::max)
+    });
+    let blend = |a: usize, b: usize, t: usize| {
+        let frame = frames
+            .as_deref()
+            .map_or(0.0, |f| keys::frame_error(f, a, b, t, radius[t]));
+        frame + stretch * keys::weights_error(a, b, t, &largest, weight)
+    };
+    let mut kept = match track.tolerance {
+        Some(tolerance) => keys::reduce(n, tolerance - stretch * error, blend),
+        None => (0..n).collect(),
+    };
+    // Fewer keys need times of their own (4 bytes a key; every timestep's
+    // are shared with the other groups): kept only where that still saves.
+    let per_key = 2 * r + if frames.is_some() { 28 } else { 0 };
+    if (4 + per_key) * kept.len() >= per_key * n {
+        kept = (0..n).collect();
+    }
+    error = stretch * error + keys::worst(&kept, blend);
 
     let mut primitives = Vec::with_capacity(parts.len());
     for part in parts {
@@ -338,8 +385,9 @@ pub(super) fn group<'s>(
         primitive.targets = (r > 0).then_some(targets);
         primitives.push(primitive);
     }
-    let weights: Vec<[u16; 1]> = (0..n)
-        .flat_map(|t| (0..r).map(move |j| (t, j)))
+    let weights: Vec<[u16; 1]> = kept
+        .iter()
+        .flat_map(|&t| (0..r).map(move |j| (t, j)))
         .map(|(t, j)| [q.weight(j, weight(t, j))])
         .collect();
     let mesh = doc.mesh(&g.name, primitives);
@@ -372,12 +420,15 @@ pub(super) fn group<'s>(
     );
     let node = doc.node(&g.name, json::Node::default());
     doc.adopt(node, holder);
+    let all_times = key_times(track.motion);
+    let times: Vec<f32> = kept.iter().map(|&t| all_times[t]).collect();
     if r > 0 && n > 0 {
         let output = doc.normalized(&weights, None, false);
-        doc.weights_channel(holder, &key_times(track.motion), output);
+        doc.weights_channel(holder, &times, output);
     }
-    if own_frame && let Some(trs) = frames(track, g)? {
-        animate_trs(doc, node, &key_times(track.motion), &trs);
+    if let Some(trs) = frames {
+        let trs: Vec<_> = kept.iter().map(|&t| trs[t]).collect();
+        animate_trs(doc, node, &times, &trs);
     }
     Ok((node, error))
 }
@@ -421,7 +472,9 @@ mod tests {
         let q = Quantizer::new(&ROWS, 1, base, target, None);
         // w = 1/3: the read weight round(65535/6)/65535 times the stretched
         // target (1.0) against the exact 1/3 · 0.5.
-        let e = q.error(&ROWS, 1, 1, base, target, |_, _| 1.0 / 3.0);
+        let (e, radius) = q.error(&ROWS, 1, 1, base, target, |_, _| 1.0 / 3.0);
+        // The second vertex at (3 + 0.5/3, 2, 3).
+        assert!((radius[0] - (3.0f64 + 0.5 / 3.0).hypot(2.0).hypot(3.0)).abs() < 1e-12);
         let read = (65535.0f64 / 6.0).round() / 65535.0;
         assert!((e - (read - 0.5 / 3.0).abs()).abs() < 1e-12, "{e}");
         assert!(e > 0.0 && e < 1e-5);
@@ -451,7 +504,7 @@ mod tests {
         assert_eq!(narrow(Some(2.1 * (small + big))), [true, true]);
         // In 8 bits, target 1 is read back within half an 8-bit step of it.
         let q = Quantizer::new(&ROWS, 2, base, two, Some(2.1 * small));
-        let e = q.error(&ROWS, 1, 2, base, two, |_, _| 1.0);
+        let (e, _) = q.error(&ROWS, 1, 2, base, two, |_, _| 1.0);
         assert!(e > 1e-6 && e <= small, "{e}");
     }
 }
