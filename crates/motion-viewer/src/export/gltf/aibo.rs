@@ -28,7 +28,7 @@ use json::animation::{Interpolation, Property};
 use serde_json::json;
 
 use super::document::{Document, extras, refuse};
-use super::memg::quat_f32;
+use super::memg_track::quat_f32;
 use super::shapes::{Shapes, bone};
 use crate::anim::aibo::{
     JointAngles, Link, RigPose, body_box, bones, compose, forward_kinematics, head_box,

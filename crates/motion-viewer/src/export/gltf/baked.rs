@@ -20,7 +20,7 @@ use json::Index;
 use json::animation::{Interpolation, Property};
 
 use super::document::{Document, bounds, placed, refuse};
-use super::memg::MemgTrack;
+use super::memg_track::MemgTrack;
 use super::obj_mesh::{Part, Shared, parts, smooth_normals};
 use crate::anim::clock;
 use crate::anim::memg::Deformer;

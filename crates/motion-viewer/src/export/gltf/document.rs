@@ -52,39 +52,8 @@ pub struct Document<'a> {
     last_view: Option<OpenView>,
     /// A vertex attribute is stored as integers: the file requires
     /// `KHR_mesh_quantization`.
-    quantized: bool,
+    pub(super) quantized: bool,
 }
-
-/// An integer component a quantized accessor stores, read back
-/// normalized (glTF 2.0, "Animations"; `KHR_mesh_quantization`).
-pub(crate) trait Quantum: Copy {
-    /// Its glTF component type.
-    const COMPONENT: accessor::ComponentType;
-    /// Its bytes.
-    const SIZE: usize;
-    /// Appends it, little-endian.
-    fn put(self, out: &mut Vec<u8>);
-    /// Its value, for the accessor's bounds (which glTF gives as stored).
-    fn number(self) -> i64;
-}
-
-macro_rules! quantum {
-    ($t:ty, $component:ident) => {
-        impl Quantum for $t {
-            const COMPONENT: accessor::ComponentType = accessor::ComponentType::$component;
-            const SIZE: usize = std::mem::size_of::<$t>();
-            fn put(self, out: &mut Vec<u8>) {
-                out.extend_from_slice(&self.to_le_bytes());
-            }
-            fn number(self) -> i64 {
-                i64::from(self)
-            }
-        }
-    };
-}
-quantum!(i8, I8);
-quantum!(i16, I16);
-quantum!(u16, U16);
 
 /// The buffer view the last accessor went into, which the next may join
 /// when its bytes follow on and it is of the same kind.
@@ -171,7 +140,7 @@ impl<'a> Document<'a> {
     /// view of their own. One view for a primitive's positions, normals and
     /// morph targets, or for a run of animation outputs, writes one JSON
     /// entry instead of one each.
-    fn place(
+    pub(super) fn place(
         &mut self,
         offset: u64,
         len: u64,
@@ -226,7 +195,7 @@ impl<'a> Document<'a> {
     }
 
     /// An accessor of `count` elements `at` bytes into `view`.
-    fn accessor_at(
+    pub(super) fn accessor_at(
         &mut self,
         view: Index<buffer::View>,
         at: u64,
@@ -277,51 +246,6 @@ impl<'a> Document<'a> {
             vector_type(N),
             bounds,
         )
-    }
-
-    /// Normalized integer vectors of `N` components, with their bounds (as
-    /// stored) when `bounded`. As vertex attributes (`target` given) each
-    /// element is padded to 4 bytes, as glTF asks of them, and the file
-    /// requires `KHR_mesh_quantization`; animation outputs are packed.
-    pub(crate) fn normalized<T: Quantum, const N: usize>(
-        &mut self,
-        data: &[[T; N]],
-        target: Option<buffer::Target>,
-        bounded: bool,
-    ) -> Index<json::Accessor> {
-        let vertices = target == Some(buffer::Target::ArrayBuffer);
-        let element = if vertices {
-            (T::SIZE * N).next_multiple_of(4)
-        } else {
-            T::SIZE * N
-        };
-        let mut bytes = Vec::with_capacity(element * data.len());
-        for v in data {
-            let start = bytes.len();
-            v.iter().for_each(|&x| x.put(&mut bytes));
-            bytes.resize(start + element, 0);
-        }
-        let bounds = bounded.then(|| {
-            let (mut lo, mut hi) = ([i64::MAX; N], [i64::MIN; N]);
-            for v in data {
-                for k in 0..N {
-                    lo[k] = lo[k].min(v[k].number());
-                    hi[k] = hi[k].max(v[k].number());
-                }
-            }
-            (Value::from(lo.to_vec()), Value::from(hi.to_vec()))
-        });
-        self.quantized |= vertices;
-        let len = bytes.len() as u64;
-        let offset = self.push_bytes(bytes);
-        let (view, at) = self.place(offset, len, target, element as u64);
-        if vertices {
-            // Padded elements: the view says how far apart they are.
-            self.root.buffer_views[view.value()].byte_stride = Some(json::buffer::Stride(element));
-        }
-        let index = self.accessor_at(view, at, data.len(), T::COMPONENT, vector_type(N), bounds);
-        self.root.accessors[index.value()].normalized = true;
-        index
     }
 
     /// `count` float vectors of `N` components made by `fill` when the file
@@ -569,7 +493,7 @@ impl<'a> Document<'a> {
 }
 
 /// The glTF type of an `n`-component element.
-fn vector_type(n: usize) -> accessor::Type {
+pub(super) fn vector_type(n: usize) -> accessor::Type {
     match n {
         1 => accessor::Type::Scalar,
         2 => accessor::Type::Vec2,

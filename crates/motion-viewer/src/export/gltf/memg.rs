@@ -25,49 +25,22 @@
 //! `lo` and `scale` (= `s`) to undo it: `U_j = target_j / s_j`,
 //! `q_j = lo_j + s_j w_j`, `p = base − Σ_j lo_j U_j`.
 
-use glam::{DQuat, Vec3};
 use gltf_json as json;
-use json::animation::{Interpolation, Property};
 use json::{Index, buffer::Target};
-use serde_json::json;
 
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::document::{Document, bounds, extras, placed, refuse};
+use super::document::{Document, bounds, placed, refuse};
+use super::memg_track::{
+    Layout, MemgTrack, animate_trs, column_ranges, frames, key_times, mesh_extras, not_finite,
+    shape,
+};
 use super::obj_mesh::{Part, Shared, parts, smooth_normals};
-use crate::anim::clock;
 use crate::anim::memg::Binding;
-use crate::anim::rigid::{NotRigid, Trs, continuous, decompose};
 use crate::error::Result;
-use crate::export::finite;
 use crate::formats::memg::{MemgGroup, MemgMotion};
 use crate::formats::obj::ObjScene;
-use std::path::Path;
-
-/// What a reduced MEMG track needs.
-pub struct MemgTrack<'s> {
-    /// The motion file, for errors.
-    pub file: String,
-    /// The track's name (its root node's).
-    pub name: String,
-    /// The `.obj` scene.
-    pub scene: &'s ObjScene,
-    /// The motion.
-    pub motion: &'s MemgMotion,
-    /// How the motion's groups bind to the scene.
-    pub binding: &'s Binding,
-    /// The track's placement: a translation…
-    pub offset: Vec3,
-    /// …after a uniform scale (zero and one: the file's own coordinates).
-    pub scale: f32,
-    /// Each group's mesh and weights in 16-bit integers
-    /// ([`super::quantized`]).
-    pub quantized: bool,
-    /// With `quantized`: how far a vertex may be from the motion's own
-    /// place, spent on 8-bit targets and fewer keys.
-    pub tolerance: Option<f64>,
-}
 
 /// Which bound group (file order) moves each `.obj` vertex last, and the
 /// vertex's index within it: the deformer's rule, a later group wins.
@@ -154,102 +127,6 @@ fn triangle_owners(
         out.push(a);
     }
     Ok(out)
-}
-
-/// Q's column ranges: `(lo_j, s_j)` with `s_j = hi_j − lo_j`, or 1 where constant.
-pub(super) fn column_ranges(g: &MemgGroup, timesteps: usize) -> Vec<(f64, f64)> {
-    let r = g.basis_len;
-    (0..r)
-        .map(|j| {
-            let column = (0..timesteps).map(|t| f64::from(g.coeffs[t * r + j]));
-            let (lo, hi) = column.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), q| {
-                (lo.min(q), hi.max(q))
-            });
-            if timesteps == 0 {
-                (0.0, 1.0)
-            } else if hi > lo {
-                (lo, hi - lo)
-            } else {
-                (lo, 1.0)
-            }
-        })
-        .collect()
-}
-
-/// Vertex `i` of `g`: `mean + Σ_j U_j · c_j` (f64).
-pub(super) fn shape(g: &MemgGroup, i: usize, c: impl Fn(usize) -> f64) -> [f64; 3] {
-    let v3 = 3 * g.vertex_count();
-    std::array::from_fn(|axis| {
-        let row = 3 * i + axis;
-        let mut x = f64::from(g.mean[row]);
-        for j in 0..g.basis_len {
-            x += f64::from(g.basis[j * v3 + row]) * c(j);
-        }
-        x
-    })
-}
-
-/// The parent frame of `g` decomposed at every timestep, or `None` in world space.
-pub(super) fn frames(track: &MemgTrack<'_>, g: &MemgGroup) -> Result<Option<Vec<Trs>>> {
-    let motion = track.motion;
-    if usize::try_from(g.parent).map_or(true, |k| k >= motion.local_frames) {
-        return Ok(None);
-    }
-    let mut out: Vec<Trs> = Vec::with_capacity(motion.timesteps);
-    for t in 0..motion.timesteps {
-        let m = motion.frame(t, g.parent).expect("frame within the motion");
-        let mut trs = decompose(m).map_err(|why| {
-            let hint = match why {
-                NotRigid::NotFinite => "",
-                _ => "; glTF moves a node only by a rotation and a positive scale: export with --baked",
-            };
-            refuse(
-                &track.file,
-                format!("group '{}': parent frame {} at timestep {t} {why}{hint}", g.name, g.parent),
-            )
-        })?;
-        trs.rotation = continuous(trs.rotation, out.last().map(|p| p.rotation));
-        // Stored as f32: a finite double past f32's range is refused too.
-        let time_s = clock::time_of(t as u64, 1.0 / f64::from(motion.fps.max(1)));
-        for (part, v) in [("translation", trs.translation), ("scale", trs.scale)] {
-            for (axis, x) in ["x", "y", "z"].iter().zip(v.to_array()) {
-                finite::to_f32(x, Path::new(&track.file), time_s, || {
-                    format!("group '{}' parent frame {} {part} {axis}", g.name, g.parent)
-                })?;
-            }
-        }
-        out.push(trs);
-    }
-    Ok(Some(out))
-}
-
-/// What every group's mesh shares: who moves each `.obj` vertex (and the
-/// other groups' copies of a vertex on a seam), which group each triangle
-/// follows, the first timestep's normals.
-pub(super) struct Layout {
-    owner: Vec<Option<(usize, usize)>>,
-    copies: HashMap<(usize, u32), usize>,
-    tri_owner: Vec<Option<usize>>,
-    pub(super) normals: Vec<[f32; 3]>,
-}
-
-impl Layout {
-    /// Group `gi`'s index of `.obj` vertex `v`, which it moves.
-    pub(super) fn local(&self, gi: usize, v: u32) -> usize {
-        match self.owner[v as usize] {
-            Some((g, i)) if g == gi => i,
-            _ => self.copies.get(&(gi, v)).copied().unwrap_or(0),
-        }
-    }
-}
-
-/// The time of every timestep, seconds: built only for a group that is
-/// animated, whose `Q` or frames hold that many timesteps' data.
-pub(super) fn key_times(motion: &MemgMotion) -> Vec<f32> {
-    let fps = f64::from(motion.fps.max(1));
-    (0..motion.timesteps)
-        .map(|t| clock::time_of(t as u64, 1.0 / fps) as f32)
-        .collect()
 }
 
 /// Adds the reduced MEMG track to `doc`; returns its root node and the
@@ -443,19 +320,6 @@ fn group_node<'s>(
     Ok(Some((node, 0.0)))
 }
 
-/// What a group's mesh keeps to undo its weights' scaling (see the module's).
-pub(super) fn mesh_extras(g: &MemgGroup, range: &[(f64, f64)]) -> json::Extras {
-    extras(json!({
-        "targetNames": (0..g.basis_len).map(|j| format!("q{j}")).collect::<Vec<_>>(),
-        "memg": {
-            "group": g.name,
-            "parentFrame": g.parent,
-            "lo": range.iter().map(|c| c.0).collect::<Vec<_>>(),
-            "scale": range.iter().map(|c| c.1).collect::<Vec<_>>(),
-        },
-    }))
-}
-
 /// Morph target `j` of a primitive whose vertices are `rows` of `g`'s `U`:
 /// `scale · U_j`. Measured now and written when the file is, so the targets,
 /// the bulk of the file, are never all held at once.
@@ -498,17 +362,6 @@ fn delta(g: &MemgGroup, j: usize, scale: f64, row: usize) -> [f32; 3] {
     std::array::from_fn(|a| (f64::from(column[row + a]) * scale) as f32)
 }
 
-/// The refusal of a group whose `what` is not finite (glTF floats must be).
-pub(super) fn not_finite(track: &MemgTrack<'_>, g: &MemgGroup, what: &str) -> crate::error::Error {
-    refuse(
-        &track.file,
-        format!(
-            "group '{}': its {what} has a value that is not a finite number",
-            g.name
-        ),
-    )
-}
-
 /// A primitive of `part` at `positions` with the first timestep's normals.
 fn plain_primitive(
     doc: &mut Document<'_>,
@@ -522,53 +375,4 @@ fn plain_primitive(
     let positions = doc.floats(positions, Some(Target::ArrayBuffer), true);
     let normals = doc.floats(&normals, Some(Target::ArrayBuffer), false);
     shared.primitive(part, positions, normals)
-}
-
-/// Sets `node`'s transform to the first of `trs` and animates each part of
-/// it that changes (LINEAR; rotations slerp).
-pub(super) fn animate_trs(
-    doc: &mut Document<'_>,
-    node: Index<json::Node>,
-    times: &[f32],
-    trs: &[Trs],
-) {
-    if trs.is_empty() {
-        return;
-    }
-    let translations: Vec<[f32; 3]> = trs
-        .iter()
-        .map(|x| x.translation.as_vec3().to_array())
-        .collect();
-    let rotations: Vec<[f32; 4]> = trs.iter().map(|x| quat_f32(x.rotation)).collect();
-    let scales: Vec<[f32; 3]> = trs.iter().map(|x| x.scale.as_vec3().to_array()).collect();
-    let n = &mut doc.root.nodes[node.value()];
-    n.translation = Some(translations[0]);
-    n.rotation = Some(json::scene::UnitQuaternion(rotations[0]));
-    n.scale = Some(scales[0]);
-    if translations.iter().any(|t| *t != translations[0]) {
-        doc.animate(
-            node,
-            Property::Translation,
-            times,
-            &translations,
-            Interpolation::Linear,
-        );
-    }
-    if rotations.iter().any(|r| *r != rotations[0]) {
-        doc.animate(
-            node,
-            Property::Rotation,
-            times,
-            &rotations,
-            Interpolation::Linear,
-        );
-    }
-    if scales.iter().any(|s| *s != scales[0]) {
-        doc.animate(node, Property::Scale, times, &scales, Interpolation::Linear);
-    }
-}
-
-/// A unit quaternion as glTF's (x, y, z, w) in `f32`.
-pub(crate) fn quat_f32(q: DQuat) -> [f32; 4] {
-    q.normalize().as_quat().to_array()
 }

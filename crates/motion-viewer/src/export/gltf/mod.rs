@@ -68,6 +68,7 @@ mod container;
 mod document;
 mod keys;
 mod memg;
+mod memg_track;
 mod mrtk;
 mod obj_mesh;
 mod quantized;
@@ -232,12 +233,12 @@ fn build<T>(
             _ => Ok(None),
         })
         .collect::<Result<Vec<_>>>()?;
-    let memg_tracks: Vec<Option<memg::MemgTrack<'_>>> = tracks
+    let memg_tracks: Vec<Option<memg_track::MemgTrack<'_>>> = tracks
         .iter()
         .zip(&bindings)
         .zip(&plan.placements)
         .map(|((track, binding), placement)| match (track, binding) {
-            (Track::Memg { scene, motion, .. }, Some(binding)) => Some(memg::MemgTrack {
+            (Track::Memg { scene, motion, .. }, Some(binding)) => Some(memg_track::MemgTrack {
                 file: track.path().display().to_string(),
                 name: track.name(),
                 scene,

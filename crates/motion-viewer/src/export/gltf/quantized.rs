@@ -30,13 +30,93 @@ use gltf_json as json;
 use json::{Index, buffer::Target};
 use rayon::prelude::*;
 
-use super::document::Document;
+use super::document::{Document, vector_type};
 use super::keys;
-use super::memg::{
+use super::memg_track::{
     Layout, MemgTrack, animate_trs, frames, key_times, mesh_extras, not_finite, shape,
 };
 use super::obj_mesh::{Part, Shared};
 use crate::error::Result;
+use gltf_json::{accessor, buffer};
+use serde_json::Value;
+
+/// An integer component a quantized accessor stores, read back
+/// normalized (glTF 2.0, "Animations"; `KHR_mesh_quantization`).
+pub(super) trait Quantum: Copy {
+    /// Its glTF component type.
+    const COMPONENT: accessor::ComponentType;
+    /// Its bytes.
+    const SIZE: usize;
+    /// Appends it, little-endian.
+    fn put(self, out: &mut Vec<u8>);
+    /// Its value, for the accessor's bounds (which glTF gives as stored).
+    fn number(self) -> i64;
+}
+
+macro_rules! quantum {
+    ($t:ty, $component:ident) => {
+        impl Quantum for $t {
+            const COMPONENT: accessor::ComponentType = accessor::ComponentType::$component;
+            const SIZE: usize = std::mem::size_of::<$t>();
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn number(self) -> i64 {
+                i64::from(self)
+            }
+        }
+    };
+}
+quantum!(i8, I8);
+quantum!(i16, I16);
+quantum!(u16, U16);
+
+impl Document<'_> {
+    /// Normalized integer vectors of `N` components, with their bounds (as
+    /// stored) when `bounded`. As vertex attributes (`target` given) each
+    /// element is padded to 4 bytes, as glTF asks of them, and the file
+    /// requires `KHR_mesh_quantization`; animation outputs are packed.
+    pub(crate) fn normalized<T: Quantum, const N: usize>(
+        &mut self,
+        data: &[[T; N]],
+        target: Option<buffer::Target>,
+        bounded: bool,
+    ) -> Index<json::Accessor> {
+        let vertices = target == Some(buffer::Target::ArrayBuffer);
+        let element = if vertices {
+            (T::SIZE * N).next_multiple_of(4)
+        } else {
+            T::SIZE * N
+        };
+        let mut bytes = Vec::with_capacity(element * data.len());
+        for v in data {
+            let start = bytes.len();
+            v.iter().for_each(|&x| x.put(&mut bytes));
+            bytes.resize(start + element, 0);
+        }
+        let bounds = bounded.then(|| {
+            let (mut lo, mut hi) = ([i64::MAX; N], [i64::MIN; N]);
+            for v in data {
+                for k in 0..N {
+                    lo[k] = lo[k].min(v[k].number());
+                    hi[k] = hi[k].max(v[k].number());
+                }
+            }
+            (Value::from(lo.to_vec()), Value::from(hi.to_vec()))
+        });
+        self.quantized |= vertices;
+        let len = bytes.len() as u64;
+        let offset = self.push_bytes(bytes);
+        let (view, at) = self.place(offset, len, target, element as u64);
+        if vertices {
+            // Padded elements: the view says how far apart they are.
+            self.root.buffer_views[view.value()].byte_stride = Some(json::buffer::Stride(element));
+        }
+        let index = self.accessor_at(view, at, data.len(), T::COMPONENT, vector_type(N), bounds);
+        self.root.accessors[index.value()].normalized = true;
+        index
+    }
+}
 
 /// How one group's mesh is quantized.
 pub(super) struct Quantizer {
