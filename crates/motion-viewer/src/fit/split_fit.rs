@@ -77,7 +77,10 @@ impl Kept {
 /// into 1, 2, 4… parts until a split makes a file more than a quarter
 /// larger than the smallest so far, or two in a row make no smaller one
 /// (the sizes are not monotone: on a cloth flag two parts cost 7 % more
-/// than one, four less), fits each split and keeps the smallest file
+/// than one, four less), then into the counts halfway between the best
+/// so far and the counts tried either side of it, until no count lies
+/// between (the dancer of BENCHMARKS.md: 4 parts best of 1, 2, 4, 8, then
+/// 3, 6 and 5, which wins); fits each split and keeps the smallest file
 /// within the bound.
 /// How a split is sized before it is fitted: its groups, seams and all, can
 /// hold more vertices than the scene (a vertex on faces of three parts is
@@ -129,7 +132,14 @@ pub(super) fn fit_parts(
     let mut first_error = None;
     // Splits in a row that made no smaller file than the best.
     let mut no_better = 0;
-    for &count in &counts {
+    // The counts still to try: the doubling first, then the halfway ones.
+    let mut queue: std::collections::VecDeque<usize> = counts.into();
+    let mut refining = false;
+    // Every count tried (fitted, passed over or refused), and the best's.
+    let mut seen = std::collections::BTreeSet::new();
+    let mut best_count = 0;
+    while let Some(count) = next_count(&mut queue, &mut refining, asked, &seen, best_count) {
+        seen.insert(count);
         let labels = match count {
             1 => vec![0; v],
             _ => parts::near_rigid_parts(anim, count, stop)
@@ -154,10 +164,13 @@ pub(super) fn fit_parts(
             sizing.extra,
         );
         if let Err(e) = sized {
-            // Under `auto`, more parts only add seams: the search ends here.
+            // Under `auto`, more parts only add seams: the doubling ends
+            // here (and no count past this one is tried halfway).
             if best.is_some() {
                 stopped = Some(format!("{} parts: {e}", groups.len()));
-                break;
+                queue.clear();
+                seen.extend(count..=v.min(MAX_AUTO_PARTS));
+                continue;
             }
             return Err(e);
         }
@@ -180,6 +193,7 @@ pub(super) fn fit_parts(
                 // Far larger than the best: more parts will not come back.
                 let far = best_size.is_some_and(|b| size > b + b / 4);
                 if smaller {
+                    best_count = count;
                     best = Some(Parted {
                         held_at_most: 0,
                         bytes: Kept::new(checked.bytes, asked == Parts::Auto && place.spill, out)?,
@@ -196,8 +210,8 @@ pub(super) fn fit_parts(
                     });
                 }
                 release_freed_memory();
-                if no_better == 2 || far {
-                    break;
+                if !refining && (no_better == 2 || far) {
+                    queue.clear();
                 }
             }
             // Under `auto` a split whose group cannot meet the bound (the
@@ -231,6 +245,31 @@ pub(super) fn fit_parts(
             .unwrap_or(FitError::NoGroups)
             .into_error(scene_path, out)),
     }
+}
+
+/// The next count of parts to try: the queue's, and once it is empty under
+/// `auto`, the counts halfway between the best so far (`best`) and the
+/// nearest counts tried (`seen`) either side of it, where one lies between.
+fn next_count(
+    queue: &mut std::collections::VecDeque<usize>,
+    refining: &mut bool,
+    asked: Parts,
+    seen: &std::collections::BTreeSet<usize>,
+    best: usize,
+) -> Option<usize> {
+    if queue.is_empty() && asked == Parts::Auto && best > 0 {
+        *refining = true;
+        let below = seen.range(..best).next_back().copied();
+        let above = seen.range(best + 1..).next().copied();
+        for (a, b) in [(below, Some(best)), (Some(best), above)] {
+            if let (Some(a), Some(b)) = (a, b)
+                && b - a >= 2
+            {
+                queue.push_back((a + b) / 2);
+            }
+        }
+    }
+    queue.pop_front()
 }
 
 /// Hands freed memory back to the system between a split and its fit, and
