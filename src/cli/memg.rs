@@ -157,11 +157,6 @@ fn export_fit(
     report: &fit::FitReport,
     quantize: bool,
 ) -> Result<f64> {
-    let left = match (report.max_error_bound, report.rms_error_bound) {
-        (Some(limit), _) => Some(limit - report.max_error),
-        (_, Some(limit)) => Some(limit - report.rms_error),
-        _ => None,
-    };
     let scene = a.out_scene.clone().unwrap_or_else(|| a.scene.clone());
     let tracks =
         motion_viewer::open_with([scene, request.out.clone()], &Default::default())?.tracks;
@@ -170,7 +165,7 @@ fn export_fit(
         inputs: &inputs,
         force: a.force,
         quantize,
-        quantize_tolerance: left.filter(|&x| x > 0.0).map(|x| 0.9 * x),
+        quantize_tolerance: report.left_of_bound().filter(|&x| x > 0.0).map(|x| 0.9 * x),
         ..Default::default()
     };
     let written = motion_viewer::export::export(&tracks, &a.out, &options)?;

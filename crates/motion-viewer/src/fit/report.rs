@@ -146,13 +146,26 @@ impl FitReport {
     /// asked: that bound less half as much again as `extra` (`None`: the
     /// two together are within it, or the fit had a fixed rank).
     pub fn bound_less(&self, extra: f64) -> Option<Bound> {
+        let (limit, measured, rms) = self.bounded()?;
+        let tighter = limit - 1.5 * extra;
+        (measured + extra > limit).then_some(match rms {
+            true => Bound::RmsError(tighter),
+            false => Bound::MaxError(tighter),
+        })
+    }
+
+    /// What the fit left of its bound: the bound less the error it bounds
+    /// (the largest, or the RMS under `--rms-error`); `None` at a fixed rank.
+    pub fn left_of_bound(&self) -> Option<f64> {
+        self.bounded().map(|(limit, measured, _)| limit - measured)
+    }
+
+    /// The bound in scene units, the error measured against it, and
+    /// whether that is the RMS error (else the largest).
+    fn bounded(&self) -> Option<(f64, f64, bool)> {
         match (self.max_error_bound, self.rms_error_bound) {
-            (Some(limit), _) if self.max_error + extra > limit => {
-                Some(Bound::MaxError(limit - 1.5 * extra))
-            }
-            (_, Some(limit)) if self.rms_error + extra > limit => {
-                Some(Bound::RmsError(limit - 1.5 * extra))
-            }
+            (Some(limit), _) => Some((limit, self.max_error, false)),
+            (_, Some(limit)) => Some((limit, self.rms_error, true)),
             _ => None,
         }
     }

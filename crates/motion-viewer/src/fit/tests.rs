@@ -67,6 +67,8 @@ fn a_fit_left_too_little_of_its_bound_names_a_tighter_one() {
             _ => report.max_error,
         };
         let left = 0.05 - measured;
+        let bounded = !matches!(bound, Bound::Rank(_));
+        assert_eq!(report.left_of_bound(), bounded.then_some(left));
         assert_eq!(report.bound_less(0.0), None);
         assert_eq!(report.bound_less(0.9 * left), None);
         let extra = 1.1 * left;
