@@ -202,17 +202,13 @@ fn a_glb_straight_from_the_cache_is_the_export_of_the_fitted_motion() {
     for d in [&direct, &staged] {
         std::fs::create_dir(d).unwrap();
     }
+    // The tube in three parts, its scene written to `scene`, then `more`.
+    let three_parts = |scene: &Path, more: &[&str]| {
+        let args = [s(&obj), s(&pc2), "--parts", "3", "--out-scene", s(scene)];
+        fit(&[&args[..], more].concat())
+    };
     let glb = direct.join("tube.glb");
-    let report = fit(&[
-        s(&obj),
-        s(&pc2),
-        "--parts",
-        "3",
-        "--out-scene",
-        s(&direct.join("parts.obj")),
-        "--out",
-        s(&glb),
-    ]);
+    let report = three_parts(&direct.join("parts.obj"), &["--out", s(&glb)]);
     let bytes = std::fs::read(&glb).unwrap();
     assert_eq!(&bytes[..4], b"glTF");
     assert_eq!(
@@ -228,16 +224,7 @@ fn a_glb_straight_from_the_cache_is_the_export_of_the_fitted_motion() {
     assert_eq!(left, ["parts.obj", "tube.glb"]);
 
     let (scene, bin) = (staged.join("parts.obj"), staged.join("tube.bin"));
-    fit(&[
-        s(&obj),
-        s(&pc2),
-        "--parts",
-        "3",
-        "--out-scene",
-        s(&scene),
-        "--out",
-        s(&bin),
-    ]);
+    three_parts(&scene, &["--out", s(&bin)]);
     let exported = staged.join("tube.glb");
     let left = report["max_error_bound"].as_f64().unwrap() - report["max_error"].as_f64().unwrap();
     let quantize = format!("--quantize={:?}", 0.9 * left);
@@ -273,18 +260,10 @@ fn a_glb_straight_from_the_cache_is_the_export_of_the_fitted_motion() {
     // --no-quantize: floats, no extension, more bytes (the triangles and
     // the frames are the same in both).
     let floats = direct.join("floats.glb");
-    let report = fit(&[
-        s(&obj),
-        s(&pc2),
-        "--parts",
-        "3",
-        "--out-scene",
-        s(&direct.join("parts.obj")),
-        "--force",
-        "--no-quantize",
-        "--out",
-        s(&floats),
-    ]);
+    let report = three_parts(
+        &direct.join("parts.obj"),
+        &["--force", "--no-quantize", "--out", s(&floats)],
+    );
     let float_bytes = std::fs::read(&floats).unwrap();
     assert!(!String::from_utf8_lossy(&float_bytes).contains("KHR_mesh_quantization"));
     assert_eq!(report["gltf_error"], report["max_error"]);

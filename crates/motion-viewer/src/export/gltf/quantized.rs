@@ -406,17 +406,19 @@ pub(super) fn group<'s>(
                 .fold(0.0, f64::max)
         })
         .collect();
-    let stretch = frames.as_ref().map_or(1.0, |f| {
+    // The frame's largest scale (1 for a rigid one), which a vertex's
+    // error in the group's units is multiplied by in the parent's.
+    let frame_scale = frames.as_ref().map_or(1.0, |f| {
         f.iter().map(|x| x.scale.max_element()).fold(1f64, f64::max)
     });
     let blend = |a: usize, b: usize, t: usize| {
         let frame = frames
             .as_deref()
             .map_or(0.0, |f| keys::frame_error(f, a, b, t, radius[t]));
-        frame + stretch * keys::weights_error(a, b, t, &largest, weight)
+        frame + frame_scale * keys::weights_error(a, b, t, &largest, weight)
     };
     let mut kept = match track.tolerance {
-        Some(tolerance) => keys::reduce(n, tolerance - stretch * error, blend),
+        Some(tolerance) => keys::reduce(n, tolerance - frame_scale * error, blend),
         None => (0..n).collect(),
     };
     // Fewer keys need times of their own (4 bytes a key; every timestep's
@@ -425,7 +427,7 @@ pub(super) fn group<'s>(
     if (4 + per_key) * kept.len() >= per_key * n {
         kept = (0..n).collect();
     }
-    error = stretch * error + keys::worst(&kept, blend);
+    error = frame_scale * error + keys::worst(&kept, blend);
 
     let mut primitives = Vec::with_capacity(parts.len());
     for part in parts {
