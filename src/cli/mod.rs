@@ -133,8 +133,9 @@ pub struct ExportArgs {
     pub baked: bool,
     /// glTF: write MEMG meshes and weights as 16-bit integers (KHR_mesh_quantization,
     /// about half the bytes); with =E (scene units), no vertex further than E from its
-    /// place: the morph targets that move vertices least in 8 bits, and the keys a
-    /// reader's blend does without dropped. How far a vertex may be is printed.
+    /// place: the morph targets that move vertices least in 8 bits, the groups' frames'
+    /// rotations in 16, and the keys a reader's blend does without dropped. How far a
+    /// vertex may be is printed.
     #[arg(long, value_name = "E", num_args = 0..=1, require_equals = true,
           default_missing_value = "0", value_parser = values::non_negative,
           conflicts_with = "baked")]

@@ -179,8 +179,9 @@ fn fitted_glb_plays_within_the_bound_in_three_js_and_blender() {
         .iter()
         .map(|n| fit_and_export(dir.path(), n))
         .collect();
-    // The tube in four parts, three of which share one frame (issue 47):
-    // the frame is one node over theirs.
+    // The tube in four parts, which share frames two by two (issue 47;
+    // parts 2 and 3 one, 1 and 4 the other): each shared frame is one node
+    // over its parts'.
     let parts = fit_and_export_as(dir.path(), "parts", "tube", Some(4), Quantized::No);
     let nodes = parts.asset.doc.nodes().count();
     let shared: Vec<usize> = (0..nodes)
@@ -192,11 +193,13 @@ fn fitted_glb_plays_within_the_bound_in_three_js_and_blender() {
                 .is_some_and(|x| x.starts_with("frame "))
         })
         .collect();
-    assert_eq!(shared.len(), 1, "one node for the shared frame");
-    let under: Vec<usize> = (0..nodes)
-        .filter(|&n| parts.asset.parent(n) == Some(shared[0]))
-        .collect();
-    assert_eq!(under.len(), 3, "the three parts that share it under it");
+    assert_eq!(shared.len(), 2, "a node for each shared frame");
+    for &frame in &shared {
+        let under = (0..nodes)
+            .filter(|&n| parts.asset.parent(n) == Some(frame))
+            .count();
+        assert_eq!(under, 2, "the two parts that share it under it");
+    }
     fits.push(parts);
     // In 16 bits: the sheet, and the parts with their shared frame and seams.
     fits.push(fit_and_export_as(
@@ -250,6 +253,20 @@ fn fitted_glb_plays_within_the_bound_in_three_js_and_blender() {
         "{fewest} keys of {}",
         keys.cache.frames
     );
+    // Its frames' rotations in 16 bits (glTF 2.0's normalized shorts), which
+    // the readers below play within the bound too.
+    let rotations16 = keys
+        .asset
+        .doc
+        .animations()
+        .flat_map(|a| a.channels())
+        .filter(|c| c.target().property() == gltf::animation::Property::Rotation)
+        .filter(|c| {
+            let output = c.sampler().output();
+            output.data_type() == gltf::accessor::DataType::I16 && output.normalized()
+        })
+        .count();
+    assert!(rotations16 > 0, "no rotation in 16 bits");
     fits.push(keys);
     if let Some(reports) = validate(&fits.iter().map(|f| f.glb.clone()).collect::<Vec<_>>()) {
         for (f, r) in fits.iter().zip(&reports) {

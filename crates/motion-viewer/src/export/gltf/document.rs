@@ -398,26 +398,22 @@ impl<'a> Document<'a> {
         weights: &[[f32; 1]],
     ) {
         let output = self.floats(weights, None, false);
-        self.weights_channel(node, times, output);
+        let property = animation::Property::MorphTargetWeights;
+        self.channel(node, property, times, output);
     }
 
-    /// Animates the morph weights of `node`'s mesh from `output`, an
-    /// accessor of `targets` values per time, time after time.
-    pub(crate) fn weights_channel(
+    /// Animates `property` of `node` from `output`, an accessor of its
+    /// values (for weights, `targets` values per time, time after time).
+    pub(crate) fn channel(
         &mut self,
         node: Index<json::Node>,
+        property: animation::Property,
         times: &[f32],
         output: Index<json::Accessor>,
     ) {
         let input = self.times(times);
-        let property = animation::Property::MorphTargetWeights;
-        self.add_channel(
-            node,
-            property,
-            input,
-            output,
-            animation::Interpolation::Linear,
-        );
+        let linear = animation::Interpolation::Linear;
+        self.add_channel(node, property, input, output, linear);
     }
 
     fn add_channel(

@@ -18,8 +18,9 @@
 //! own error from quantizing adds to it: between keys it is a blend of the
 //! keys' own, so no larger than the largest (the caller's).
 
-use glam::{DMat3, DQuat};
+use glam::{DMat3, DQuat, DVec3};
 
+use super::rounding;
 use crate::anim::rigid::Trs;
 
 /// Keys at most this many timesteps apart.
@@ -85,13 +86,52 @@ pub(super) fn frame_error(trs: &[Trs], a: usize, b: usize, t: usize, radius: f64
     ]
     .iter()
     .map(|&r| {
-        let d = matrix(r, scale) - want;
-        let norm =
-            (d.x_axis.length_squared() + d.y_axis.length_squared() + d.z_axis.length_squared())
-                .sqrt();
-        (translation - exact.translation).length() + norm * radius
+        (translation - exact.translation).length() + frobenius(matrix(r, scale) - want) * radius
     })
     .fold(0.0, f64::max)
+}
+
+/// The most storing `trs`' rotations as normalized `i16`
+/// ([`rounding::rotation`]) moves a vertex at most `radius[t]` from the
+/// frame's origin, at any timestep `t`: `‖ΔM‖_F·radius[t]`, `ΔM` the
+/// rotation-and-scale matrix's change as the readers read the integers —
+/// normalized (Blender; glTF's slerp), or as stored, a quaternion a little
+/// off unit length making a matrix a little off a rotation (three.js
+/// builds the node's matrix from it). Between two keys a reader blends two
+/// such roundings, off by no more than the larger.
+pub(super) fn rotation_rounding(trs: &[Trs], radius: &[f64]) -> f64 {
+    trs.iter()
+        .zip(radius)
+        .map(|(x, &radius)| {
+            let scale = DMat3::from_diagonal(x.scale);
+            let want = DMat3::from_quat(x.rotation.normalize()) * scale;
+            let stored = rounding::unrotation(rounding::rotation(x.rotation));
+            [as_stored(stored), DMat3::from_quat(stored.normalize())]
+                .iter()
+                .map(|&m| frobenius(m * scale - want) * radius)
+                .fold(0.0, f64::max)
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The matrix a quaternion makes by the unit quaternion's formula, taken
+/// as it is (three.js's `Matrix4.compose`): `|q|²·R + (1 − |q|²)·I` for
+/// `q` off unit length.
+fn as_stored(q: DQuat) -> DMat3 {
+    let (x, y, z, w) = (q.x, q.y, q.z, q.w);
+    let (xx, yy, zz) = (2.0 * x * x, 2.0 * y * y, 2.0 * z * z);
+    let (xy, xz, yz) = (2.0 * x * y, 2.0 * x * z, 2.0 * y * z);
+    let (wx, wy, wz) = (2.0 * w * x, 2.0 * w * y, 2.0 * w * z);
+    DMat3::from_cols(
+        DVec3::new(1.0 - yy - zz, xy + wz, xz - wy),
+        DVec3::new(xy - wz, 1.0 - xx - zz, yz + wx),
+        DVec3::new(xz + wy, yz - wx, 1.0 - xx - yy),
+    )
+}
+
+/// A matrix's Frobenius norm.
+fn frobenius(d: DMat3) -> f64 {
+    (d.x_axis.length_squared() + d.y_axis.length_squared() + d.z_axis.length_squared()).sqrt()
 }
 
 /// How far blending the weights between keys `a` and `b` moves a vertex at
@@ -118,7 +158,7 @@ pub(super) fn weights_error(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glam::DVec3;
+    use std::f64::consts::PI;
 
     #[test]
     fn a_straight_run_needs_only_its_ends_and_a_bend_its_corner() {
@@ -165,5 +205,41 @@ mod tests {
         // More than half a turn between keys: never blended.
         let far = [at(0.0), at(100.0), at(200.0)];
         assert_eq!(frame_error(&far, 0, 2, 1, 1.0), f64::INFINITY);
+    }
+
+    #[test]
+    fn a_rotation_in_16_bits_is_off_by_its_rounding_as_either_reader_reads_it() {
+        let at = |rotation: DQuat| Trs {
+            translation: DVec3::ZERO,
+            rotation,
+            scale: DVec3::ONE,
+        };
+        // The identity and a half turn are stored exactly.
+        let exact = [at(DQuat::IDENTITY), at(DQuat::from_rotation_x(PI))];
+        assert!(rotation_rounding(&exact, &[10.0, 10.0]) < 1e-12);
+        // 30° about z, vertices up to 2 from the origin: its half angle's
+        // sine and cosine rounded to 32767ths. Read normalized, a turn by
+        // θ' = 2·atan2(z', w'); read as stored, λ²·R(θ') + (1 − λ²)·I with
+        // λ² = z'² + w'². Only the xy block differs from R(30°).
+        let theta = 30f64.to_radians();
+        let stored = |x: f64| (x * 32767.0).round() / 32767.0;
+        let (z, w) = (stored((theta / 2.0).sin()), stored((theta / 2.0).cos()));
+        let turned = 2.0 * z.atan2(w);
+        let normalized = 2.0 * 2f64.sqrt() * ((turned - theta) / 2.0).sin().abs();
+        let l2 = z * z + w * w;
+        let block = [
+            l2 * turned.cos() + 1.0 - l2 - theta.cos(),
+            -l2 * turned.sin() + theta.sin(),
+            l2 * turned.sin() - theta.sin(),
+            l2 * turned.cos() + 1.0 - l2 - theta.cos(),
+        ];
+        let as_stored = block.iter().map(|d| d * d).sum::<f64>().sqrt();
+        let want = 2.0 * normalized.max(as_stored);
+        let got = rotation_rounding(&[at(DQuat::from_rotation_z(theta))], &[2.0]);
+        assert!(want > 1e-6, "the rounding moves it: {want}");
+        assert!(
+            (got - want).abs() < 1e-12 * want.max(1.0),
+            "{got} against {want}"
+        );
     }
 }

@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::document::{Document, extras, refuse};
+use super::rounding;
 use crate::anim::clock;
 use crate::anim::memg::Binding;
 use crate::anim::rigid::{NotRigid, Trs, continuous, decompose};
@@ -147,10 +148,17 @@ pub(super) fn mesh_extras(g: &MemgGroup, range: &[(f64, f64)]) -> json::Extras {
         "memg": {
             "group": g.name,
             "parentFrame": g.parent,
-            "lo": range.iter().map(|c| c.0).collect::<Vec<_>>(),
-            "scale": range.iter().map(|c| c.1).collect::<Vec<_>>(),
+            "lo": range.iter().map(|c| single(c.0)).collect::<Vec<_>>(),
+            "scale": range.iter().map(|c| single(c.1)).collect::<Vec<_>>(),
         },
     }))
+}
+
+/// `x` written with the digits of the nearest `f32` (about 9, not 17):
+/// the precision of the arrays it describes, and of a reader's floats.
+fn single(x: f64) -> serde_json::Value {
+    let short: f64 = (x as f32).to_string().parse().unwrap_or(x);
+    serde_json::Number::from_f64(short).map_or(serde_json::Value::Null, Into::into)
 }
 
 /// The refusal of a group whose `what` is not finite (glTF floats must be).
@@ -171,6 +179,18 @@ pub(super) fn animate_trs(
     node: Index<json::Node>,
     times: &[f32],
     trs: &[Trs],
+) {
+    animate_trs_with(doc, node, times, trs, false);
+}
+
+/// [`animate_trs`], the rotations' keys as normalized `i16` if
+/// `rotations16` (glTF 2.0 allows it; see `keys::rotation_rounding`).
+pub(super) fn animate_trs_with(
+    doc: &mut Document<'_>,
+    node: Index<json::Node>,
+    times: &[f32],
+    trs: &[Trs],
+    rotations16: bool,
 ) {
     if trs.is_empty() {
         return;
@@ -194,7 +214,11 @@ pub(super) fn animate_trs(
             Interpolation::Linear,
         );
     }
-    if rotations.iter().any(|r| *r != rotations[0]) {
+    if rotations16 && rotations.iter().any(|r| *r != rotations[0]) {
+        let stored: Vec<[i16; 4]> = trs.iter().map(|x| rounding::rotation(x.rotation)).collect();
+        let output = doc.normalized(&stored, None, false);
+        doc.channel(node, Property::Rotation, times, output);
+    } else if rotations.iter().any(|r| *r != rotations[0]) {
         doc.animate(
             node,
             Property::Rotation,

@@ -72,6 +72,7 @@ mod memg_track;
 mod mrtk;
 mod obj_mesh;
 mod quantized;
+mod rounding;
 mod shapes;
 
 use std::path::{Path, PathBuf};

@@ -15,108 +15,33 @@
 //! (glTF 2.0, "Accessors").
 //!
 //! Given a tolerance (the distance the caller can spare), the targets that
-//! move vertices least are stored in 8 bits instead, smallest first, while
-//! the most their rounding could move a vertex, summed, stays within half
-//! of it; then the error is measured, and over the tolerance every target
-//! goes back to 16 bits.
+//! move vertices least are stored in 8 bits instead, smallest first: as
+//! many as the most their rounding could move a vertex, summed, allows
+//! within half of it, then (where measuring is cheap, [`MEASURED_CHOICE`])
+//! more while the error measured stays within [`NARROW_SHARE`] of it; over
+//! the tolerance every target goes back to 16 bits.
 //!
 //! What it costs: [`Quantizer::error`], the largest distance between the
 //! dequantized mesh and the motion's own (the `f64` sum `mean + U·q_t`),
 //! any vertex and timestep, in the group's frame. What the tolerance leaves
-//! after that goes to dropping keys ([`super::keys`]); the group's error is
-//! then the rounding's plus the bound on the blend's.
+//! after that goes first to the group's frame's rotations, stored as
+//! normalized `i16` (8 bytes a key less) where their rounding
+//! ([`keys::rotation_rounding`]) fits in it, then to dropping keys
+//! ([`super::keys`]); the group's error is then the sum of the three.
 
 use gltf_json as json;
+use json::animation::Property;
 use json::{Index, buffer::Target};
 use rayon::prelude::*;
 
-use super::document::{Document, vector_type};
+use super::document::Document;
 use super::keys;
 use super::memg_track::{
-    Layout, MemgTrack, animate_trs, frames, key_times, mesh_extras, not_finite, shape,
+    Layout, MemgTrack, animate_trs_with, frames, key_times, mesh_extras, not_finite, shape,
 };
 use super::obj_mesh::{Part, Shared};
+use super::rounding::{I8, U16, byte, normal, short, unbyte, unshort};
 use crate::error::Result;
-use gltf_json::{accessor, buffer};
-use serde_json::Value;
-
-/// An integer component a quantized accessor stores, read back
-/// normalized (glTF 2.0, "Animations"; `KHR_mesh_quantization`).
-pub(super) trait Quantum: Copy {
-    /// Its glTF component type.
-    const COMPONENT: accessor::ComponentType;
-    /// Its bytes.
-    const SIZE: usize;
-    /// Appends it, little-endian.
-    fn put(self, out: &mut Vec<u8>);
-    /// Its value, for the accessor's bounds (which glTF gives as stored).
-    fn number(self) -> i64;
-}
-
-macro_rules! quantum {
-    ($t:ty, $component:ident) => {
-        impl Quantum for $t {
-            const COMPONENT: accessor::ComponentType = accessor::ComponentType::$component;
-            const SIZE: usize = std::mem::size_of::<$t>();
-            fn put(self, out: &mut Vec<u8>) {
-                out.extend_from_slice(&self.to_le_bytes());
-            }
-            fn number(self) -> i64 {
-                i64::from(self)
-            }
-        }
-    };
-}
-quantum!(i8, I8);
-quantum!(i16, I16);
-quantum!(u16, U16);
-
-impl Document<'_> {
-    /// Normalized integer vectors of `N` components, with their bounds (as
-    /// stored) when `bounded`. As vertex attributes (`target` given) each
-    /// element is padded to 4 bytes, as glTF asks of them, and the file
-    /// requires `KHR_mesh_quantization`; animation outputs are packed.
-    pub(crate) fn normalized<T: Quantum, const N: usize>(
-        &mut self,
-        data: &[[T; N]],
-        target: Option<buffer::Target>,
-        bounded: bool,
-    ) -> Index<json::Accessor> {
-        let vertices = target == Some(buffer::Target::ArrayBuffer);
-        let element = if vertices {
-            (T::SIZE * N).next_multiple_of(4)
-        } else {
-            T::SIZE * N
-        };
-        let mut bytes = Vec::with_capacity(element * data.len());
-        for v in data {
-            let start = bytes.len();
-            v.iter().for_each(|&x| x.put(&mut bytes));
-            bytes.resize(start + element, 0);
-        }
-        let bounds = bounded.then(|| {
-            let (mut lo, mut hi) = ([i64::MAX; N], [i64::MIN; N]);
-            for v in data {
-                for k in 0..N {
-                    lo[k] = lo[k].min(v[k].number());
-                    hi[k] = hi[k].max(v[k].number());
-                }
-            }
-            (Value::from(lo.to_vec()), Value::from(hi.to_vec()))
-        });
-        self.quantized |= vertices;
-        let len = bytes.len() as u64;
-        let offset = self.push_bytes(bytes);
-        let (view, at) = self.place(offset, len, target, element as u64);
-        if vertices {
-            // Padded elements: the view says how far apart they are.
-            self.root.buffer_views[view.value()].byte_stride = Some(json::buffer::Stride(element));
-        }
-        let index = self.accessor_at(view, at, data.len(), T::COMPONENT, vector_type(N), bounds);
-        self.root.accessors[index.value()].normalized = true;
-        index
-    }
-}
 
 /// How one group's mesh is quantized.
 pub(super) struct Quantizer {
@@ -127,37 +52,26 @@ pub(super) struct Quantizer {
     pub unit: f32,
     /// Per target, the factor it is stretched by (its weight shrunk by).
     stretch: Vec<f64>,
+    /// Per target, its largest absolute coordinate (at full weight).
+    largest: Vec<f64>,
     /// Per target, whether it is stored in 8 bits (else 16).
     narrow: Vec<bool>,
 }
 
-const I16: f64 = 32767.0;
-const I8: f64 = 127.0;
-const U16: f64 = 65535.0;
+/// The most vertices × timesteps × targets for which the 8-bit targets
+/// are chosen by measuring the error (a few passes over them all).
+const MEASURED_CHOICE: usize = 1 << 27;
 
-/// `x` in [−1, 1] as a normalized `i16`.
-fn short(x: f64) -> i16 {
-    (x * I16).round().clamp(-I16, I16) as i16
-}
+/// The share of the tolerance the mesh's rounding may take; the frame's
+/// 16-bit rotations and dropping keys share the rest (0.5 to 0.9 tried on
+/// Dem Bones' sample and the dancer of BENCHMARKS.md: 0.7 the smallest).
+const NARROW_SHARE: f64 = 0.7;
 
-/// A normalized `i16` read back.
-fn unshort(q: i16) -> f64 {
-    (f64::from(q) / I16).max(-1.0)
-}
-
-/// `x` in [−1, 1] as a normalized `i8`.
-fn byte(x: f64) -> i8 {
-    (x * I8).round().clamp(-I8, I8) as i8
-}
-
-/// A normalized `i8` read back.
-fn unbyte(q: i8) -> f64 {
-    (f64::from(q) / I8).max(-1.0)
-}
-
-/// A unit normal as normalized `i8`.
-pub(super) fn normal(n: [f32; 3]) -> [i8; 3] {
-    n.map(|x| byte(f64::from(x)))
+/// The targets in order of their largest coordinate, smallest first.
+fn smallest_first(largest: &[f64]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..largest.len()).collect();
+    order.sort_by(|&a, &b| largest[a].total_cmp(&largest[b]));
+    order
 }
 
 impl Quantizer {
@@ -220,10 +134,8 @@ impl Quantizer {
         // move a vertex, summed, is within half the tolerance.
         let mut narrow = vec![false; targets];
         if let Some(tolerance) = tolerance {
-            let mut order: Vec<usize> = (0..targets).collect();
-            order.sort_by(|&a, &b| largest[a].total_cmp(&largest[b]));
             let mut spent = 0.0;
-            for j in order {
+            for &j in &smallest_first(&largest) {
                 spent += largest[j] * 0.5 / I8 * 3f64.sqrt();
                 if spent > 0.5 * tolerance {
                     break;
@@ -235,7 +147,22 @@ impl Quantizer {
             center,
             unit: unit32,
             stretch,
+            largest,
             narrow,
+        }
+    }
+
+    /// How many targets are stored in 8 bits.
+    pub(super) fn narrowed(&self) -> usize {
+        self.narrow.iter().filter(|&&n| n).count()
+    }
+
+    /// The `count` targets that move vertices least in 8 bits, the others
+    /// in 16.
+    pub(super) fn narrow_smallest(&mut self, count: usize) {
+        self.narrow.iter_mut().for_each(|n| *n = false);
+        for &j in smallest_first(&self.largest).iter().take(count) {
+            self.narrow[j] = true;
         }
     }
 
@@ -386,9 +313,28 @@ pub(super) fn group<'s>(
     }
     let mut q = Quantizer::new(&rows, r, base, target, track.tolerance);
     let (mut error, mut radius) = q.error(&rows, n, r, base, target, weight);
-    if track.tolerance.is_some_and(|t| error > t) && (0..r).any(|j| q.narrow(j)) {
-        q.widen();
-        (error, radius) = q.error(&rows, n, r, base, target, weight);
+    if let Some(tolerance) = track.tolerance {
+        if error > tolerance && q.narrowed() > 0 {
+            q.widen();
+            (error, radius) = q.error(&rows, n, r, base, target, weight);
+        }
+        // The sum above assumes every rounding at its worst, in the same
+        // direction: more targets go to 8 bits while the error measured
+        // stays within that half (the counts searched by halving).
+        if (rows.len() * n).saturating_mul(r) <= MEASURED_CHOICE {
+            let (mut lo, mut hi) = (q.narrowed(), r);
+            while lo < hi {
+                let mid = lo + (hi - lo).div_ceil(2);
+                q.narrow_smallest(mid);
+                let measured = q.error(&rows, n, r, base, target, weight);
+                if measured.0 <= NARROW_SHARE * tolerance {
+                    (lo, error, radius) = (mid, measured.0, measured.1);
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            q.narrow_smallest(lo);
+        }
     }
     // Keys where what is left of the tolerance allows (`keys`): the
     // weights' blend and the group's own frame's, bounded together.
@@ -417,17 +363,34 @@ pub(super) fn group<'s>(
             .map_or(0.0, |f| keys::frame_error(f, a, b, t, radius[t]));
         frame + frame_scale * keys::weights_error(a, b, t, &largest, weight)
     };
+    // The frame's rotations in 16 bits where what their rounding moves a
+    // vertex fits in what the mesh left of the tolerance (8 bytes a key for
+    // certain, where dropping keys rarely gains once a fit has spent its
+    // bound); the keys get the rest.
+    let spent = frame_scale * error;
+    let rotations16 = match (&frames, track.tolerance) {
+        (Some(f), Some(tolerance)) => {
+            let rounding = keys::rotation_rounding(f, &radius);
+            (rounding <= tolerance - spent).then_some(rounding)
+        }
+        _ => None,
+    };
+    let spent = spent + rotations16.unwrap_or(0.0);
     let mut kept = match track.tolerance {
-        Some(tolerance) => keys::reduce(n, tolerance - frame_scale * error, blend),
+        Some(tolerance) => keys::reduce(n, tolerance - spent, blend),
         None => (0..n).collect(),
     };
     // Fewer keys need times of their own (4 bytes a key; every timestep's
     // are shared with the other groups): kept only where that still saves.
-    let per_key = 2 * r + if frames.is_some() { 28 } else { 0 };
+    let frame_key = match rotations16 {
+        Some(_) => 20,
+        None => 28,
+    };
+    let per_key = 2 * r + if frames.is_some() { frame_key } else { 0 };
     if (4 + per_key) * kept.len() >= per_key * n {
         kept = (0..n).collect();
     }
-    error = frame_scale * error + keys::worst(&kept, blend);
+    error = spent + keys::worst(&kept, blend);
 
     let mut primitives = Vec::with_capacity(parts.len());
     for part in parts {
@@ -506,11 +469,11 @@ pub(super) fn group<'s>(
     let times: Vec<f32> = kept.iter().map(|&t| all_times[t]).collect();
     if r > 0 && n > 0 {
         let output = doc.normalized(&weights, None, false);
-        doc.weights_channel(holder, &times, output);
+        doc.channel(holder, Property::MorphTargetWeights, &times, output);
     }
     if let Some(trs) = frames {
         let trs: Vec<_> = kept.iter().map(|&t| trs[t]).collect();
-        animate_trs(doc, node, &times, &trs);
+        animate_trs_with(doc, node, &times, &trs, rotations16.is_some());
     }
     Ok((node, error))
 }
