@@ -74,8 +74,9 @@ struct FitArgs {
     /// (every vertex, texture coordinate, normal and material line as it was).
     #[arg(long, value_name = "OBJ", requires = "parts")]
     out_scene: Option<PathBuf>,
-    /// With --out x.glb: meshes and weights in 32-bit floats, not the 16-bit integers of
-    /// KHR_mesh_quantization (about twice the bytes, for readers without that extension).
+    /// With --out x.glb: meshes, weights and rotations in 32-bit floats, not the 16-bit
+    /// integers of KHR_mesh_quantization (about twice the bytes, for readers without that
+    /// extension).
     #[arg(long)]
     no_quantize: bool,
     /// Print the report as JSON.

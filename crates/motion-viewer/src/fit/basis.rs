@@ -281,7 +281,7 @@ enum GramSide {
 pub(super) struct Group<'a> {
     pub(super) anim: &'a Animation<'a>,
     pub(super) vertices: &'a [u32],
-    frames: &'a [Rigid],
+    pub(super) frames: &'a [Rigid],
     pub(super) stop: Stop<'a>,
 }
 

@@ -40,11 +40,26 @@ pub(crate) const MAX_ENTRIES: u64 = 1 << 20;
 /// PCA's rank rather than spending minutes for it.
 pub(crate) const MAX_ROUND_WORK: u64 = 1 << 30;
 
-/// Rounds of reweighting at most.
-const ROUNDS: usize = 8;
+/// How long a refit goes on: rounds of reweighting at most, and rounds
+/// without a smaller largest error after which it stops.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Rounds {
+    pub most: usize,
+    pub patience: usize,
+}
 
-/// Rounds without a smaller largest error after which the fit stops.
-const PATIENCE: usize = 2;
+/// A refit aimed at a bound: a few rounds, as it is tried at several ranks.
+const TO_BOUND: Rounds = Rounds {
+    most: 8,
+    patience: 2,
+};
+
+/// The polish of a fit already within its bound ([`polish`]): once, at its
+/// rank, and restarting from even weights, so longer.
+const POLISHED: Rounds = Rounds {
+    most: 32,
+    patience: 6,
+};
 
 /// Whether a group of `vertices` over `frames` timesteps may be refitted:
 /// its positions are held whole, so [`bytes`] counts for it.
@@ -121,7 +136,9 @@ impl Group<'_> {
         let probe = |rank: usize| -> Option<Option<GroupBasis>> {
             // Aimed a little under the bound: the f32 arrays are measured again.
             let target = within(rank) * (1.0 - 1e-6);
-            let refit = refit(&a, mean, basis, coeffs, cols, rank, target, self.stop)?;
+            let refit = refit(
+                &a, mean, basis, coeffs, cols, rank, target, TO_BOUND, self.stop,
+            )?;
             let max_error =
                 self.errors(&refit.mean, &refit.basis, &refit.coeffs, rank, Some(rank))[rank];
             if self.stop.now() {
@@ -152,6 +169,66 @@ impl Group<'_> {
             }
         }
         Some(lower)
+    }
+}
+
+/// `fit`, the basis of the group of `vertices` in `frames` (one per
+/// timestep), refitted at its own rank for the smallest largest error:
+/// the rounds go on past the bound, as long as they gain. What the fit then
+/// leaves of the bound is what a quantized glTF spends (8-bit targets,
+/// 16-bit rotations, fewer keys). Kept where measured lower on the `f32`
+/// arrays; `fit` as it was where the group is too large to refit, its
+/// rounds would cost too much ([`refits_at`]) or the fit was stopped.
+pub(crate) fn polish(
+    anim: &super::Animation<'_>,
+    vertices: &[u32],
+    frames: &[super::frames::Rigid],
+    fit: GroupBasis,
+    stop: Stop<'_>,
+) -> GroupBasis {
+    let (v, n, r) = (vertices.len() as u64, anim.frames as u64, fit.rank);
+    if !refits_at(v, n, r as u64) {
+        return fit;
+    }
+    let group = Group {
+        anim,
+        vertices,
+        frames,
+        stop,
+    };
+    let before = group.errors(&fit.mean, &fit.basis, &fit.coeffs, r, Some(r))[r];
+    let a = group.rows_by_time(&fit.mean);
+    let Some(polished) = refit(
+        &a,
+        &fit.mean,
+        &fit.basis,
+        &fit.coeffs,
+        r,
+        r,
+        0.0,
+        POLISHED,
+        stop,
+    ) else {
+        return fit;
+    };
+    drop(a);
+    let after = group.errors(
+        &polished.mean,
+        &polished.basis,
+        &polished.coeffs,
+        r,
+        Some(r),
+    )[r];
+    if after < before && !stop.now() {
+        GroupBasis {
+            mean: polished.mean,
+            basis: polished.basis,
+            coeffs: polished.coeffs,
+            rank: r,
+            max_error: after,
+        }
+    } else {
+        fit
     }
 }
 
@@ -194,6 +271,7 @@ pub(crate) fn refit(
     cols: usize,
     r: usize,
     target: f64,
+    rounds: Rounds,
     stop: Stop<'_>,
 ) -> Option<Refit> {
     let rows = mean.len();
@@ -217,7 +295,8 @@ pub(crate) fn refit(
     let mut errors = vec![0.0f64; n * v];
     let mut best = (f64::INFINITY, fit.clone());
     let mut since = 0;
-    for round in 0..=ROUNDS {
+    let Rounds { most, patience } = rounds;
+    for round in 0..=most {
         if stop.now() {
             return None;
         }
@@ -229,7 +308,7 @@ pub(crate) fn refit(
             since += 1;
         }
         let hopeless = target > 0.0 && round >= HOPELESS.0 && best.0 > HOPELESS.1 * target;
-        if best.0 <= target || hopeless || round == ROUNDS || since >= PATIENCE {
+        if best.0 <= target || hopeless || round == most || since >= patience {
             break;
         }
         reweigh(&mut weights, &errors);
@@ -437,7 +516,7 @@ mod tests {
             a[3 * t] = -0.1;
         }
         let mean = [0.1f32, 0.0, 0.0];
-        let refit = refit(&a, &[0.0; 3], &[], &[], 0, 0, 0.5, Stop(&NEVER)).unwrap();
+        let refit = refit(&a, &[0.0; 3], &[], &[], 0, 0, 0.5, TO_BOUND, Stop(&NEVER)).unwrap();
         let offset = f64::from(refit.mean[0]);
         let worst = largest(&a, &refit.mean, &refit.basis, &refit.coeffs, 0);
         assert!(worst <= 0.505, "largest error {worst}, offset {offset}");
@@ -479,7 +558,18 @@ mod tests {
             })
             .collect();
         let before = largest(&a, &mean, &basis, &coeffs, 1);
-        let refit = refit(&a, &mean, &basis, &coeffs, 1, 1, 0.0, Stop(&NEVER)).unwrap();
+        let refit = refit(
+            &a,
+            &mean,
+            &basis,
+            &coeffs,
+            1,
+            1,
+            0.0,
+            TO_BOUND,
+            Stop(&NEVER),
+        )
+        .unwrap();
         let after = largest(&a, &refit.mean, &refit.basis, &refit.coeffs, 1);
         assert!(
             after < 0.9 * before,

@@ -197,8 +197,9 @@ pub enum FrameMode {
     /// a body that walks share the walk. One group is fitted twice (its
     /// frames, none); several are each fitted in every candidate (the whole
     /// mesh's frames, the 16 largest groups', its own, none: up to 19; with
-    /// more than 64 groups the whole mesh's only: 3) and once more in the
-    /// frames chosen, keeping only the bytes of each try.
+    /// more than 64 groups the whole mesh's only: 3), its three cheapest
+    /// again with the minimax refit, and once more in the frames chosen,
+    /// keeping only the bytes of each try.
     Auto,
 }
 
@@ -415,6 +416,9 @@ pub fn fit_checked_until(
     let started = Instant::now();
     let bound = check_inputs(anim, groups, options)?;
     let (frames, mut fits) = fit_groups(anim, groups, options, bound, stop)?;
+    if options.sized_for == SizedFor::Gltf && matches!(bound, Rank::Bound(..)) {
+        fits = groups::polish(anim, groups, &frames, fits, stop);
+    }
     let mut fit_s = started.elapsed().as_secs_f64();
     let mut check_s = 0.0;
     loop {

@@ -129,6 +129,31 @@ fn a_bound_pca_meets_at_rank_one_is_met_at_rank_zero() {
     assert!((0.5..=0.6).contains(&worst), "largest error {worst}");
 }
 
+/// The same vertex fitted for a glTF (`memg fit --out x.glb`): the refit
+/// goes on past the bound, towards the midpoint's 0.5, so that the
+/// quantized file has more of the bound to spend; the MEMG file's fit
+/// stops once within it.
+#[test]
+fn a_fit_for_a_gltf_goes_on_below_the_bound() {
+    let mut positions = vec![0f32; 30];
+    positions[27] = 1.0;
+    let anim = Animation::new(&positions, 1, 10).unwrap();
+    let fitted = |sized_for| {
+        let options = FitOptions {
+            bound: Bound::MaxError(0.6),
+            frames: FrameMode::World,
+            sized_for,
+            ..FitOptions::default()
+        };
+        let report = fit_checked(&anim, &one_group(1), &options).unwrap().report;
+        assert_eq!(report.groups[0].rank, 0);
+        report.max_error
+    };
+    let (memg, gltf) = (fitted(SizedFor::Memg), fitted(SizedFor::Gltf));
+    assert!(gltf < memg, "{gltf} against {memg}");
+    assert!((0.5..0.52).contains(&gltf), "largest error {gltf}");
+}
+
 /// `p` turned about the axis (1, 2, 3) by 0.1 rad a step for `t` steps
 /// (Rodrigues: p c + (k × p) s + k (k·p)(1 − c)) and carried along.
 fn tumbled(p: [f64; 3], t: usize) -> [f64; 3] {
