@@ -59,6 +59,7 @@ class Track:
         frames: Optional[Tuple[int, int]] = None,
         force: bool = False,
         baked: bool = False,
+        quantize: Union[bool, float, None] = None,
     ) -> List[str]: ...
     # AIBO .mtn
     @property
@@ -114,6 +115,7 @@ def export(
     frames: Optional[Tuple[int, int]] = None,
     force: bool = False,
     baked: bool = False,
+    quantize: Union[bool, float, None] = None,
 ) -> List[str]: ...
 
 # The MEMG fit, wrapped by ``motion_viewer.memg``.

@@ -22,6 +22,48 @@ pub struct Choices {
     pub force: bool,
     /// glTF: one plain mesh per MEMG timestep instead of morph targets.
     pub baked: bool,
+    /// glTF: MEMG meshes in 16-bit integers, and how far a vertex may move
+    /// for fewer bytes (`--quantize[=E]`).
+    pub quantize: Quantize,
+}
+
+/// `quantize=`: `False` (floats), `True` (16-bit integers), or a distance in
+/// scene units a MEMG vertex may move for fewer bytes (`viewer export
+/// --quantize=E`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Quantize {
+    /// Integers at all.
+    pub on: bool,
+    /// The distance to spend on 8-bit targets, 16-bit rotations, fewer keys.
+    pub tolerance: Option<f64>,
+}
+
+impl Quantize {
+    /// The choice from Python's value: a bool, or a positive finite number.
+    pub fn from_py(value: Option<&Bound<'_, PyAny>>) -> PyResult<Quantize> {
+        let Some(value) = value.filter(|v| !v.is_none()) else {
+            return Ok(Quantize::default());
+        };
+        if let Ok(on) = value.cast::<pyo3::types::PyBool>() {
+            return Ok(Quantize {
+                on: on.is_true(),
+                tolerance: None,
+            });
+        }
+        match value.extract::<f64>() {
+            Ok(e) if e.is_finite() && e > 0.0 => Ok(Quantize {
+                on: true,
+                tolerance: Some(e),
+            }),
+            Ok(e) => Err(PyValueError::new_err(format!(
+                "quantize: expected True, False or a distance above 0 (scene units), found {e}"
+            ))),
+            Err(_) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "quantize: expected True, False or a distance above 0 (scene units), found {}",
+                value.get_type().name()?
+            ))),
+        }
+    }
 }
 
 /// Exports `tracks` to `out`; returns the paths written.
@@ -50,7 +92,7 @@ pub fn run(
             other => vec![other.path().to_path_buf()],
         })
         .collect();
-    let (fps, frames, force, baked) = (c.fps, c.frames, c.force, c.baked);
+    let (fps, frames, force, baked, quantize) = (c.fps, c.frames, c.force, c.baked, c.quantize);
     let report = crate::errors::guarded(py, || {
         py.detach(|| {
             let options = Options {
@@ -60,6 +102,8 @@ pub fn run(
                 inputs: &inputs,
                 force,
                 baked,
+                quantize: quantize.on,
+                quantize_tolerance: quantize.tolerance,
                 ..Options::default()
             };
             motion_viewer::export::export(tracks, out, &options)

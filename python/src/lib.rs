@@ -196,9 +196,9 @@ fn open_bytes_all(py: Python<'_>, files: Vec<(PathBuf, PyBackedBytes)>) -> PyRes
 /// Writes `tracks` to `path` in the format its extension names (.json,
 /// .csv, .obj, .glb, .gltf, .pc2): with `time` or `frame`, the state at that
 /// moment; otherwise each track's table, or every track animated in one
-/// glTF scene. Returns the paths written.
+/// glTF scene; `quantize` as `Track.export`'s. Returns the paths written.
 #[pyfunction]
-#[pyo3(name = "export", signature = (tracks, path, *, time=None, frame=None, fps=None, frames=None, force=false, baked=false))]
+#[pyo3(name = "export", signature = (tracks, path, *, time=None, frame=None, fps=None, frames=None, force=false, baked=false, quantize=None))]
 #[allow(clippy::too_many_arguments)]
 fn export_tracks(
     py: Python<'_>,
@@ -210,6 +210,7 @@ fn export_tracks(
     frames: Option<(u64, u64)>,
     force: bool,
     baked: bool,
+    quantize: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<String>> {
     // The library takes a slice of tracks: several are copied into one
     // (one track needs no copy).
@@ -220,6 +221,7 @@ fn export_tracks(
         frames,
         force,
         baked,
+        quantize: export::Quantize::from_py(quantize)?,
     };
     match tracks.as_slice() {
         [one] => export::run(

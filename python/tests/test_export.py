@@ -85,3 +85,57 @@ def test_workbench_edits(data, tmp_path):
         mv.mtn.save(sit, data / "sony_stand_sit.mtn")
     with pytest.raises(TypeError):
         mv.mtn.mirror(mv.open(data / "hands.mrtk"))
+
+
+def _glb(path):
+    """A .glb's JSON and binary chunk, by the container's layout."""
+    raw = open(path, "rb").read()
+    json_len, _ = struct.unpack_from("<II", raw, 12)
+    doc = json.loads(raw[20 : 20 + json_len])
+    bin_len, _ = struct.unpack_from("<II", raw, 20 + json_len)
+    return doc, raw[28 + json_len : 28 + json_len + bin_len]
+
+
+def _vec3s(doc, blob, index):
+    """Accessor `index` (VEC3) as float64, normalized integers read as glTF
+    2.0 says: max(q / 32767, -1) for a short."""
+    a = doc["accessors"][index]
+    view = doc["bufferViews"][a["bufferView"]]
+    kind = {5126: "<f4", 5122: "<i2"}[a["componentType"]]
+    size = np.dtype(kind).itemsize
+    stride = view.get("byteStride", 3 * size)
+    start = view.get("byteOffset", 0) + a.get("byteOffset", 0)
+    rows = np.ndarray(
+        (a["count"], 3), kind, blob, start, (stride, size)
+    ).astype(np.float64)
+    if a.get("normalized"):
+        rows = np.maximum(rows / 32767.0, -1.0)
+    return rows
+
+
+def test_memg_gltf_in_16_bit_integers(data, tmp_path):
+    flags = mv.open(data / "flags.bin")
+    [plain] = flags.export(tmp_path / "floats.glb")
+    [small] = flags.export(tmp_path / "ints.glb", quantize=True)
+    [spent] = flags.export(tmp_path / "spent.glb", quantize=0.01)
+    doc, blob = _glb(plain)
+    qdoc, qblob = _glb(small)
+    assert "KHR_mesh_quantization" not in doc.get("extensionsRequired", [])
+    assert "KHR_mesh_quantization" in qdoc["extensionsRequired"]
+    sizes = [len(open(p, "rb").read()) for p in (plain, small, spent)]
+    assert sizes[2] < sizes[1] < 0.8 * sizes[0], sizes
+    # Each mesh's rest positions: the integers, placed by their node's
+    # translation and uniform scale, within a 16-bit step of the floats.
+    for m, mesh in enumerate(qdoc["meshes"]):
+        [node] = [n for n in qdoc["nodes"] if n.get("mesh") == m]
+        [same] = [k for k, x in enumerate(doc["meshes"]) if x["name"] == mesh["name"]]
+        ints = _vec3s(qdoc, qblob, mesh["primitives"][0]["attributes"]["POSITION"])
+        floats = _vec3s(doc, blob, doc["meshes"][same]["primitives"][0]["attributes"]["POSITION"])
+        # (glTF leaves out a unit scale and a zero translation.)
+        unit = node.get("scale", [1.0])[0]
+        placed = np.asarray(node.get("translation", [0.0] * 3)) + unit * ints
+        assert np.abs(placed - floats).max() <= unit / 32767.0 + 1e-6
+    for bad, kind in [(-1.0, ValueError), (float("nan"), ValueError), ("yes", TypeError)]:
+        with pytest.raises(kind, match="quantize"):
+            flags.export(tmp_path / "bad.glb", quantize=bad)
+    assert not (tmp_path / "bad.glb").exists()

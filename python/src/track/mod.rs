@@ -164,8 +164,10 @@ impl Track {
 
     /// Writes the track to `path` through the library's one export entry
     /// point (the format by extension: .json, .csv, .obj, .glb, .gltf,
-    /// .pc2). Returns the paths written.
-    #[pyo3(signature = (path, *, time=None, frame=None, fps=None, frames=None, force=false, baked=false))]
+    /// .pc2). `quantize` (a MEMG glTF): True for 16-bit integers, or the
+    /// distance in scene units a vertex may move for fewer bytes (`viewer
+    /// export --quantize[=E]`). Returns the paths written.
+    #[pyo3(signature = (path, *, time=None, frame=None, fps=None, frames=None, force=false, baked=false, quantize=None))]
     #[allow(clippy::too_many_arguments)]
     fn export(
         slf: &Bound<'_, Self>,
@@ -176,6 +178,7 @@ impl Track {
         frames: Option<(u64, u64)>,
         force: bool,
         baked: bool,
+        quantize: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<String>> {
         let options = crate::export::Choices {
             time,
@@ -184,6 +187,7 @@ impl Track {
             frames,
             force,
             baked,
+            quantize: crate::export::Quantize::from_py(quantize)?,
         };
         let py = slf.py();
         guarded(py, || {
