@@ -219,7 +219,11 @@ fn choose_frames(
     for (k, b) in costed(&every, Refit::PcaOnly)? {
         costs[k] = b;
     }
+    // (A group too large to refit would only be fitted by PCA again.)
+    let refits =
+        |i: usize| super::minimax::refits(groups[i].vertices.len() as u64, anim.frames as u64);
     let again: Vec<usize> = (0..groups.len())
+        .filter(|&i| refits(i))
         .flat_map(|i| {
             let mut ks: Vec<usize> = (0..pairs.len())
                 .filter(|&k| pairs[k].0 == i && costs[k] < u64::MAX)
