@@ -3,7 +3,7 @@
 
 use super::basis::{self, GroupBasis, Rank, Refit};
 use super::frames::{self, Rigid};
-use super::{Animation, FitError, FitGroup, FitOptions, FrameMode, SizedFor, Stop};
+use super::{Animation, Effort, FitError, FitGroup, FitOptions, FrameMode, SizedFor, Stop};
 use crate::formats::bytes::ByteOrder;
 use crate::formats::memg::{MemgGroup, MemgMotion};
 use std::sync::Arc;
@@ -42,6 +42,7 @@ pub(super) fn fit_groups(
     options: &FitOptions,
     rank: Rank,
     stop: Stop<'_>,
+    effort: Effort,
 ) -> Result<(Vec<Frames>, Vec<GroupBasis>), FitError> {
     if stop.now() {
         return Err(FitError::Stopped);
@@ -75,7 +76,7 @@ pub(super) fn fit_groups(
     let frames: Vec<Frames> = match mode {
         FrameMode::Local => each_own_frames(anim, groups, stop),
         FrameMode::World => vec![None; groups.len()],
-        FrameMode::Auto => choose_frames(anim, groups, size, rank, stop)?,
+        FrameMode::Auto => choose_frames(anim, groups, size, rank, stop, effort)?,
     };
     let fits = fit_in(anim, groups, &frames, rank, stop)?;
     Ok((frames, fits))
@@ -146,6 +147,7 @@ fn choose_frames(
     size: SizedFor,
     rank: Rank,
     stop: Stop<'_>,
+    effort: Effort,
 ) -> Result<Vec<Frames>, FitError> {
     use rayon::prelude::*;
     let mut by_size: Vec<usize> = (0..groups.len()).collect();
@@ -223,7 +225,7 @@ fn choose_frames(
     let refits =
         |i: usize| super::minimax::refits(groups[i].vertices.len() as u64, anim.frames as u64);
     let again: Vec<usize> = (0..groups.len())
-        .filter(|&i| refits(i))
+        .filter(|&i| effort == Effort::Full && refits(i))
         .flat_map(|i| {
             let mut ks: Vec<usize> = (0..pairs.len())
                 .filter(|&k| pairs[k].0 == i && costs[k] < u64::MAX)

@@ -373,7 +373,7 @@ pub fn fit(
     options: &FitOptions,
 ) -> Result<MemgMotion, FitError> {
     let bound = check_inputs(anim, groups, options)?;
-    let (frames, fits) = fit_groups(anim, groups, options, bound, Stop(&NEVER))?;
+    let (frames, fits) = fit_groups(anim, groups, options, bound, Stop(&NEVER), Effort::Full)?;
     Ok(assemble(anim, groups, &frames, fits, options))
 }
 
@@ -412,11 +412,35 @@ pub fn fit_checked_until(
     options: &FitOptions,
     stop: &AtomicBool,
 ) -> Result<Checked, FitError> {
-    let stop = Stop(stop);
+    fit_checked_as(anim, groups, options, Stop(stop), Effort::Full)
+}
+
+/// How much work a fit spends on what does not change its ranks' count
+/// of bytes much: all of it for the fit written, less for the many fits
+/// `--parts auto` compares (then the one it keeps is fitted again in full).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Effort {
+    /// `--frames auto` sizes its candidates by PCA's ranks alone, and no
+    /// basis is polished for a glTF.
+    Search,
+    /// Its cheapest candidates sized again with the minimax refit, and
+    /// under `--out x.glb` every basis polished ([`minimax::polish`]).
+    Full,
+}
+
+/// [`fit_checked_until`] with the effort given.
+pub(crate) fn fit_checked_as(
+    anim: &Animation<'_>,
+    groups: &[FitGroup],
+    options: &FitOptions,
+    stop: Stop<'_>,
+    effort: Effort,
+) -> Result<Checked, FitError> {
     let started = Instant::now();
     let bound = check_inputs(anim, groups, options)?;
-    let (frames, mut fits) = fit_groups(anim, groups, options, bound, stop)?;
-    if options.sized_for == SizedFor::Gltf && matches!(bound, Rank::Bound(..)) {
+    let (frames, mut fits) = fit_groups(anim, groups, options, bound, stop, effort)?;
+    let polish = effort == Effort::Full && options.sized_for == SizedFor::Gltf;
+    if polish && matches!(bound, Rank::Bound(..)) {
         fits = groups::polish(anim, groups, &frames, fits, stop);
     }
     let mut fit_s = started.elapsed().as_secs_f64();

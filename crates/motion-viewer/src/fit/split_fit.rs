@@ -7,8 +7,8 @@
 use super::input::groups_of;
 use super::report::{PartsReport, PartsTry};
 use super::{
-    Animation, Checked, FitError, FitGroup, FitOptions, FitReport, MAX_AUTO_PARTS, Parts, SizedFor,
-    Stop, fit_checked_until, parts, split_scene,
+    Animation, Checked, Effort, FitError, FitGroup, FitOptions, FitReport, MAX_AUTO_PARTS, Parts,
+    SizedFor, Stop, fit_checked_as, parts, split_scene,
 };
 use crate::budget;
 use crate::error::{Error, Result};
@@ -176,7 +176,13 @@ pub(super) fn fit_parts(
         }
         held_at_most = held_at_most
             .max(budget::fit_bytes(v64, n64, &sizes, sizing.rank).saturating_add(sizing.extra));
-        let fitted = fit_checked_until(anim, &groups, options, stop.0);
+        // Under `auto`, each split fitted with the search's effort; the one
+        // kept is fitted again in full below.
+        let effort = match asked {
+            Parts::Auto => Effort::Search,
+            Parts::Count(_) => Effort::Full,
+        };
+        let fitted = fit_checked_as(anim, &groups, options, stop, effort);
         match fitted {
             Ok(checked) => {
                 let bytes = checked.bytes.len() as u64;
@@ -230,6 +236,18 @@ pub(super) fn fit_parts(
             }
             Err(e) => return Err(e.into_error(scene_path, out)),
         }
+    }
+    if asked == Parts::Auto
+        && let Some(b) = best.as_mut()
+    {
+        // The split kept, fitted again in full: its frames' cheapest
+        // candidates sized with the refit, its bases polished for a glTF.
+        let checked = fit_checked_as(anim, &b.groups, options, stop, Effort::Full)
+            .map_err(|e| e.into_error(scene_path, out))?;
+        let bytes = checked.bytes.len() as u64;
+        b.size = options.sized_for.file_bytes(&checked.motion, bytes);
+        b.fit = checked.report;
+        b.bytes = Kept::new(checked.bytes, place.spill, out)?;
     }
     match best {
         Some(mut b) => {
