@@ -7,8 +7,8 @@
 use super::input::groups_of;
 use super::report::{PartsReport, PartsTry};
 use super::{
-    Animation, Checked, Effort, FitError, FitGroup, FitOptions, FitReport, MAX_AUTO_PARTS, Parts,
-    SizedFor, Stop, fit_checked_as, parts, split_scene,
+    Animation, Checked, Effort, FitError, FitGroup, FitOptions, FitReport, FrameMode,
+    MAX_AUTO_PARTS, Parts, SizedFor, Stop, fit_checked_as, parts, split_scene,
 };
 use crate::budget;
 use crate::error::{Error, Result};
@@ -239,6 +239,7 @@ pub(super) fn fit_parts(
     }
     if asked == Parts::Auto
         && let Some(b) = best.as_mut()
+        && full_differs(anim, &b.groups, options)
     {
         // The split kept, fitted again in full: its frames' cheapest
         // candidates sized with the refit, its bases polished for a glTF.
@@ -263,6 +264,16 @@ pub(super) fn fit_parts(
             .unwrap_or(FitError::NoGroups)
             .into_error(scene_path, out)),
     }
+}
+
+/// Whether a fit of `groups` in full ([`Effort::Full`]) could differ from
+/// the search's: only frames chosen per group (`--frames auto`) or a glTF's
+/// polish spend more, and only on groups small enough to refit.
+fn full_differs(anim: &Animation<'_>, groups: &[FitGroup], options: &FitOptions) -> bool {
+    (options.frames == FrameMode::Auto || options.sized_for == SizedFor::Gltf)
+        && groups
+            .iter()
+            .any(|g| super::minimax::refits(g.vertices.len() as u64, anim.frames as u64))
 }
 
 /// The next count of parts to try: the queue's, and once it is empty under
