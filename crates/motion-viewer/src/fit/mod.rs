@@ -415,9 +415,9 @@ pub fn fit_checked_until(
     fit_checked_as(anim, groups, options, Stop(stop), Effort::Full)
 }
 
-/// How much work a fit spends on what does not change its ranks' count
-/// of bytes much: all of it for the fit written, less for the many fits
-/// `--parts auto` compares (then the one it keeps is fitted again in full).
+/// How much work a fit spends beyond fitting each group once: all of it
+/// for the fit written; less for the many fits `--parts auto` compares by
+/// their sizes (the split it keeps is then fitted again in full).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Effort {
     /// `--frames auto` sizes its candidates by PCA's ranks alone, and no

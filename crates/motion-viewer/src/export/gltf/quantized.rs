@@ -63,8 +63,9 @@ pub(super) struct Quantizer {
 const MEASURED_CHOICE: usize = 1 << 27;
 
 /// The share of the tolerance the mesh's rounding may take; the frame's
-/// 16-bit rotations and dropping keys share the rest (0.5 to 0.9 tried on
-/// Dem Bones' sample and the dancer of BENCHMARKS.md: 0.7 the smallest).
+/// 16-bit rotations and dropping keys share the rest (of 0.5 to 0.9 tried
+/// on Dem Bones' sample, 0.7 wrote the smallest files; BENCHMARKS.md,
+/// "Leftovers spent").
 const NARROW_SHARE: f64 = 0.7;
 
 /// The targets in order of their largest coordinate, smallest first.
