@@ -156,8 +156,13 @@ pub(super) fn mesh_extras(g: &MemgGroup, range: &[(f64, f64)]) -> json::Extras {
 
 /// `x` written with the digits of the nearest `f32` (about 9, not 17):
 /// the precision of the arrays it describes, and of a reader's floats.
+/// Beyond an `f32`'s range, `x` as it is.
 fn single(x: f64) -> serde_json::Value {
-    let short: f64 = (x as f32).to_string().parse().unwrap_or(x);
+    let near = x as f32;
+    let short: f64 = match near.is_finite() {
+        true => near.to_string().parse().unwrap_or(x),
+        false => x,
+    };
     serde_json::Number::from_f64(short).map_or(serde_json::Value::Null, Into::into)
 }
 
@@ -235,4 +240,17 @@ pub(super) fn animate_trs_with(
 /// A unit quaternion as glTF's (x, y, z, w) in `f32`.
 pub(crate) fn quat_f32(q: DQuat) -> [f32; 4] {
     q.normalize().as_quat().to_array()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::single;
+
+    #[test]
+    fn extras_keep_an_f32_s_digits_and_larger_numbers_their_own() {
+        assert_eq!(single(f64::from(0.1f32)).to_string(), "0.1");
+        assert_eq!(single(1.0 / 3.0).to_string(), "0.33333334");
+        assert_eq!(single(1e40).as_f64(), Some(1e40));
+        assert_eq!(single(f64::NAN), serde_json::Value::Null);
+    }
 }
