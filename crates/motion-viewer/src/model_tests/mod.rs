@@ -8,6 +8,7 @@ mod aibo_rig;
 mod bounds_sampling;
 mod gltf_errors;
 mod gltf_quantized;
+mod gltf_rigs;
 mod gltf_spec;
 mod input_animation_state;
 mod memg_deform;
