@@ -196,7 +196,6 @@ pub(crate) fn polish(
         frames,
         stop,
     };
-    let before = group.errors(&fit.mean, &fit.basis, &fit.coeffs, r, Some(r))[r];
     let a = group.rows_by_time(&fit.mean);
     let Some(polished) = refit(
         &a,
@@ -219,7 +218,9 @@ pub(crate) fn polish(
         r,
         Some(r),
     )[r];
-    if after < before && !stop.now() {
+    // `fit.max_error` is the same measure of the fit as it came from
+    // `basis::fit_group` (a disassembled one's 0 keeps it as it is).
+    if after < fit.max_error && !stop.now() {
         GroupBasis {
             mean: polished.mean,
             basis: polished.basis,

@@ -277,6 +277,19 @@ pub struct FitOptions {
     pub sized_for: SizedFor,
 }
 
+impl FitOptions {
+    /// Whether a fit in full ([`Effort::Full`]) polishes its bases
+    /// ([`minimax::polish`]): for a quantized glTF, which spends what the
+    /// fit leaves of a largest-error bound.
+    pub(crate) fn polishes(&self) -> bool {
+        self.sized_for == SizedFor::Gltf
+            && matches!(
+                self.bound,
+                Bound::MaxError(_) | Bound::MaxErrorOfDiagonal(_)
+            )
+    }
+}
+
 /// The file whose size the fit's choices go by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -439,8 +452,7 @@ pub(crate) fn fit_checked_as(
     let started = Instant::now();
     let bound = check_inputs(anim, groups, options)?;
     let (frames, mut fits) = fit_groups(anim, groups, options, bound, stop, effort)?;
-    let polish = effort == Effort::Full && options.sized_for == SizedFor::Gltf;
-    if polish && matches!(bound, Rank::Bound(..)) {
+    if effort == Effort::Full && options.polishes() {
         fits = groups::polish(anim, groups, &frames, fits, stop);
     }
     let mut fit_s = started.elapsed().as_secs_f64();

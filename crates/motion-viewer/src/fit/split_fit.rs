@@ -270,7 +270,7 @@ pub(super) fn fit_parts(
 /// the search's: only frames chosen per group (`--frames auto`) or a glTF's
 /// polish spend more, and only on groups small enough to refit.
 fn full_differs(anim: &Animation<'_>, groups: &[FitGroup], options: &FitOptions) -> bool {
-    (options.frames == FrameMode::Auto || options.sized_for == SizedFor::Gltf)
+    (options.frames == FrameMode::Auto || options.polishes())
         && groups
             .iter()
             .any(|g| super::minimax::refits(g.vertices.len() as u64, anim.frames as u64))

@@ -219,18 +219,16 @@ pub(super) fn animate_trs_with(
             Interpolation::Linear,
         );
     }
-    if rotations16 && rotations.iter().any(|r| *r != rotations[0]) {
-        let stored: Vec<[i16; 4]> = trs.iter().map(|x| rounding::rotation(x.rotation)).collect();
-        let output = doc.normalized(&stored, None, false);
-        doc.channel(node, Property::Rotation, times, output);
-    } else if rotations.iter().any(|r| *r != rotations[0]) {
-        doc.animate(
-            node,
-            Property::Rotation,
-            times,
-            &rotations,
-            Interpolation::Linear,
-        );
+    if rotations.iter().any(|r| *r != rotations[0]) {
+        if rotations16 {
+            let stored: Vec<[i16; 4]> =
+                trs.iter().map(|x| rounding::rotation(x.rotation)).collect();
+            let output = doc.normalized(&stored, None, false);
+            doc.channel(node, Property::Rotation, times, output);
+        } else {
+            let linear = Interpolation::Linear;
+            doc.animate(node, Property::Rotation, times, &rotations, linear);
+        }
     }
     if scales.iter().any(|s| *s != scales[0]) {
         doc.animate(node, Property::Scale, times, &scales, Interpolation::Linear);

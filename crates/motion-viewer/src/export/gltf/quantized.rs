@@ -133,24 +133,28 @@ impl Quantizer {
         // 8 bits for the smallest targets while the most their rounding
         // (half a step of each of three coordinates, at full weight) could
         // move a vertex, summed, is within half the tolerance.
-        let mut narrow = vec![false; targets];
-        if let Some(tolerance) = tolerance {
-            let mut spent = 0.0;
-            for &j in &smallest_first(&largest) {
-                spent += largest[j] * 0.5 / I8 * 3f64.sqrt();
-                if spent > 0.5 * tolerance {
-                    break;
-                }
-                narrow[j] = true;
+        let count = match tolerance {
+            Some(tolerance) => {
+                let mut spent = 0.0;
+                smallest_first(&largest)
+                    .iter()
+                    .take_while(|&&j| {
+                        spent += largest[j] * 0.5 / I8 * 3f64.sqrt();
+                        spent <= 0.5 * tolerance
+                    })
+                    .count()
             }
-        }
-        Quantizer {
+            None => 0,
+        };
+        let mut q = Quantizer {
             center,
             unit: unit32,
             stretch,
+            narrow: vec![false; targets],
             largest,
-            narrow,
-        }
+        };
+        q.narrow_smallest(count);
+        q
     }
 
     /// How many targets are stored in 8 bits.
@@ -161,7 +165,7 @@ impl Quantizer {
     /// The `count` targets that move vertices least in 8 bits, the others
     /// in 16.
     pub(super) fn narrow_smallest(&mut self, count: usize) {
-        self.narrow.iter_mut().for_each(|n| *n = false);
+        self.widen();
         for &j in smallest_first(&self.largest).iter().take(count) {
             self.narrow[j] = true;
         }
