@@ -270,11 +270,15 @@ impl<'a> Document<'a> {
         )
     }
 
-    /// Vertex indices, 16-bit when every index fits below 65535 (the
-    /// primitive-restart value, which a 16-bit index may not take).
+    /// Vertex indices in the fewest bits every index fits below the
+    /// largest value (the primitive-restart value, which glTF forbids an
+    /// index to take): 8 bits below 255, 16 below 65535, else 32.
     pub fn indices(&mut self, indices: &[u32]) -> Index<json::Accessor> {
         let largest = indices.iter().copied().max().unwrap_or(0);
-        let (bytes, component) = if largest < u32::from(u16::MAX) {
+        let (bytes, component) = if largest < u32::from(u8::MAX) {
+            let bytes = indices.iter().map(|&i| i as u8);
+            (bytes.collect(), accessor::ComponentType::U8)
+        } else if largest < u32::from(u16::MAX) {
             let bytes = indices.iter().flat_map(|&i| (i as u16).to_le_bytes());
             (bytes.collect(), accessor::ComponentType::U16)
         } else {
@@ -578,6 +582,24 @@ mod tests {
         let view = &doc.root.buffer_views[a(t).buffer_view.unwrap().value()];
         assert_eq!((view.byte_length.0, view.byte_stride), (40, None));
         assert_eq!(doc.root.buffer_views.len(), 4);
+    }
+
+    #[test]
+    fn indices_take_the_fewest_bits_that_keep_the_restart_value_out() {
+        let mut doc = Document::new();
+        let kinds: Vec<(accessor::ComponentType, u64)> = [254, 255, 65534, 65535]
+            .into_iter()
+            .map(|largest| {
+                let before = doc.len;
+                let i = doc.indices(&[0, 1, largest]);
+                let a = &doc.root.accessors[i.value()];
+                (a.component_type.unwrap().0, doc.len - before)
+            })
+            .collect();
+        use accessor::ComponentType::{U8, U16, U32};
+        // 255 is an 8-bit index's restart value, 65535 a 16-bit one's; the
+        // bytes are padded to 4.
+        assert_eq!(kinds, [(U8, 4), (U16, 8), (U16, 8), (U32, 12)]);
     }
 
     #[test]
