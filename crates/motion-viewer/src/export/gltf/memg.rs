@@ -33,11 +33,13 @@ use std::rc::Rc;
 
 use super::document::{Document, bounds, placed, refuse};
 use super::memg_track::{
-    Layout, MemgTrack, animate_trs, column_ranges, frames, key_times, mesh_extras, not_finite,
-    shape,
+    Layout, MemgTrack, animate_trs, animate_trs_with, column_ranges, frames, key_times,
+    mesh_extras, not_finite, shape,
 };
 use super::obj_mesh::{Part, Shared, parts, smooth_normals};
+use super::quantized;
 use crate::anim::memg::Binding;
+use crate::anim::rigid::Trs;
 use crate::error::Result;
 use crate::formats::memg::{MemgGroup, MemgMotion};
 use crate::formats::obj::ObjScene;
@@ -198,10 +200,22 @@ pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<(Index<j
             .filter(|&k| k < motion.local_frames)
             .filter(|_| track.binding.groups[gi].is_some())
     };
-    let mut sharing: HashMap<usize, usize> = HashMap::new();
+    let mut sharing: HashMap<usize, Vec<usize>> = HashMap::new();
     for gi in 0..motion.groups.len() {
         if let Some(k) = framed(gi) {
-            *sharing.entry(k).or_default() += 1;
+            sharing.entry(k).or_default().push(gi);
+        }
+    }
+    // A shared frame's keys, and what its rotations in 16 bits cost each
+    // of its groups (`None`: `f32`), in the frames' order.
+    let mut shared_frames: HashMap<usize, (Vec<Trs>, Option<f64>)> = HashMap::new();
+    for k in 0..motion.local_frames {
+        let Some(groups) = sharing.get(&k).filter(|groups| groups.len() > 1) else {
+            continue;
+        };
+        if let Some(trs) = frames(track, &motion.groups[groups[0]])? {
+            let rotations16 = quantized::shared_rotations(track, groups, &trs);
+            shared_frames.insert(k, (trs, rotations16));
         }
     }
     let mut frame_nodes: HashMap<usize, Index<json::Node>> = HashMap::new();
@@ -210,8 +224,13 @@ pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<(Index<j
         if track.binding.groups[gi].is_none() {
             continue;
         }
-        let shared = framed(gi).filter(|k| sharing[k] > 1);
-        let Some((node, error)) = group_node(doc, track, &layout, gi, shared.is_none())? else {
+        let shared = framed(gi).filter(|k| sharing[k].len() > 1);
+        let reserved = shared
+            .and_then(|k| shared_frames.get(&k))
+            .and_then(|&(_, rotations16)| rotations16)
+            .unwrap_or(0.0);
+        let group = (gi, shared.is_none(), reserved);
+        let Some((node, error)) = group_node(doc, track, &layout, group)? else {
             continue;
         };
         quantization_error = quantization_error.max(error);
@@ -222,8 +241,9 @@ pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<(Index<j
                     Some(&p) => p,
                     None => {
                         let p = doc.node(&format!("frame {k}"), json::Node::default());
-                        if let Some(trs) = frames(track, &motion.groups[gi])? {
-                            animate_trs(doc, p, &key_times(motion), &trs);
+                        if let Some((trs, rotations16)) = shared_frames.get(&k) {
+                            let times = key_times(motion);
+                            animate_trs_with(doc, p, &times, trs, rotations16.is_some());
                         }
                         frame_nodes.insert(k, p);
                         children.push(p);
@@ -248,13 +268,13 @@ pub fn add<'s>(doc: &mut Document<'s>, track: &MemgTrack<'s>) -> Result<(Index<j
 
 /// The node of bound group `gi` with its mesh and animation (its parent
 /// frame's too if `own_frame`) and the largest distance quantizing moved
-/// one of its vertices, or `None` when the group owns no triangle.
+/// one of its vertices, `reserved` (what the frame it shares spends)
+/// included; or `None` when the group owns no triangle.
 fn group_node<'s>(
     doc: &mut Document<'s>,
     track: &MemgTrack<'s>,
     layout: &Layout,
-    gi: usize,
-    own_frame: bool,
+    (gi, own_frame, reserved): (usize, bool, f64),
 ) -> Result<Option<(Index<json::Node>, f64)>> {
     let g: &'s MemgGroup = &track.motion.groups[gi];
     let group_parts = parts(track.scene, |t| layout.tri_owner[t] == Some(gi));
@@ -267,8 +287,8 @@ fn group_node<'s>(
     }
     let range = column_ranges(g, n);
     if track.quantized {
-        return super::quantized::group(doc, track, layout, gi, own_frame, &group_parts, &range)
-            .map(Some);
+        let group = (gi, own_frame, reserved);
+        return quantized::group(doc, track, layout, group, &group_parts, &range).map(Some);
     }
     let local = |v: u32| layout.local(gi, v);
     let mut primitives = Vec::with_capacity(group_parts.len());

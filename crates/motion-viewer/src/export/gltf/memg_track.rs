@@ -7,6 +7,7 @@ use glam::{DQuat, Vec3};
 use gltf_json as json;
 use json::Index;
 use json::animation::{Interpolation, Property};
+use rayon::prelude::*;
 use serde_json::json;
 use std::collections::HashMap;
 use std::path::Path;
@@ -110,6 +111,30 @@ pub(super) fn frames(track: &MemgTrack<'_>, g: &MemgGroup) -> Result<Option<Vec<
         out.push(trs);
     }
     Ok(Some(out))
+}
+
+/// At each timestep, the largest distance of a vertex of `groups` (every
+/// one of theirs, at `p + U·q_t`) from the origin of the frame they share:
+/// how far a change to the frame's rotation can carry one.
+pub(super) fn frame_radius(motion: &MemgMotion, groups: &[usize]) -> Vec<f64> {
+    (0..motion.timesteps)
+        .into_par_iter()
+        .map(|t| {
+            let farthest = |g: &MemgGroup| {
+                let q = &g.coeffs[t * g.basis_len..(t + 1) * g.basis_len];
+                (0..g.vertex_count())
+                    .map(|i| {
+                        let x = shape(g, i, |j| f64::from(q[j]));
+                        (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]).sqrt()
+                    })
+                    .fold(0.0, f64::max)
+            };
+            groups
+                .iter()
+                .map(|&gi| farthest(&motion.groups[gi]))
+                .fold(0.0, f64::max)
+        })
+        .collect()
 }
 
 /// What every group's mesh shares: who moves each `.obj` vertex (and the

@@ -28,6 +28,13 @@
 //! normalized `i16` (8 bytes a key less) where their rounding
 //! ([`keys::rotation_rounding`]) fits in it, then to dropping keys
 //! ([`super::keys`]); the group's error is then the sum of the three.
+//!
+//! A frame several groups share is one node over theirs, written once:
+//! its rotations go to 16 bits where their rounding, at the farthest
+//! vertex of any of its groups, is at most [`SHARED_ROTATION_SHARE`] of
+//! the tolerance ([`shared_rotations`]). That much is then taken from
+//! each of its groups' tolerance before their meshes and keys spend it,
+//! and counted in their errors.
 
 use gltf_json as json;
 use json::animation::Property;
@@ -37,10 +44,12 @@ use rayon::prelude::*;
 use super::document::Document;
 use super::keys;
 use super::memg_track::{
-    Layout, MemgTrack, animate_trs_with, frames, key_times, mesh_extras, not_finite, shape,
+    Layout, MemgTrack, animate_trs_with, frame_radius, frames, key_times, mesh_extras, not_finite,
+    shape,
 };
 use super::obj_mesh::{Part, Shared};
 use super::rounding::{I8, U16, byte, normal, short, unbyte, unshort};
+use crate::anim::rigid::Trs;
 use crate::error::Result;
 
 /// How one group's mesh is quantized.
@@ -67,6 +76,14 @@ const MEASURED_CHOICE: usize = 1 << 27;
 /// on Dem Bones' sample, 0.7 wrote the smallest files; BENCHMARKS.md,
 /// "Leftovers spent").
 const NARROW_SHARE: f64 = 0.7;
+
+/// The share of the tolerance a frame several groups share may spend on
+/// storing its rotations as normalized `i16` (8 bytes a key less), taken
+/// from every group under it before their meshes and keys spend the rest
+/// (the dancer at 1e-3 of its diagonal in 12 parts under 3 frames: 0.25
+/// left its rotations in `f32` and wrote 6 % more than 0.5; 1.0 wrote
+/// the same as 0.5).
+const SHARED_ROTATION_SHARE: f64 = 0.5;
 
 /// The targets in order of their largest coordinate, smallest first.
 fn smallest_first(largest: &[f64]) -> Vec<usize> {
@@ -281,19 +298,36 @@ impl Quantizer {
     }
 }
 
+/// What a frame several groups share (`groups`, its keys `trs`) costs them
+/// with its rotations stored as normalized `i16`: the most that moves a
+/// vertex ([`keys::rotation_rounding`]), or `None` (rotations as `f32`)
+/// where that is over [`SHARED_ROTATION_SHARE`] of the tolerance or there
+/// is none.
+pub(super) fn shared_rotations(
+    track: &MemgTrack<'_>,
+    groups: &[usize],
+    trs: &[Trs],
+) -> Option<f64> {
+    let tolerance = track.tolerance.filter(|_| track.quantized)?;
+    let rounding = keys::rotation_rounding(trs, &frame_radius(track.motion, groups));
+    (rounding <= SHARED_ROTATION_SHARE * tolerance).then_some(rounding)
+}
+
 /// Group `gi`'s node, quantized, over `parts` (its triangles), `range`
 /// its columns' `(lo_j, s_j)`: the node the frame moves (if `own_frame`),
-/// the mesh on a node under it that dequantizes; and the error.
+/// the mesh on a node under it that dequantizes; and the error, which
+/// includes `reserved`, what the frame it shares with other groups spends
+/// of the tolerance first ([`shared_rotations`]).
 pub(super) fn group<'s>(
     doc: &mut Document<'s>,
     track: &MemgTrack<'s>,
     layout: &Layout,
-    gi: usize,
-    own_frame: bool,
+    (gi, own_frame, reserved): (usize, bool, f64),
     parts: &[Part],
     range: &[(f64, f64)],
 ) -> Result<(Index<json::Node>, f64)> {
     let g = &track.motion.groups[gi];
+    let tolerance = track.tolerance.map(|t| t - reserved);
     let (n, r) = (track.motion.timesteps, g.basis_len);
     let v3 = 3 * g.vertex_count();
     let base = |row: usize| shape(g, row / 3, |j| range[j].0);
@@ -316,9 +350,13 @@ pub(super) fn group<'s>(
     if !(0..r).all(|j| rows.iter().all(|&row| finite(target(j, row)))) {
         return Err(not_finite(track, g, "basis"));
     }
-    let mut q = Quantizer::new(&rows, r, base, target, track.tolerance);
+    let frames = match own_frame {
+        true => frames(track, g)?,
+        false => None,
+    };
+    let mut q = Quantizer::new(&rows, r, base, target, tolerance);
     let (mut error, mut radius) = q.error(&rows, n, r, base, target, weight);
-    if let Some(tolerance) = track.tolerance {
+    if let Some(tolerance) = tolerance {
         if error > tolerance && q.narrowed() > 0 {
             q.widen();
             (error, radius) = q.error(&rows, n, r, base, target, weight);
@@ -343,10 +381,6 @@ pub(super) fn group<'s>(
     }
     // Keys where what is left of the tolerance allows (`keys`): the
     // weights' blend and the group's own frame's, bounded together.
-    let frames = match own_frame {
-        true => frames(track, g)?,
-        false => None,
-    };
     let largest: Vec<f64> = (0..r)
         .map(|j| {
             rows.iter()
@@ -373,7 +407,7 @@ pub(super) fn group<'s>(
     // certain, where dropping keys rarely gains once a fit has spent its
     // bound); the keys get the rest.
     let spent = frame_scale * error;
-    let rotations16 = match (&frames, track.tolerance) {
+    let rotations16 = match (&frames, tolerance) {
         (Some(f), Some(tolerance)) => {
             let rounding = keys::rotation_rounding(f, &radius);
             (rounding <= tolerance - spent).then_some(rounding)
@@ -381,7 +415,7 @@ pub(super) fn group<'s>(
         _ => None,
     };
     let spent = spent + rotations16.unwrap_or(0.0);
-    let mut kept = match track.tolerance {
+    let mut kept = match tolerance {
         Some(tolerance) => keys::reduce(n, tolerance - spent, blend),
         None => (0..n).collect(),
     };
@@ -395,7 +429,7 @@ pub(super) fn group<'s>(
     if (4 + per_key) * kept.len() >= per_key * n {
         kept = (0..n).collect();
     }
-    error = spent + keys::worst(&kept, blend);
+    error = reserved + spent + keys::worst(&kept, blend);
 
     let mut primitives = Vec::with_capacity(parts.len());
     for part in parts {
