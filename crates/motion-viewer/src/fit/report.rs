@@ -133,6 +133,10 @@ pub struct FitReport {
     /// vertex of its mesh may be from the input, [`Self::max_error`] plus
     /// the most quantizing its mesh to 16 bits moved one.
     pub gltf_error: Option<f64>,
+    /// With that glTF quantized under a largest-error bound: the bound its
+    /// fit was fitted under, in scene units — the bound asked, or less
+    /// where leaving quantizing more of it made the smaller file.
+    pub gltf_fitted_under: Option<f64>,
     /// How the mesh was split into groups, with `--parts`.
     pub parts: Option<PartsReport>,
     /// Things that fit but may surprise, one line each.
@@ -236,6 +240,7 @@ impl FitReport {
             },
             seconds,
             gltf_error: None,
+            gltf_fitted_under: None,
             parts: None,
             warnings: Vec::new(),
         }
@@ -353,6 +358,15 @@ impl FitReport {
                     _ => String::new(),
                 }
             );
+            if let (Some(under), Some(limit)) = (self.gltf_fitted_under, self.max_error_bound)
+                && under < limit
+            {
+                let _ = writeln!(
+                    s,
+                    "its fit under {under:.4e}, {:.0}% of the bound: the smallest glTF of those tried",
+                    100.0 * under / limit
+                );
+            }
         }
         let t = &self.seconds;
         let _ = write!(
