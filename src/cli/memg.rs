@@ -277,6 +277,9 @@ fn fit_gltf(a: &FitArgs, request: FitRequest, staging: &Path) -> Result<fit::Fit
             let tried = trial(again, refit, true)?;
             if tried.report.max_error + tried.error <= limit && tried.bytes < best.bytes {
                 best = tried;
+            } else {
+                // Its MEMG file is not needed again: the disk it took, back.
+                let _ = std::fs::remove_dir_all(&folder);
             }
         }
     }
