@@ -13,7 +13,7 @@ use motion_viewer::anim::input_animation::{JOINT_NAMES, state_at};
 use motion_viewer::scene::rig::ground_lift;
 use motion_viewer::scene::{Plan, Track};
 
-use super::gltf_spec::{MEMG_TOLERANCE, export, flags, memg_error, under};
+use super::gltf_spec::{MEMG_TOLERANCE, export, flags, memg_error, root_name, under};
 
 /// AIBO points: 0.01 mm.
 const AIBO_TOLERANCE_M: f64 = 1e-5;
@@ -24,13 +24,7 @@ const MRTK_TOLERANCE_M: f64 = 1e-5;
 fn point_node(asset: &Asset, root: &str, name: &str) -> usize {
     let found: Vec<usize> = (0..asset.doc.nodes().len())
         .filter(|&i| asset.extras(i)["point"] == name)
-        .filter(|&i| {
-            let mut n = i;
-            while let Some(p) = asset.parent(n) {
-                n = p;
-            }
-            asset.node(n).name() == Some(root)
-        })
+        .filter(|&i| root_name(asset, i) == Some(root))
         .collect();
     assert_eq!(found.len(), 1, "{name}");
     found[0]

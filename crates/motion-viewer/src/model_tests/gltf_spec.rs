@@ -54,16 +54,18 @@ pub(super) fn under(asset: &Asset, root: &str, name: &str) -> usize {
     let found: Vec<usize> = asset
         .named(name)
         .into_iter()
-        .filter(|&i| {
-            let mut n = i;
-            while let Some(p) = asset.parent(n) {
-                n = p;
-            }
-            asset.node(n).name() == Some(root)
-        })
+        .filter(|&i| root_name(asset, i) == Some(root))
         .collect();
     assert_eq!(found.len(), 1, "{root}/{name}");
     found[0]
+}
+
+/// The name of the scene root above node `n` (`n`'s own, at the top).
+pub(super) fn root_name(asset: &Asset, mut n: usize) -> Option<&str> {
+    while let Some(p) = asset.parent(n) {
+        n = p;
+    }
+    asset.node(n).name()
 }
 
 /// The mesh nodes under track root `root`, at any depth (a MEMG frame
