@@ -19,7 +19,8 @@ use gltf_json as json;
 use json::Index;
 use json::animation::{Interpolation, Property};
 
-use super::document::{Document, bounds, placed, refuse};
+use super::accessors::bounds;
+use super::document::{Document, placed, refuse};
 use super::memg_track::MemgTrack;
 use super::obj_mesh::{Part, Shared, parts, smooth_normals};
 use crate::anim::clock;

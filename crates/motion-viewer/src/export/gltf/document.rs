@@ -6,14 +6,14 @@
 //! length known up front and its bytes produced when the file is written, so
 //! a baked export of many frames streams to disk instead of filling memory.
 //! Every piece starts on a 4-byte boundary, which every accessor's component
-//! type needs.
+//! type needs. The bytes, views and accessors are planned in `accessors.rs`.
 
 use std::collections::HashMap;
 
 use gltf_json as json;
 use json::validation::Checked::Valid;
 use json::validation::USize64;
-use json::{Index, accessor, animation, buffer, material, mesh};
+use json::{Index, animation, material, mesh};
 use serde_json::Value;
 
 use crate::error::Error;
@@ -43,13 +43,13 @@ pub enum Topology {
 pub struct Document<'a> {
     /// The JSON tree.
     pub root: json::Root,
-    chunks: Vec<Chunk<'a>>,
-    len: u64,
+    pub(super) chunks: Vec<Chunk<'a>>,
+    pub(super) len: u64,
     channels: Vec<animation::Channel>,
     samplers: Vec<animation::Sampler>,
     times: HashMap<Vec<u32>, Index<json::Accessor>>,
     materials: HashMap<([u32; 4], bool), Index<json::Material>>,
-    last_view: Option<OpenView>,
+    pub(super) last_view: Option<OpenView>,
     /// A vertex attribute is stored as integers: the file requires
     /// `KHR_mesh_quantization`.
     pub(super) quantized: bool,
@@ -58,12 +58,12 @@ pub struct Document<'a> {
 /// The buffer view the last accessor went into, which the next may join
 /// when its bytes follow on and it is of the same kind.
 #[derive(Clone, Copy)]
-struct OpenView {
-    index: Index<buffer::View>,
-    start: u64,
-    end: u64,
-    target: Option<buffer::Target>,
-    element: u64,
+pub(super) struct OpenView {
+    pub(super) index: Index<json::buffer::View>,
+    pub(super) start: u64,
+    pub(super) end: u64,
+    pub(super) target: Option<json::buffer::Target>,
+    pub(super) element: u64,
 }
 
 impl<'a> Document<'a> {
@@ -82,221 +82,6 @@ impl<'a> Document<'a> {
             last_view: None,
             quantized: false,
         }
-    }
-
-    /// Plans `len` bytes made by `fill` (padded to 4 here); returns their offset.
-    pub(crate) fn push_deferred(&mut self, len: u64, mut fill: Fill<'a>) -> u64 {
-        let offset = self.len;
-        let padded = len.next_multiple_of(4);
-        self.chunks.push(Chunk {
-            len: padded,
-            fill: Box::new(move |out| {
-                let start = out.len();
-                fill(out);
-                debug_assert_eq!((out.len() - start) as u64, len, "a chunk's planned length");
-                out.resize(start + padded as usize, 0);
-            }),
-        });
-        self.len += padded;
-        offset
-    }
-
-    /// Plans bytes already made; returns their offset.
-    pub(crate) fn push_bytes(&mut self, bytes: Vec<u8>) -> u64 {
-        let len = bytes.len() as u64;
-        let mut bytes = Some(bytes);
-        self.push_deferred(
-            len,
-            Box::new(move |out| {
-                out.extend_from_slice(&bytes.take().unwrap_or_default());
-            }),
-        )
-    }
-
-    /// A view of `len` bytes at `offset` of the buffer.
-    pub fn view(
-        &mut self,
-        offset: u64,
-        len: u64,
-        target: Option<buffer::Target>,
-    ) -> Index<buffer::View> {
-        self.root.push(buffer::View {
-            buffer: Index::new(0),
-            byte_length: USize64(len),
-            byte_offset: (offset > 0).then_some(USize64(offset)),
-            byte_stride: None,
-            name: None,
-            target: target.map(Valid),
-            extensions: None,
-            extras: None,
-        })
-    }
-
-    /// The view for `len` bytes planned at `offset` of the buffer, and
-    /// where in it they start: the last accessor's view, grown over them,
-    /// when they follow its bytes and are of its kind (its target, and for
-    /// vertex attributes the same element size, which becomes the view's
-    /// stride, as glTF asks of a view several attributes share); else a
-    /// view of their own. One view for a primitive's positions, normals and
-    /// morph targets, or for a run of animation outputs, writes one JSON
-    /// entry instead of one each.
-    pub(super) fn place(
-        &mut self,
-        offset: u64,
-        len: u64,
-        target: Option<buffer::Target>,
-        element: u64,
-    ) -> (Index<buffer::View>, u64) {
-        let vertices = target == Some(buffer::Target::ArrayBuffer);
-        if let Some(open) = self.last_view.as_mut()
-            && open.end == offset
-            && open.target == target
-            && (!vertices
-                || (open.element == element && element.is_multiple_of(4) && element <= 252))
-        {
-            open.end = offset + len.next_multiple_of(4);
-            let view = &mut self.root.buffer_views[open.index.value()];
-            view.byte_length = USize64(open.end - open.start);
-            if vertices {
-                view.byte_stride = Some(json::buffer::Stride(element as usize));
-            }
-            return (open.index, offset - open.start);
-        }
-        let index = self.view(offset, len, target);
-        self.last_view = Some(OpenView {
-            index,
-            start: offset,
-            end: offset + len.next_multiple_of(4),
-            target,
-            element,
-        });
-        (index, 0)
-    }
-
-    /// An accessor of `count` vertex 3-vectors of `f32` at `offset` of the
-    /// buffer, in bytes planned already: in the last accessor's view when
-    /// they follow its bytes ([`Self::place`]).
-    pub(crate) fn vec3_at(
-        &mut self,
-        offset: u64,
-        count: usize,
-        bounds: Option<(Value, Value)>,
-    ) -> Index<json::Accessor> {
-        let target = Some(buffer::Target::ArrayBuffer);
-        let (view, at) = self.place(offset, 12 * count as u64, target, 12);
-        self.accessor_at(
-            view,
-            at,
-            count,
-            accessor::ComponentType::F32,
-            accessor::Type::Vec3,
-            bounds,
-        )
-    }
-
-    /// An accessor of `count` elements `at` bytes into `view`.
-    pub(super) fn accessor_at(
-        &mut self,
-        view: Index<buffer::View>,
-        at: u64,
-        count: usize,
-        component: accessor::ComponentType,
-        type_: accessor::Type,
-        bounds: Option<(Value, Value)>,
-    ) -> Index<json::Accessor> {
-        let (min, max) = bounds.unzip();
-        self.root.push(json::Accessor {
-            buffer_view: Some(view),
-            byte_offset: (at > 0).then_some(USize64(at)),
-            count: USize64(count as u64),
-            component_type: Valid(accessor::GenericComponentType(component)),
-            extensions: None,
-            extras: None,
-            type_: Valid(type_),
-            min,
-            max,
-            name: None,
-            normalized: false,
-            sparse: None,
-        })
-    }
-
-    /// Float vectors of `N` components (vertex attributes when `target` is
-    /// given), with their exact per-component bounds when `bounded`.
-    pub fn floats<const N: usize>(
-        &mut self,
-        data: &[[f32; N]],
-        target: Option<buffer::Target>,
-        bounded: bool,
-    ) -> Index<json::Accessor> {
-        let bounds = bounded.then(|| bounds(data.iter().copied()));
-        let bytes: Vec<u8> = data
-            .iter()
-            .flatten()
-            .flat_map(|x| x.to_le_bytes())
-            .collect();
-        let len = bytes.len() as u64;
-        let offset = self.push_bytes(bytes);
-        let (view, at) = self.place(offset, len, target, 4 * N as u64);
-        self.accessor_at(
-            view,
-            at,
-            data.len(),
-            accessor::ComponentType::F32,
-            vector_type(N),
-            bounds,
-        )
-    }
-
-    /// `count` float vectors of `N` components made by `fill` when the file
-    /// is written (little-endian), with `bounds` measured beforehand.
-    pub(crate) fn floats_deferred<const N: usize>(
-        &mut self,
-        count: usize,
-        target: Option<buffer::Target>,
-        bounds: Option<(Value, Value)>,
-        fill: Fill<'a>,
-    ) -> Index<json::Accessor> {
-        let len = (4 * N * count) as u64;
-        let offset = self.push_deferred(len, fill);
-        let (view, at) = self.place(offset, len, target, 4 * N as u64);
-        self.accessor_at(
-            view,
-            at,
-            count,
-            accessor::ComponentType::F32,
-            vector_type(N),
-            bounds,
-        )
-    }
-
-    /// Vertex indices in the fewest bits every index fits below the
-    /// largest value (the primitive-restart value, which glTF forbids an
-    /// index to take): 8 bits below 255, 16 below 65535, else 32.
-    pub fn indices(&mut self, indices: &[u32]) -> Index<json::Accessor> {
-        let largest = indices.iter().copied().max().unwrap_or(0);
-        let (bytes, component) = if largest < u32::from(u8::MAX) {
-            let bytes = indices.iter().map(|&i| i as u8);
-            (bytes.collect(), accessor::ComponentType::U8)
-        } else if largest < u32::from(u16::MAX) {
-            let bytes = indices.iter().flat_map(|&i| (i as u16).to_le_bytes());
-            (bytes.collect(), accessor::ComponentType::U16)
-        } else {
-            let bytes = indices.iter().flat_map(|&i| i.to_le_bytes());
-            (bytes.collect::<Vec<u8>>(), accessor::ComponentType::U32)
-        };
-        let len = bytes.len() as u64;
-        let offset = self.push_bytes(bytes);
-        let target = Some(buffer::Target::ElementArrayBuffer);
-        let (view, at) = self.place(offset, len, target, 0);
-        self.accessor_at(
-            view,
-            at,
-            indices.len(),
-            component,
-            accessor::Type::Scalar,
-            None,
-        )
     }
 
     /// The material of a flat colour (linear RGBA), one per colour and sidedness.
@@ -492,43 +277,6 @@ impl<'a> Document<'a> {
     }
 }
 
-/// The glTF type of an `n`-component element.
-pub(super) fn vector_type(n: usize) -> accessor::Type {
-    match n {
-        1 => accessor::Type::Scalar,
-        2 => accessor::Type::Vec2,
-        3 => accessor::Type::Vec3,
-        _ => accessor::Type::Vec4,
-    }
-}
-
-/// Per-component minimum and maximum, as the JSON numbers of the exact `f32`
-/// values (widened to `f64`, so that they read back to the same floats).
-pub fn bounds<const N: usize>(data: impl IntoIterator<Item = [f32; N]>) -> (Value, Value) {
-    let mut lo = [f32::INFINITY; N];
-    let mut hi = [f32::NEG_INFINITY; N];
-    for v in data {
-        for k in 0..N {
-            lo[k] = lo[k].min(v[k]);
-            hi[k] = hi[k].max(v[k]);
-        }
-    }
-    let json = |a: [f32; N]| Value::from(a.iter().map(|&x| shortest(x)).collect::<Vec<_>>());
-    (json(lo), json(hi))
-}
-
-/// `x` as the decimal with the fewest digits that reads back as the same
-/// `f32` (Rust's `Display`), as JSON readers read it: into an `f64`, then
-/// to `f32`. `f64::from(x)` would write all 17 digits of the `f64` nearest
-/// it (`0.30000001192092896` for `0.3`), eight more per bound.
-fn shortest(x: f32) -> f64 {
-    x.to_string()
-        .parse::<f64>()
-        .ok()
-        .filter(|&d| d as f32 == x)
-        .unwrap_or(f64::from(x))
-}
-
 /// `value` as an `extras` object.
 pub fn extras(value: Value) -> json::Extras {
     serde_json::value::to_raw_value(&value).ok()
@@ -547,74 +295,4 @@ pub fn placed(offset: glam::Vec3, scale: f32) -> (Option<[f32; 3]>, Option<[f32;
 /// The error for an export that can't be written as asked.
 pub fn refuse(file: impl AsRef<std::path::Path>, message: impl std::fmt::Display) -> Error {
     Error::unsupported(file, message)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn accessors_whose_bytes_follow_on_share_a_view_of_their_kind() {
-        let mut doc = Document::new();
-        let vertices = Some(buffer::Target::ArrayBuffer);
-        let p = doc.floats(&[[0.0f32; 3]; 5], vertices, true);
-        let n = doc.floats(&[[1.0f32; 3]; 5], vertices, false);
-        let uv = doc.floats(&[[0.5f32; 2]; 5], vertices, false);
-        let i = doc.indices(&[0, 1, 2]);
-        let t = doc.floats(&[[0.0f32], [1.0]], None, true);
-        let r = doc.floats(&[[0.0f32, 0.0, 0.0, 1.0]; 2], None, false);
-        let a = |x: Index<json::Accessor>| &doc.root.accessors[x.value()];
-        let at = |x: Index<json::Accessor>| a(x).byte_offset.map_or(0, |o| o.0);
-        // Positions and normals: one view of stride 12, the normals 60 bytes in.
-        assert_eq!(a(p).buffer_view, a(n).buffer_view);
-        assert_eq!((at(p), at(n)), (0, 60));
-        let view = &doc.root.buffer_views[a(p).buffer_view.unwrap().value()];
-        assert_eq!(
-            (view.byte_length.0, view.byte_stride.map(|s| s.0)),
-            (120, Some(12))
-        );
-        // Another element size, the indices and the animation's data: views of their own,
-        // the animation's two in one without a stride.
-        assert_ne!(a(uv).buffer_view, a(n).buffer_view);
-        assert_ne!(a(i).buffer_view, a(uv).buffer_view);
-        assert_eq!(a(t).buffer_view, a(r).buffer_view);
-        assert_eq!((at(t), at(r)), (0, 8));
-        let view = &doc.root.buffer_views[a(t).buffer_view.unwrap().value()];
-        assert_eq!((view.byte_length.0, view.byte_stride), (40, None));
-        assert_eq!(doc.root.buffer_views.len(), 4);
-    }
-
-    #[test]
-    fn indices_take_the_fewest_bits_that_keep_the_restart_value_out() {
-        let mut doc = Document::new();
-        let kinds: Vec<(accessor::ComponentType, u64)> = [254, 255, 65534, 65535]
-            .into_iter()
-            .map(|largest| {
-                let before = doc.len;
-                let i = doc.indices(&[0, 1, largest]);
-                let a = &doc.root.accessors[i.value()];
-                (a.component_type.unwrap().0, doc.len - before)
-            })
-            .collect();
-        use accessor::ComponentType::{U8, U16, U32};
-        // 255 is an 8-bit index's restart value, 65535 a 16-bit one's; the
-        // bytes are padded to 4.
-        assert_eq!(kinds, [(U8, 4), (U16, 8), (U16, 8), (U32, 12)]);
-    }
-
-    #[test]
-    fn bounds_are_written_with_the_fewest_digits_that_read_back_the_same() {
-        let (lo, hi) = bounds([[0.3f32, -1.0, 1e-7], [0.1, 2.5, 3.4e38]]);
-        assert_eq!(serde_json::to_string(&lo).unwrap(), "[0.1,-1.0,1e-7]");
-        assert_eq!(serde_json::to_string(&hi).unwrap(), "[0.3,2.5,3.4e+38]");
-        // Every f32 of a sweep over the exponents reads back as itself
-        // through its decimal, as a JSON reader reads it (f64, then f32).
-        for bits in (0..u32::MAX).step_by(9_973) {
-            let x = f32::from_bits(bits);
-            if x.is_finite() {
-                let text = serde_json::to_string(&shortest(x)).unwrap();
-                assert_eq!(text.parse::<f64>().unwrap() as f32, x, "{x:e} as {text}");
-            }
-        }
-    }
 }

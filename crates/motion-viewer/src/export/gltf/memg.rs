@@ -31,7 +31,8 @@ use json::{Index, buffer::Target};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::document::{Document, bounds, placed, refuse};
+use super::accessors::bounds;
+use super::document::{Document, placed, refuse};
 use super::memg_track::{
     Layout, MemgTrack, animate_trs, animate_trs_with, column_ranges, frames, key_times,
     mesh_extras, not_finite, shape,

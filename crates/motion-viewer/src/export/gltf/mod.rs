@@ -62,6 +62,7 @@
 //! - An MRTK track's root: `markers` (`[{time, name}]`, seconds) and
 //!   `pinching` (`{left, right}`: sampled `[start, end]` intervals, seconds).
 
+mod accessors;
 mod aibo;
 mod baked;
 mod container;

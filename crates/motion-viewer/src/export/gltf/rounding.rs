@@ -9,7 +9,8 @@ use gltf_json as json;
 use gltf_json::{Index, accessor, buffer};
 use serde_json::Value;
 
-use super::document::{Document, vector_type};
+use super::accessors::vector_type;
+use super::document::Document;
 
 /// An integer component a quantized accessor stores, read back
 /// normalized (glTF 2.0, "Animations"; `KHR_mesh_quantization`).
