@@ -1,6 +1,8 @@
 //! The binary half of a glTF [`Document`]: bytes planned in the buffer,
-//! the views over them and the accessors that read them. An accessor whose
-//! bytes follow the last one's, and are of its kind, joins its view.
+//! the views over them and the accessors that read them. Bytes made at
+//! once go into the view of their kind ([`Pool`]); bytes planned to be made
+//! as the file is written join the last accessor's view where they follow
+//! its bytes and are of its kind.
 
 use gltf_json as json;
 use json::validation::Checked::Valid;
@@ -8,7 +10,7 @@ use json::validation::USize64;
 use json::{Index, accessor, buffer};
 use serde_json::Value;
 
-use super::document::{Chunk, Document, Fill, OpenView};
+use super::document::{Chunk, Document, Fill, OpenView, Pool};
 
 impl<'a> Document<'a> {
     /// Plans `len` bytes made by `fill` (padded to 4 here); returns their offset.
@@ -100,6 +102,47 @@ impl<'a> Document<'a> {
         (index, 0)
     }
 
+    /// The view for `bytes` made now, of their kind (`target`, and for
+    /// vertex attributes the `element` size, the view's stride), and where
+    /// in it they start (padded to 4, so that every accessor in it is
+    /// aligned). The view's place in the buffer is set when the document is
+    /// finished.
+    pub(super) fn pooled(
+        &mut self,
+        bytes: Vec<u8>,
+        target: Option<buffer::Target>,
+        element: u64,
+    ) -> (Index<buffer::View>, u64) {
+        let vertices = target == Some(buffer::Target::ArrayBuffer);
+        let element = if vertices { element } else { 0 };
+        let at = match self
+            .pools
+            .iter()
+            .position(|p| p.target == target && p.element == element)
+        {
+            Some(at) => at,
+            None => {
+                let index = self.view(0, 0, target);
+                if vertices {
+                    let stride = json::buffer::Stride(element as usize);
+                    self.root.buffer_views[index.value()].byte_stride = Some(stride);
+                }
+                self.pools.push(Pool {
+                    index,
+                    target,
+                    element,
+                    bytes: Vec::new(),
+                });
+                self.pools.len() - 1
+            }
+        };
+        let pool = &mut self.pools[at];
+        let start = pool.bytes.len() as u64;
+        pool.bytes.extend_from_slice(&bytes);
+        pool.bytes.resize(pool.bytes.len().next_multiple_of(4), 0);
+        (pool.index, start)
+    }
+
     /// An accessor of `count` vertex 3-vectors of `f32` at `offset` of the
     /// buffer, in bytes planned already: in the last accessor's view when
     /// they follow its bytes ([`Self::place`]).
@@ -162,9 +205,7 @@ impl<'a> Document<'a> {
             .flatten()
             .flat_map(|x| x.to_le_bytes())
             .collect();
-        let len = bytes.len() as u64;
-        let offset = self.push_bytes(bytes);
-        let (view, at) = self.place(offset, len, target, 4 * N as u64);
+        let (view, at) = self.pooled(bytes, target, 4 * N as u64);
         self.accessor_at(
             view,
             at,
@@ -212,10 +253,8 @@ impl<'a> Document<'a> {
             let bytes = indices.iter().flat_map(|&i| i.to_le_bytes());
             (bytes.collect::<Vec<u8>>(), accessor::ComponentType::U32)
         };
-        let len = bytes.len() as u64;
-        let offset = self.push_bytes(bytes);
         let target = Some(buffer::Target::ElementArrayBuffer);
-        let (view, at) = self.place(offset, len, target, 0);
+        let (view, at) = self.pooled(bytes, target, 0);
         self.accessor_at(
             view,
             at,
@@ -269,34 +308,53 @@ mod tests {
     use super::*;
 
     #[test]
-    fn accessors_whose_bytes_follow_on_share_a_view_of_their_kind() {
+    fn accessors_share_the_view_of_their_kind_wherever_they_are_made() {
         let mut doc = Document::new();
         let vertices = Some(buffer::Target::ArrayBuffer);
         let p = doc.floats(&[[0.0f32; 3]; 5], vertices, true);
-        let n = doc.floats(&[[1.0f32; 3]; 5], vertices, false);
+        let t = doc.floats(&[[0.0f32], [1.0]], None, true);
         let uv = doc.floats(&[[0.5f32; 2]; 5], vertices, false);
         let i = doc.indices(&[0, 1, 2]);
-        let t = doc.floats(&[[0.0f32], [1.0]], None, true);
+        let n = doc.floats(&[[1.0f32; 3]; 5], vertices, false);
         let r = doc.floats(&[[0.0f32, 0.0, 0.0, 1.0]; 2], None, false);
-        let a = |x: Index<json::Accessor>| &doc.root.accessors[x.value()];
-        let at = |x: Index<json::Accessor>| a(x).byte_offset.map_or(0, |o| o.0);
-        // Positions and normals: one view of stride 12, the normals 60 bytes in.
-        assert_eq!(a(p).buffer_view, a(n).buffer_view);
+        let j = doc.indices(&[3, 4, 5, 6]);
+        let view_of = |x: Index<json::Accessor>| doc.root.accessors[x.value()].buffer_view.unwrap();
+        let at =
+            |x: Index<json::Accessor>| doc.root.accessors[x.value()].byte_offset.map_or(0, |o| o.0);
+        // Positions and normals: one view of stride 12, the normals 60
+        // bytes in, though texture coordinates, times and indices were
+        // made between them.
+        assert_eq!(view_of(p), view_of(n));
         assert_eq!((at(p), at(n)), (0, 60));
-        let view = &doc.root.buffer_views[a(p).buffer_view.unwrap().value()];
-        assert_eq!(
-            (view.byte_length.0, view.byte_stride.map(|s| s.0)),
-            (120, Some(12))
-        );
-        // Another element size, the indices and the animation's data: views of their own,
-        // the animation's two in one without a stride.
-        assert_ne!(a(uv).buffer_view, a(n).buffer_view);
-        assert_ne!(a(i).buffer_view, a(uv).buffer_view);
-        assert_eq!(a(t).buffer_view, a(r).buffer_view);
+        // The times and the rotations: one view without a stride; the
+        // indices another, each run starting on 4 bytes.
+        assert_eq!(view_of(t), view_of(r));
         assert_eq!((at(t), at(r)), (0, 8));
-        let view = &doc.root.buffer_views[a(t).buffer_view.unwrap().value()];
-        assert_eq!((view.byte_length.0, view.byte_stride), (40, None));
+        assert_eq!(view_of(i), view_of(j));
+        assert_eq!((at(i), at(j)), (0, 4));
+        assert_ne!(view_of(uv), view_of(p));
         assert_eq!(doc.root.buffer_views.len(), 4);
+        // Laid out in the buffer once finished, one after another.
+        let (root, chunks) = doc.finish(Vec::new(), "a");
+        let views: Vec<(u64, u64, Option<usize>)> = root
+            .buffer_views
+            .iter()
+            .map(|v| {
+                let offset = v.byte_offset.map_or(0, |o| o.0);
+                (offset, v.byte_length.0, v.byte_stride.map(|s| s.0))
+            })
+            .collect();
+        assert_eq!(
+            views,
+            [
+                (0, 120, Some(12)),
+                (120, 40, None),
+                (160, 40, Some(8)),
+                (200, 8, None)
+            ]
+        );
+        assert_eq!(chunks.iter().map(|c| c.len).sum::<u64>(), 208);
+        assert_eq!(root.buffers[0].byte_length.0, 208);
     }
 
     #[test]
@@ -305,10 +363,11 @@ mod tests {
         let kinds: Vec<(accessor::ComponentType, u64)> = [254, 255, 65534, 65535]
             .into_iter()
             .map(|largest| {
-                let before = doc.len;
+                let before = doc.pools.first().map_or(0, |p| p.bytes.len());
                 let i = doc.indices(&[0, 1, largest]);
                 let a = &doc.root.accessors[i.value()];
-                (a.component_type.unwrap().0, doc.len - before)
+                let after = doc.pools[0].bytes.len();
+                (a.component_type.unwrap().0, (after - before) as u64)
             })
             .collect();
         use accessor::ComponentType::{U8, U16, U32};

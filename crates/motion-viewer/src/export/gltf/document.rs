@@ -50,6 +50,9 @@ pub struct Document<'a> {
     times: HashMap<Vec<u32>, Index<json::Accessor>>,
     materials: HashMap<([u32; 4], bool), Index<json::Material>>,
     pub(super) last_view: Option<OpenView>,
+    /// The views of the bytes made at once, one per kind, laid out in the
+    /// buffer when the document is finished.
+    pub(super) pools: Vec<Pool>,
     /// A vertex attribute is stored as integers: the file requires
     /// `KHR_mesh_quantization`.
     pub(super) quantized: bool,
@@ -66,6 +69,18 @@ pub(super) struct OpenView {
     pub(super) element: u64,
 }
 
+/// The bytes of one kind (a buffer target, and for vertex attributes an
+/// element size, the view's stride) gathered in one view wherever in the
+/// document they are made: one JSON entry for all of a kind, where the
+/// views of a file of many small meshes, one each, cost more than some of
+/// their bytes.
+pub(super) struct Pool {
+    pub(super) index: Index<json::buffer::View>,
+    pub(super) target: Option<json::buffer::Target>,
+    pub(super) element: u64,
+    pub(super) bytes: Vec<u8>,
+}
+
 impl<'a> Document<'a> {
     /// An empty document naming this crate as its generator.
     pub fn new() -> Self {
@@ -80,6 +95,7 @@ impl<'a> Document<'a> {
             times: HashMap::new(),
             materials: HashMap::new(),
             last_view: None,
+            pools: Vec::new(),
             quantized: false,
         }
     }
@@ -243,6 +259,15 @@ impl<'a> Document<'a> {
         roots: Vec<Index<json::Node>>,
         animation_name: &str,
     ) -> (json::Root, Vec<Chunk<'a>>) {
+        // The views of a kind go after the bytes planned to be made as the
+        // file is written, whose places are set already.
+        for pool in std::mem::take(&mut self.pools) {
+            let len = pool.bytes.len() as u64;
+            let offset = self.push_bytes(pool.bytes);
+            let view = &mut self.root.buffer_views[pool.index.value()];
+            view.byte_offset = (offset > 0).then_some(USize64(offset));
+            view.byte_length = USize64(len);
+        }
         let scene = self.root.push(json::Scene {
             extensions: None,
             extras: None,

@@ -77,13 +77,8 @@ impl Document<'_> {
             (Value::from(lo.to_vec()), Value::from(hi.to_vec()))
         });
         self.quantized |= vertices;
-        let len = bytes.len() as u64;
-        let offset = self.push_bytes(bytes);
-        let (view, at) = self.place(offset, len, target, element as u64);
-        if vertices {
-            // Padded elements: the view says how far apart they are.
-            self.root.buffer_views[view.value()].byte_stride = Some(json::buffer::Stride(element));
-        }
+        // Padded elements: the view of their kind says how far apart they are.
+        let (view, at) = self.pooled(bytes, target, element as u64);
         let index = self.accessor_at(view, at, data.len(), T::COMPONENT, vector_type(N), bounds);
         self.root.accessors[index.value()].normalized = true;
         index
