@@ -73,6 +73,7 @@ mod memg_track;
 mod mrtk;
 mod obj_mesh;
 mod quantized;
+mod quantizer;
 mod rounding;
 mod shapes;
 

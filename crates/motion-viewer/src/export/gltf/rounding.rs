@@ -1,8 +1,9 @@
 //! Numbers as glTF's normalized integers: how a value in [−1, 1] (or a
 //! weight in [0, 1]) is stored and read back (glTF 2.0, "Accessors": a
 //! reader takes `i16` as `max(q / 32767, −1)`, `i8` as `max(q / 127, −1)`,
-//! `u16` as `q / 65535`), for the quantized mesh (`quantized.rs`) and the
-//! rotations of its frames (`keys.rs`), and the accessors that hold them.
+//! `u16` as `q / 65535`, `u8` as `q / 255`), for the quantized mesh
+//! (`quantizer.rs`) and the rotations of its frames (`keys.rs`), and the
+//! accessors that hold them.
 
 use glam::DQuat;
 use gltf_json as json;
@@ -41,6 +42,7 @@ macro_rules! quantum {
 }
 quantum!(i8, I8);
 quantum!(i16, I16);
+quantum!(u8, U8);
 quantum!(u16, U16);
 
 impl Document<'_> {
@@ -88,6 +90,7 @@ impl Document<'_> {
 pub(super) const I16: f64 = 32767.0;
 pub(super) const I8: f64 = 127.0;
 pub(super) const U16: f64 = 65535.0;
+pub(super) const U8: f64 = 255.0;
 
 /// `x` in [−1, 1] as a normalized `i16`.
 pub(super) fn short(x: f64) -> i16 {
