@@ -18,7 +18,7 @@
 //! That way is taken where its error measured is within [`NARROW_SHARE`]
 //! of the tolerance and the group, keys and all, takes fewer bytes (the
 //! dancer's small parts at 1e-3 of its diagonal: BENCHMARKS.md, "Weights
-//! in 8 bits").
+//! in 8 bits, and views by kind").
 //!
 //! What it costs: [`Quantizer::error`], the largest distance between the
 //! dequantized mesh and the motion's own (the `f64` sum `mean + U·q_t`),
