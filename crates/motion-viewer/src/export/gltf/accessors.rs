@@ -30,18 +30,6 @@ impl<'a> Document<'a> {
         offset
     }
 
-    /// Plans bytes already made; returns their offset.
-    pub(crate) fn push_bytes(&mut self, bytes: Vec<u8>) -> u64 {
-        let len = bytes.len() as u64;
-        let mut bytes = Some(bytes);
-        self.push_deferred(
-            len,
-            Box::new(move |out| {
-                out.extend_from_slice(&bytes.take().unwrap_or_default());
-            }),
-        )
-    }
-
     /// A view of `len` bytes at `offset` of the buffer.
     pub fn view(
         &mut self,
@@ -131,15 +119,18 @@ impl<'a> Document<'a> {
                     index,
                     target,
                     element,
-                    bytes: Vec::new(),
+                    pieces: Vec::new(),
+                    len: 0,
                 });
                 self.pools.len() - 1
             }
         };
+        let mut bytes = bytes;
+        bytes.resize(bytes.len().next_multiple_of(4), 0);
         let pool = &mut self.pools[at];
-        let start = pool.bytes.len() as u64;
-        pool.bytes.extend_from_slice(&bytes);
-        pool.bytes.resize(pool.bytes.len().next_multiple_of(4), 0);
+        let start = pool.len;
+        pool.len += bytes.len() as u64;
+        pool.pieces.push(bytes);
         (pool.index, start)
     }
 
@@ -363,11 +354,11 @@ mod tests {
         let kinds: Vec<(accessor::ComponentType, u64)> = [254, 255, 65534, 65535]
             .into_iter()
             .map(|largest| {
-                let before = doc.pools.first().map_or(0, |p| p.bytes.len());
+                let before = doc.pools.first().map_or(0, |p| p.len);
                 let i = doc.indices(&[0, 1, largest]);
                 let a = &doc.root.accessors[i.value()];
-                let after = doc.pools[0].bytes.len();
-                (a.component_type.unwrap().0, (after - before) as u64)
+                let after = doc.pools[0].len;
+                (a.component_type.unwrap().0, after - before)
             })
             .collect();
         use accessor::ComponentType::{U8, U16, U32};

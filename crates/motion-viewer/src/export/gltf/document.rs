@@ -2,11 +2,14 @@
 //! the binary buffer it points into, and the one animation every channel
 //! joins.
 //!
-//! The buffer is planned, not held: each piece is a [`Chunk`] with its
-//! length known up front and its bytes produced when the file is written, so
-//! a baked export of many frames streams to disk instead of filling memory.
-//! Every piece starts on a 4-byte boundary, which every accessor's component
-//! type needs. The bytes, views and accessors are planned in `accessors.rs`.
+//! The buffer is planned: each piece is a [`Chunk`] with its length known
+//! up front and its bytes produced when the file is written, so a baked
+//! export of many frames, or the float morph targets of a large motion,
+//! stream to disk instead of filling memory. The bytes made while the
+//! document is built (indices, animation outputs, quantized meshes) are
+//! held until then, gathered by kind into one view each. Every piece
+//! starts on a 4-byte boundary, which every accessor's component type
+//! needs. The bytes, views and accessors are planned in `accessors.rs`.
 
 use std::collections::HashMap;
 
@@ -78,7 +81,11 @@ pub(super) struct Pool {
     pub(super) index: Index<json::buffer::View>,
     pub(super) target: Option<json::buffer::Target>,
     pub(super) element: u64,
-    pub(super) bytes: Vec<u8>,
+    /// Its accessors' bytes, each padded to 4, kept apart (not copied into
+    /// one growing vector, which would hold up to twice them at once).
+    pub(super) pieces: Vec<Vec<u8>>,
+    /// Their length.
+    pub(super) len: u64,
 }
 
 impl<'a> Document<'a> {
@@ -262,8 +269,15 @@ impl<'a> Document<'a> {
         // The views of a kind go after the bytes planned to be made as the
         // file is written, whose places are set already.
         for pool in std::mem::take(&mut self.pools) {
-            let len = pool.bytes.len() as u64;
-            let offset = self.push_bytes(pool.bytes);
+            let (len, mut pieces) = (pool.len, pool.pieces);
+            let offset = self.push_deferred(
+                len,
+                Box::new(move |out| {
+                    for piece in pieces.drain(..) {
+                        out.extend_from_slice(&piece);
+                    }
+                }),
+            );
             let view = &mut self.root.buffer_views[pool.index.value()];
             view.byte_offset = (offset > 0).then_some(USize64(offset));
             view.byte_length = USize64(len);
