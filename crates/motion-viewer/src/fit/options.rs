@@ -112,8 +112,9 @@ pub enum SizedFor {
     Memg,
     /// The reduced glTF the exporter writes of it (`memg fit --out x.glb`),
     /// quantized: positions and morph targets as 16-bit integers (8 bytes
-    /// a vertex), normals 8-bit (4), weights 16-bit; a frame a node's
-    /// translation and rotation in `f32` (28 bytes a timestep). Its size is
+    /// a vertex), normals 8-bit (4), weights 16-bit (the exporter's 8-bit
+    /// targets and weights, where they fit, are not counted on); a frame a
+    /// node's translation and rotation in `f32` (28 bytes a timestep). Its size is
     /// estimated from the motion's shape (groups, vertices, ranks, frames),
     /// not written.
     Gltf,
