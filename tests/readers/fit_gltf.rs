@@ -26,6 +26,8 @@ use crate::common::gltf::{Asset, blender, blender_dump, out_dir, validate};
 use crate::common::test_data;
 
 use glam::DVec3;
+use gltf::accessor::DataType;
+use gltf::animation::Property;
 use motion_viewer::export::gltf::{GltfOptions, write};
 use motion_viewer::fit::{
     AnimationSource, Bound, FitOptions, FitRequest, FrameMode, Parts, fit_files,
@@ -225,7 +227,7 @@ fn fitted_glb_plays_within_the_bound_in_three_js_and_blender() {
             .asset
             .doc
             .accessors()
-            .filter(|a| a.data_type() == gltf::accessor::DataType::I8)
+            .filter(|a| a.data_type() == DataType::I8)
             .count();
         let primitives = f
             .asset
@@ -255,32 +257,12 @@ fn fitted_glb_plays_within_the_bound_in_three_js_and_blender() {
     );
     // Its frames' rotations in 16 bits (glTF 2.0's normalized shorts), which
     // the readers below play within the bound too.
-    let rotations16 = keys
-        .asset
-        .doc
-        .animations()
-        .flat_map(|a| a.channels())
-        .filter(|c| c.target().property() == gltf::animation::Property::Rotation)
-        .filter(|c| {
-            let output = c.sampler().output();
-            output.data_type() == gltf::accessor::DataType::I16 && output.normalized()
-        })
-        .count();
-    assert!(rotations16 > 0, "no rotation in 16 bits");
+    let rotations16 = animated_in(&keys, Property::Rotation, DataType::I16);
+    assert!(!rotations16.is_empty(), "no rotation in 16 bits");
     // Some groups' weights in 8 bits (their targets then not stretched),
     // which the readers below blend within the bound too.
-    let weights8 = keys
-        .asset
-        .doc
-        .animations()
-        .flat_map(|a| a.channels())
-        .filter(|c| c.target().property() == gltf::animation::Property::MorphTargetWeights)
-        .filter(|c| {
-            let output = c.sampler().output();
-            output.data_type() == gltf::accessor::DataType::U8 && output.normalized()
-        })
-        .count();
-    assert!(weights8 > 0, "no weights in 8 bits");
+    let weights8 = animated_in(&keys, Property::MorphTargetWeights, DataType::U8);
+    assert!(!weights8.is_empty(), "no weights in 8 bits");
     fits.push(keys);
     // The tube in four parts with half the bound more to spend: each
     // frame two parts share turns its node by 16-bit rotations too, whose
@@ -292,15 +274,7 @@ fn fitted_glb_plays_within_the_bound_in_three_js_and_blender() {
         Some(4),
         Quantized::Spare(0.5),
     );
-    let frames16: Vec<String> = shared16
-        .asset
-        .doc
-        .animations()
-        .flat_map(|a| a.channels())
-        .filter(|c| c.target().property() == gltf::animation::Property::Rotation)
-        .filter(|c| c.sampler().output().data_type() == gltf::accessor::DataType::I16)
-        .filter_map(|c| c.target().node().name().map(str::to_string))
-        .collect();
+    let frames16 = animated_in(&shared16, Property::Rotation, DataType::I16);
     assert_eq!(frames16, ["frame 0", "frame 1"]);
     fits.push(shared16);
     if let Some(reports) = validate(&fits.iter().map(|f| f.glb.clone()).collect::<Vec<_>>()) {
@@ -315,6 +289,22 @@ fn fitted_glb_plays_within_the_bound_in_three_js_and_blender() {
     }
     three_js(&fits);
     in_blender(&dir, &fits);
+}
+
+/// The names of the nodes whose `property` `f`'s animation keys in
+/// normalized integers of `kind`.
+fn animated_in(f: &Fitted, property: Property, kind: DataType) -> Vec<String> {
+    f.asset
+        .doc
+        .animations()
+        .flat_map(|a| a.channels())
+        .filter(|c| c.target().property() == property)
+        .filter(|c| {
+            let output = c.sampler().output();
+            output.data_type() == kind && output.normalized()
+        })
+        .map(|c| c.target().node().name().unwrap_or_default().to_string())
+        .collect()
 }
 
 /// three.js at every frame's key time.

@@ -97,7 +97,7 @@ impl<'a> Document<'a> {
     /// finished.
     pub(super) fn pooled(
         &mut self,
-        bytes: Vec<u8>,
+        mut bytes: Vec<u8>,
         target: Option<buffer::Target>,
         element: u64,
     ) -> (Index<buffer::View>, u64) {
@@ -125,7 +125,6 @@ impl<'a> Document<'a> {
                 self.pools.len() - 1
             }
         };
-        let mut bytes = bytes;
         bytes.resize(bytes.len().next_multiple_of(4), 0);
         let pool = &mut self.pools[at];
         let start = pool.len;
