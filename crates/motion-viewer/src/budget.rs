@@ -275,7 +275,9 @@ pub(crate) const MAX_FIT_BYTES: u64 = 8 << 30;
 ///   (`36vr`: `f32`, its `f64` blocks, the copy kept) — or, for a group
 ///   small enough to be refitted for its largest error (`fit/minimax.rs`),
 ///   that refit's positions, weights and errors (`40vn`) and its factors
-///   twice, beside `U`; or
+///   twice, beside `U`; or, under `--frames auto` for a mesh small enough
+///   (`fit/affine/`), the shared affine frame's fit beside the rigid fit's
+///   file and decoding; or
 /// - while checking: the file's bytes (`f64`: `28v + 24vr + 8rn + 96n`),
 ///   the file decoded (`16v + 12vr + 4rn + 96n`) and either the fitted
 ///   arrays or (after the check, in the Python package) a copy of the
@@ -345,6 +347,23 @@ pub(crate) fn fit_bytes(vertices: u64, frames: u64, groups: &[u64], rank: Option
             );
         }
         largest = largest.max(v);
+    }
+    // Every group in one shared affine frame (`fit/affine/`), tried
+    // after the rigid fit, whose file and decoding it holds meanwhile, at
+    // the highest common rank it may try.
+    #[cfg(feature = "fit")]
+    {
+        let entries = groups.iter().fold(0u64, |s, &v| s.saturating_add(v));
+        if groups.len() <= crate::fit::affine::MAX_GROUPS && crate::fit::affine::fits(entries, n) {
+            let top = (0..=entries.saturating_mul(3).min(n))
+                .take_while(|&r| crate::fit::affine::tries_at(entries, n, r))
+                .last()
+                .unwrap_or(0);
+            working = working.max(
+                crate::fit::affine::bytes(entries, groups.len() as u64, n, top)
+                    .saturating_add(checked),
+            );
+        }
     }
     let measuring = vertices
         .saturating_mul(52)

@@ -17,13 +17,16 @@
 //! Procrustes alignment of its positions, see `frames.rs`), none
 //! ([`FrameMode::World`]), or whichever of those and frames shared with
 //! other groups (the whole mesh's, or another group's: written once) makes
-//! the smaller file ([`FrameMode::Auto`]), then a principal component analysis of its
+//! the smaller file ([`FrameMode::Auto`]: which, for the MEMG file, also
+//! tries one affine frame shared by every group, fitted with their bases,
+//! `affine/`), then a principal component analysis of its
 //! positions in that frame (`basis.rs`), at a given rank or at the smallest
 //! rank whose largest error at any vertex and timestep is within the bound
 //! — lowered, where a refit for the largest error rather than the squared
 //! sum still holds the bound (`minimax.rs`).
 //! Frames are rotations and translations only, because the reduced glTF
-//! export carries a group's frame as its node's transform.
+//! export carries a group's frame as its node's transform; the shared
+//! affine frame is tried only where no glTF is written.
 //!
 //! ```
 //! use motion_viewer::fit::{fit_checked, Animation, Bound, FitGroup, FitOptions};
@@ -45,6 +48,7 @@
 //! # Ok::<(), motion_viewer::fit::FitError>(())
 //! ```
 
+pub(crate) mod affine;
 mod basis;
 mod check;
 mod error;
@@ -270,6 +274,23 @@ pub(crate) fn fit_checked_as(
 ) -> Result<Checked, FitError> {
     let started = Instant::now();
     let bound = check_inputs(anim, groups, options)?;
+    let rigid = fit_checked_rigid(anim, groups, options, bound, stop, effort, started)?;
+    match affine::instead(anim, groups, options, bound, &rigid, stop, effort)? {
+        Some(affine) => Ok(affine),
+        None => Ok(rigid),
+    }
+}
+
+/// [`fit_checked_as`] in rigid frames (or none), as `options.frames` says.
+fn fit_checked_rigid(
+    anim: &Animation<'_>,
+    groups: &[FitGroup],
+    options: &FitOptions,
+    bound: Rank,
+    stop: Stop<'_>,
+    effort: Effort,
+    started: Instant,
+) -> Result<Checked, FitError> {
     let (frames, mut fits) = fit_groups(anim, groups, options, bound, stop, effort)?;
     if effort == Effort::Full && options.polishes() {
         fits = groups::polish(anim, groups, &frames, fits, stop);

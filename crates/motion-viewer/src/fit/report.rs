@@ -107,6 +107,10 @@ pub struct FitReport {
     /// The rigid frames written, each 96 bytes a timestep (groups may share
     /// one under [`FrameMode::Auto`]).
     pub local_frames: usize,
+    /// Whether the one frame written is affine, shared by every group
+    /// (under [`FrameMode::Auto`], where it makes the MEMG file smaller
+    /// than rigid frames: `fit/affine.rs`), not rigid.
+    pub affine_frame: bool,
     /// The bound asked for.
     pub bound: Bound,
     /// The error bound in scene units, when one was asked for.
@@ -204,6 +208,7 @@ impl FitReport {
             fps: options.fps,
             frame_mode: options.frames,
             local_frames,
+            affine_frame: false,
             bound: options.bound,
             max_error_bound: match rank {
                 Rank::Bound(limit, _) => Some(limit),
@@ -254,6 +259,10 @@ impl FitReport {
         let frames = match self.frame_mode {
             FrameMode::Local => "a rigid frame per group and frame".to_string(),
             FrameMode::World => "no frames (world space)".to_string(),
+            FrameMode::Auto if self.affine_frame => format!(
+                "one affine frame per frame shared by every group ({} groups), where it makes the file smaller than rigid frames",
+                self.groups.len()
+            ),
             FrameMode::Auto => format!(
                 "a rigid frame per frame where it makes the file smaller ({framed} of {} groups, {} {} written)",
                 self.groups.len(),

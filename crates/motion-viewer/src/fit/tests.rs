@@ -510,3 +510,93 @@ fn many_groups_share_the_whole_mesh_s_frame() {
     assert!(auto.report.groups.iter().all(|g| g.rank == 1));
     assert!(auto.report.max_error <= 2e-3);
 }
+
+/// Two blocks of 64 points side by side, one body that turns
+/// ([`tumbled`]), stretches and shears as a whole (`S_t`, not a rotation),
+/// while each block waves along one fixed field of its own:
+/// `R_t·S_t·(p + u·q_b(t))`.
+fn stretched_body(frames: usize) -> Vec<f32> {
+    let mut out = Vec::new();
+    for t in 0..frames {
+        let tf = t as f64;
+        let (sx, sz, shear) = (
+            1.0 + 0.2 * (0.3 * tf).sin(),
+            1.0 - 0.1 * (0.2 * tf).sin(),
+            0.15 * (0.25 * tf).sin(),
+        );
+        for b in 0..2 {
+            let q = (0.5 * tf + b as f64).sin();
+            for i in 0..64 {
+                let p = [
+                    (i % 4) as f64 - 1.5 + 5.0 * b as f64,
+                    (i / 4 % 4) as f64 - 1.5,
+                    (i / 16) as f64 - 1.5,
+                ];
+                let u = [0.0, 0.02 * p[0].sin(), 0.04 * (p[1] + b as f64).cos()];
+                let y: [f64; 3] = std::array::from_fn(|a| p[a] + u[a] * q);
+                let s = [sx * y[0] + shear * y[1], y[1], sz * y[2]];
+                out.extend(tumbled(s, t).map(|x| x as f32));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_body_that_stretches_takes_one_affine_frame_under_auto() {
+    // In rigid frames the stretch and the shear each cost every block
+    // columns of basis; in one affine frame, shared, each block is one
+    // column: the wave.
+    let frames = 60;
+    let positions = stretched_body(frames);
+    let anim = Animation::new(&positions, 128, frames).unwrap();
+    let groups = block_groups(2);
+    let fit = |frames| {
+        let options = FitOptions {
+            bound: Bound::MaxError(1e-4),
+            frames,
+            ..FitOptions::default()
+        };
+        fit_checked(&anim, &groups, &options).unwrap()
+    };
+    let (auto, local) = (fit(FrameMode::Auto), fit(FrameMode::Local));
+    let r = &auto.report;
+    assert!(r.affine_frame);
+    assert!(!local.report.affine_frame);
+    assert!(r.groups.iter().all(|g| g.rank == 1 && g.frame), "{r:?}");
+    assert!(local.report.groups.iter().all(|g| g.rank > 1));
+    assert!(auto.bytes.len() < local.bytes.len());
+    assert_eq!(
+        affine::file_bytes(&groups, &[1, 1], frames),
+        auto.bytes.len() as u64
+    );
+    assert!(r.text("x.bin", "x.pc2").contains("one affine frame"));
+    // The frames written are no rotations, nor rotations times a scale:
+    // `AᵀA` is far from a multiple of the identity at some timestep.
+    let decoded = formats::memg::decode(&auto.bytes).unwrap();
+    assert_eq!(decoded.local_frames, 1);
+    assert!(decoded.groups.iter().all(|g| g.parent == 0));
+    let stretched = decoded.frames.iter().any(|m| {
+        let gram = |a: usize, b: usize| (0..3).map(|i| m[4 * i + a] * m[4 * i + b]).sum::<f64>();
+        let mean = (gram(0, 0) + gram(1, 1) + gram(2, 2)) / 3.0;
+        (0..3).any(|a| {
+            (0..3).any(|b| {
+                let identity = if a == b { mean } else { 0.0 };
+                (gram(a, b) - identity).abs() > 0.05 * mean
+            })
+        })
+    });
+    assert!(stretched);
+    // Decoded and deformed by the f64 reference, against the input.
+    let scene = check::bare_scene(vec![[0.0; 3]; 128], &decoded);
+    let binding = Binding::new(&scene, &decoded).unwrap();
+    let mut worst = 0f64;
+    for t in 0..frames {
+        let placed = deform_reference_f64(&scene, &decoded, &binding, t as f64);
+        for (i, p) in placed.iter().enumerate() {
+            let x = anim.point(t, i);
+            worst = worst.max((0..3).map(|a| (p[a] - x[a]).powi(2)).sum::<f64>().sqrt());
+        }
+    }
+    assert!(worst <= 1e-4 + 1e-6, "worst {worst:e}");
+}
