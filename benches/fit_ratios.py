@@ -11,7 +11,9 @@ and 1/1000 of the diagonal), as `.bin` and `.glb`, in each way asked.
 Prints one markdown table row per way and error: the bytes of the `.bin`
 and the `.glb` and their ratios to the raw f32 frames (12 × vertices ×
 frames, as the issue counts), the parts and ranks chosen, the frames
-written and the seconds each fit took (the `.bin`'s, then the `.glb`'s). Only the standard library: the
+written (affine where the shared affine frame was kept) and the seconds
+each fit took (the `.bin`'s, then the `.glb`'s); `--only bin` or
+`--only glb` fits one of the two. Only the standard library: the
 viewer does the work, and checks every fit's bound on the files it writes.
 """
 
@@ -56,7 +58,11 @@ def main():
     parser.add_argument("obj")
     parser.add_argument("pc2")
     parser.add_argument("--way", action="append", required=True, help="NAME=ARGS")
+    parser.add_argument(
+        "--only", choices=("bin", "glb"), help="fit only the MEMG file or only the glTF"
+    )
     a = parser.parse_args()
+    exts = [a.only] if a.only else ["bin", "glb"]
     print("| way | error (of the diagonal) | `.bin` bytes | `.bin` ratio | `.glb` bytes | `.glb` ratio | parts: ranks | frames written | s | `.glb` s |")
     print("|---|---|---:|---:|---:|---:|---|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as folder:
@@ -65,17 +71,27 @@ def main():
             for label, share, _ in LEVELS:
                 bound = ["--max-error", f"{100 * share:g}%"]
                 row = {}
-                for ext in ("bin", "glb"):
+                for ext in exts:
                     out = os.path.join(folder, "fit." + ext)
                     report, took = fit(a.viewer, a.obj, a.pc2, out, args.split() + bound, folder)
                     row[ext] = (os.path.getsize(out), report, took)
-                raw = row["bin"][1]["bytes"]["raw_f32"]
-                report = row["bin"][1]
+                report = row.get("bin", row.get("glb"))[1]
+                raw = report["bytes"]["raw_f32"]
                 ranks = [g["rank"] for g in report["groups"]]
+                frames = str(report["local_frames"])
+                if report.get("affine_frame"):
+                    frames += " (affine)"
+
+                def cells(ext):
+                    if ext not in row:
+                        return "– | –", "–"
+                    size, _, took = row[ext]
+                    return f"{size} | {raw / size:.1f}×", f"{took:.1f}"
+
+                (bin_cells, bin_s), (glb_cells, glb_s) = cells("bin"), cells("glb")
                 print(
-                    f"| {name} | {label}: {share:g} | {row['bin'][0]} | {raw / row['bin'][0]:.1f}× "
-                    f"| {row['glb'][0]} | {raw / row['glb'][0]:.1f}× | {len(ranks)}: {ranks} "
-                    f"| {report['local_frames']} | {row['bin'][2]:.1f} | {row['glb'][2]:.1f} |"
+                    f"| {name} | {label}: {share:g} | {bin_cells} | {glb_cells} "
+                    f"| {len(ranks)}: {ranks} | {frames} | {bin_s} | {glb_s} |"
                 )
 
 

@@ -86,8 +86,9 @@ def fit(
     ``frames``: ``"local"`` (a rigid frame per group and frame),
     ``"world"`` (none) or ``"auto"`` (per group, whichever of its own
     frames, none, or frames shared with other groups makes the smaller
-    file; under ``max_error``, also one affine frame shared by every
-    group, where that makes it smaller still). ``fps`` is the frame rate written.
+    file; under ``max_error``, also one affine frame shared by the
+    groups in frames, where that makes it smaller still). ``fps`` is the
+    frame rate written.
 
     ``parts`` splits the mesh into that many near-rigid parts, or with
     ``"auto"`` tries 1, 2, 4… parts and keeps the split that makes the

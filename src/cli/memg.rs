@@ -55,7 +55,8 @@ struct FitArgs {
     /// in that frame; `world`: no frames; `auto`: per group, whichever of its own frames, none,
     /// or frames it shares with other groups (the whole mesh's, or another group's: written once)
     /// makes the smaller file; for a MEMG file under --max-error, also one affine frame (a 3×4
-    /// matrix, not only a rotation) shared by every group, where that makes it smaller still.
+    /// matrix, not only a rotation) shared by the groups in frames, where that makes it smaller
+    /// still.
     #[arg(long, value_enum, default_value_t = Frames::Local)]
     frames: Frames,
     /// The frame rate written: a .pc2 counts frames, not seconds (30 is the
@@ -98,8 +99,8 @@ enum Frames {
     /// Per group, the smallest file of its own frames, none, or frames shared with other groups
     /// (the whole mesh's or another group's): twice the fitting time for one group, up to 20
     /// times with several (4 times with more than 64 groups); for a MEMG file under --max-error
-    /// and a mesh of up to 1 Mi coordinates × frames, also one affine frame shared by every group
-    /// (a few seconds a try at that size).
+    /// and a mesh of up to 1 Mi coordinates × frames, also one affine frame shared by the groups
+    /// in frames (a few seconds a try at that size).
     Auto,
 }
 

@@ -18,7 +18,8 @@
 //! ([`FrameMode::World`]), or whichever of those and frames shared with
 //! other groups (the whole mesh's, or another group's: written once) makes
 //! the smaller file ([`FrameMode::Auto`]: which, for the MEMG file, also
-//! tries one affine frame shared by every group, fitted with their bases,
+//! tries one affine frame shared by the groups in frames, fitted with
+//! their bases,
 //! `affine/`), then a principal component analysis of its
 //! positions in that frame (`basis.rs`), at a given rank or at the smallest
 //! rank whose largest error at any vertex and timestep is within the bound

@@ -24,11 +24,11 @@ pub enum FrameMode {
     /// more than 64 groups the whole mesh's only: 3), its three cheapest
     /// again with the minimax refit, and once more in the frames chosen,
     /// keeping only the bytes of each try. Then, for the MEMG file under a
-    /// largest-error bound, every group in one affine frame they share
-    /// (`fit/affine/`), where that makes the file smaller still: a mesh
-    /// of up to 1 Mi coordinates × frames and 64 groups, a few fits more
-    /// at common ranks found by halving, and, in the fit written, each of
-    /// up to 8 groups tried one rank lower.
+    /// largest-error bound, the groups in frames in one affine frame they
+    /// share (`fit/affine/`), where that makes the file smaller still: a
+    /// mesh of up to 1 Mi coordinates × frames and 64 groups, a few fits
+    /// more at ranks lowered from the rigid fit's by halving, and, in the
+    /// fit written, each of up to 12 groups tried one rank lower.
     Auto,
 }
 

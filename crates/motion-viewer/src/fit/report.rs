@@ -107,9 +107,9 @@ pub struct FitReport {
     /// The rigid frames written, each 96 bytes a timestep (groups may share
     /// one under [`FrameMode::Auto`]).
     pub local_frames: usize,
-    /// Whether the one frame written is affine, shared by every group
-    /// (under [`FrameMode::Auto`], where it makes the MEMG file smaller
-    /// than rigid frames: `fit/affine.rs`), not rigid.
+    /// Whether the one frame written is affine, shared by the groups in
+    /// frames (under [`FrameMode::Auto`], where it makes the MEMG file
+    /// smaller than rigid frames: `fit/affine/`), not rigid.
     pub affine_frame: bool,
     /// The bound asked for.
     pub bound: Bound,
@@ -260,7 +260,7 @@ impl FitReport {
             FrameMode::Local => "a rigid frame per group and frame".to_string(),
             FrameMode::World => "no frames (world space)".to_string(),
             FrameMode::Auto if self.affine_frame => format!(
-                "one affine frame per frame shared by every group ({} groups), where it makes the file smaller than rigid frames",
+                "one affine frame per frame shared by the groups in frames ({framed} of {} groups), where it makes the file smaller than rigid frames",
                 self.groups.len()
             ),
             FrameMode::Auto => format!(

@@ -10,7 +10,8 @@
 //! columns, at 24 bytes a vertex and 8 a timestep each. On Dem Bones'
 //! sample at 1.8 % of the diagonal, rigid frames need rank 5 in one group
 //! (166 041 bytes) and more in two parts; one affine frame shared by two
-//! parts, ranks 2 and 2 (110 410 bytes; BENCHMARKS.md).
+//! parts, ranks 2 and 2 (110 410 bytes; BENCHMARKS.md). Groups the rigid
+//! fit left in world space stay there.
 //!
 //! The fit alternates least squares over three blocks, each solved exactly
 //! with the others held, so the summed squared error never rises:
@@ -72,26 +73,37 @@ pub(super) const SEARCH_ROUNDS: Rounds = Rounds {
 /// down by 1.3 to 2× on Dem Bones' sample.
 const HOPELESS: f64 = 2.5;
 
+/// How far over its target a fit may be after [`SCREENED_AT`] sweeps and
+/// still be swept on: the sweeps after the tenth brought the largest error
+/// down by at most 1.6× on Dem Bones' sample and the dancer.
+const SCREENED: f64 = 2.0 * HOPELESS;
+const SCREENED_AT: usize = 10;
+
 /// The most multiply-adds one refit round may take (`E·n·(3(r + 1))²` for
 /// `E` vertices of every group, `n` timesteps): a fraction of a second on
 /// two cores. A common rank past it is not tried.
 const MAX_ROUND_WORK: u64 = 1 << 28;
 
-/// The most groups each tried one rank lower than the common rank found
-/// (a fit each).
-pub(super) const LOWERED_GROUPS: usize = 8;
+/// The most groups each lowered one rank at a time below the cap found
+/// (a fit each step).
+pub(super) const LOWERED_GROUPS: usize = 12;
 
 /// The most groups fitted this way: each is a least squares problem per
 /// timestep in every sweep.
 pub(crate) const MAX_GROUPS: usize = 64;
 
-/// The bytes of the MEMG file of `groups` at `ranks` in one frame over
-/// `frames` timesteps (docs/formats.md §3: every count an `i32`, every
+/// The bytes of the MEMG file of `groups` at `ranks`, those `framed` in
+/// one frame, over `frames` timesteps (docs/formats.md §3: every count an `i32`, every
 /// number an `f64`).
-pub(super) fn file_bytes(groups: &[FitGroup], ranks: &[usize], frames: usize) -> u64 {
+pub(super) fn file_bytes(
+    groups: &[FitGroup],
+    framed: &[bool],
+    ranks: &[usize],
+    frames: usize,
+) -> u64 {
     let n = frames as u64;
     // Endian mark, frame rate, frame and timestep counts, the frames.
-    let head = 16 + 96 * n;
+    let head = 16 + if framed.iter().any(|&f| f) { 96 * n } else { 0 };
     groups.iter().zip(ranks).fold(head, |sum, (g, &r)| {
         let (v, r) = (g.vertices.len() as u64, r as u64);
         // Name, vertex count, mapping, mean, parent, U's shape and values,
@@ -147,19 +159,25 @@ pub(super) struct Shared {
 
 /// Every group fitted in one affine frame, group `g` at rank `ranks[g]`
 /// (at most its `min(3v, n)`), for the least largest error, until it is
-/// within `target` or `rounds` say; `None` once stopped. A fit whose least
-/// squares leave it more than [`HOPELESS`] times `target` is not refitted:
-/// it is returned as it is, over the target.
+/// within `target` or `rounds` say; `None` once stopped. A fit more than
+/// [`SCREENED`] times `target` after [`SCREENED_AT`] sweeps, or whose least
+/// squares leave it more than [`HOPELESS`] times, goes no further: it is
+/// returned as it is, over the target.
 pub(super) fn fit(
     anim: &Animation<'_>,
     groups: &[FitGroup],
+    framed: &[bool],
     ranks: &[usize],
     target: f64,
     rounds: Rounds,
     stop: Stop<'_>,
 ) -> Option<Shared> {
     let n = anim.frames;
-    let problem = Problem { anim, groups };
+    let problem = Problem {
+        anim,
+        groups,
+        framed,
+    };
     let (mut frames, mut factors) = problem.start(ranks, stop)?;
     let mut errors: PerEntry = groups
         .iter()
@@ -167,9 +185,15 @@ pub(super) fn fit(
         .collect();
     let mut sum = problem.errors(&frames, &factors, &mut errors).1;
     let mut beta = 1.0;
-    for _ in 0..SWEEPS {
+    for sweep in 1..=SWEEPS {
         if stop.now() {
             return None;
+        }
+        if sweep == SCREENED_AT {
+            let largest = problem.errors(&frames, &factors, &mut errors).0;
+            if largest > SCREENED * target {
+                return Some((largest, frames, factors).into());
+            }
         }
         let before = (frames.clone(), factors.clone());
         frames = problem.frame_step(&frames, &factors, None);
@@ -268,13 +292,14 @@ fn reweigh(weights: &mut PerEntry, errors: &PerEntry) {
 }
 
 /// Under [`FrameMode::Auto`] and a largest-error bound, for the MEMG file:
-/// every group in one affine frame they share (`affine.rs`), at the lowest
-/// common rank that holds the bound on the decoded file, where that file
-/// is smaller than `rigid`'s; `None` where none is, or the mesh is too
-/// large to try ([`fits`]). The common ranks tried are those whose
-/// file would be smaller, searched by halving (taking the reach as growing
-/// with the rank); in the fit written, each group is then tried one rank
-/// lower.
+/// the groups `rigid` put in frames in one affine frame they share, those
+/// it left in world space there still, each group's rank at most
+/// `rigid`'s and capped as low as holds the bound on the decoded file
+/// (the caps tried are those whose file would be smaller than `rigid`'s,
+/// searched by halving, taking the reach as growing with the cap); in the
+/// fit written, each of up to [`LOWERED_GROUPS`] groups is then lowered
+/// further while it holds. `None` where no cap holds, or the mesh is too
+/// large to try ([`fits`]).
 pub(super) fn instead(
     anim: &Animation<'_>,
     groups: &[FitGroup],
@@ -296,23 +321,22 @@ pub(super) fn instead(
     {
         return Ok(None);
     }
-    let common = |r: usize| -> Vec<usize> {
-        groups
-            .iter()
-            .map(|g| r.min(3 * g.vertices.len()).min(n))
-            .collect()
-    };
-    let widest = groups.iter().map(|g| (3 * g.vertices.len()).min(n)).max();
-    let mut top = None;
-    for r in 0..=widest.unwrap_or(0) {
-        if file_bytes(groups, &common(r), n) >= rigid.bytes.len() as u64
-            || !tries_at(entries, n as u64, r as u64)
-        {
-            break;
-        }
-        top = Some(r);
+    // The rigid fit's groups in frames share the affine one; those it
+    // left in world space stay there.
+    let framed: Vec<bool> = rigid.report.groups.iter().map(|g| g.frame).collect();
+    if !framed.iter().any(|&f| f) {
+        return Ok(None);
     }
-    let Some(top) = top else {
+    let rigid_ranks: Vec<usize> = rigid.report.groups.iter().map(|g| g.rank).collect();
+    // Every group's rank capped at `r`.
+    let capped = |r: usize| -> Vec<usize> { rigid_ranks.iter().map(|&g| g.min(r)).collect() };
+    // The highest cap whose file is smaller than the rigid fit's and whose
+    // rounds are cheap enough.
+    let widest = rigid_ranks.iter().copied().max().unwrap_or(0);
+    let Some(top) = (0..=widest).rev().find(|&r| {
+        file_bytes(groups, &framed, &capped(r), n) < rigid.bytes.len() as u64
+            && tries_at(entries, n as u64, r as u64)
+    }) else {
         return Ok(None);
     };
     let (fit_s, check_s) = (rigid.report.seconds.fit, rigid.report.seconds.check);
@@ -331,7 +355,7 @@ pub(super) fn instead(
             Effort::Full => ROUNDS,
             Effort::Search => SEARCH_ROUNDS,
         };
-        let Some(shared) = fit(anim, groups, ranks, target, rounds, stop) else {
+        let Some(shared) = fit(anim, groups, &framed, ranks, target, rounds, stop) else {
             return if stop.now() {
                 Err(FitError::Stopped)
             } else {
@@ -344,48 +368,45 @@ pub(super) fn instead(
             return Ok(None);
         }
         let checking = Instant::now();
-        let checked = checked(anim, groups, options, bound, shared, stop)?;
+        let checked = checked(anim, groups, &framed, options, bound, shared, stop)?;
         spent.1 += checking.elapsed().as_secs_f64();
         if checked.is_none() {
             over.push(ranks.to_vec());
         }
         Ok(checked)
     };
-    // The lowest common rank that holds, by halving: `top` itself is
-    // fitted only if every rank below it is over.
+    // The highest cap first: where it is over, no lower one holds. Then
+    // the lowest cap that holds, by halving.
+    let Some(mut best) = at(&capped(top))? else {
+        return Ok(None);
+    };
     let (mut lo, mut hi) = (0, top);
-    let mut best = None;
     while lo < hi {
         let mid = (lo + hi) / 2;
-        match at(&common(mid))? {
+        match at(&capped(mid))? {
             Some(c) => {
-                best = Some(c);
+                best = c;
                 hi = mid;
             }
             None => lo = mid + 1,
         }
     }
-    let mut best = match best {
-        Some(c) => c,
-        None => match at(&common(top))? {
-            Some(c) => c,
-            None => return Ok(None),
-        },
-    };
-    // Then each group one rank lower, the largest first, where the others
-    // still hold the bound: in the fit written, for a few groups.
+    // Then each group lower while the others still hold the bound, the
+    // largest first: in the fit written, for a few groups, a fit each.
     if effort == Effort::Full && groups.len() <= LOWERED_GROUPS {
-        let mut ranks = common(hi);
+        let mut ranks = capped(hi);
         let mut order: Vec<usize> = (0..groups.len()).collect();
         order.sort_by_key(|&g| std::cmp::Reverse(groups[g].vertices.len()));
         for g in order {
-            if ranks[g] == 0 {
-                continue;
-            }
-            ranks[g] -= 1;
-            match at(&ranks)? {
-                Some(c) => best = c,
-                None => ranks[g] += 1,
+            while ranks[g] > 0 {
+                ranks[g] -= 1;
+                match at(&ranks)? {
+                    Some(c) => best = c,
+                    None => {
+                        ranks[g] += 1;
+                        break;
+                    }
+                }
             }
         }
     }
@@ -400,6 +421,7 @@ pub(super) fn instead(
 pub(super) fn checked(
     anim: &Animation<'_>,
     groups: &[FitGroup],
+    framed: &[bool],
     options: &FitOptions,
     bound: Rank,
     shared: Shared,
@@ -415,11 +437,12 @@ pub(super) fn checked(
         groups: groups
             .iter()
             .zip(shared.fits)
-            .map(|(g, fit)| MemgGroup {
+            .zip(framed)
+            .map(|((g, fit), &framed)| MemgGroup {
                 name: g.name.clone(),
                 mapping: g.vertices.iter().map(|&i| i + 1).collect(),
                 mean: fit.mean,
-                parent: 0,
+                parent: if framed { 0 } else { -1 },
                 basis_len: fit.rank,
                 basis: fit.basis,
                 coeffs: fit.coeffs,
@@ -444,7 +467,7 @@ pub(super) fn checked(
         anim,
         groups,
         &ranks,
-        &vec![true; groups.len()],
+        framed,
         1,
         &measured,
         options,

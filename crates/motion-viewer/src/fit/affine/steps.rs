@@ -100,11 +100,19 @@ impl Factors {
     }
 }
 
-/// The groups and their positions, the work's fixed half.
+/// The groups, which of them the shared frame carries (the others are in
+/// world space), and their positions: the work's fixed half.
 pub(super) struct Problem<'a> {
     pub(super) anim: &'a Animation<'a>,
     pub(super) groups: &'a [FitGroup],
+    pub(super) framed: &'a [bool],
 }
+
+/// The frame of a group in world space.
+static IDENTITY: Frame = Frame {
+    a: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+    c: [0.0; 3],
+};
 
 /// Per group, a value per vertex and timestep (`[g][k·n + t]`).
 pub(super) type PerEntry = Vec<Vec<f64>>;
@@ -135,6 +143,15 @@ pub(super) fn solve_pulled(
 }
 
 impl Problem<'_> {
+    /// Group `g`'s frame at timestep `t`: the shared one, or the identity.
+    fn frame<'f>(&self, frames: &'f [Frame], g: usize, t: usize) -> &'f Frame {
+        if self.framed[g] {
+            &frames[t]
+        } else {
+            &IDENTITY
+        }
+    }
+
     /// Where the sweeps start: the whole mesh's rigid frames, made affine
     /// by [`SHAPE_SWEEPS`] rank-0 sweeps (the frames that carry one mean
     /// shape per group best: an affine Procrustes analysis), then each
@@ -147,7 +164,9 @@ impl Problem<'_> {
         let mut all: Vec<u32> = self
             .groups
             .iter()
-            .flat_map(|g| g.vertices.iter().copied())
+            .zip(self.framed)
+            .filter(|(_, framed)| **framed)
+            .flat_map(|(g, _)| g.vertices.iter().copied())
             .collect();
         all.sort_unstable();
         all.dedup();
@@ -180,7 +199,8 @@ impl Problem<'_> {
             .iter()
             .zip(&shapes)
             .zip(ranks)
-            .map(|((g, shape), &r)| self.pca(&frames, g, shape, r))
+            .enumerate()
+            .map(|(gi, ((g, shape), &r))| self.pca(&frames, gi, g, shape, r))
             .collect();
         Some((frames, factors))
     }
@@ -188,12 +208,20 @@ impl Problem<'_> {
     /// Group `g`'s PCA at rank `rank` (at most its `min(3v, n)`) of its
     /// local positions in `frames` less its mean `shape`: the basis from
     /// the eigenvectors of the smaller Gram matrix of those residuals.
-    fn pca(&self, frames: &[Frame], g: &FitGroup, shape: &Factors, rank: usize) -> Factors {
+    fn pca(
+        &self,
+        frames: &[Frame],
+        gi: usize,
+        g: &FitGroup,
+        shape: &Factors,
+        rank: usize,
+    ) -> Factors {
         let n = frames.len();
         let rows = 3 * g.vertices.len();
         let r = rank.min(rows).min(n);
         let mut y = DMatrix::<f64>::zeros(rows, n);
-        for (t, f) in frames.iter().enumerate() {
+        for t in 0..n {
+            let f = self.frame(frames, gi, t);
             // A frame that cannot be inverted leaves its timestep's residuals 0.
             let Some(inverse) = Matrix3::from_fn(|i, j| f.a[i][j]).try_inverse() else {
                 continue;
@@ -256,7 +284,13 @@ impl Problem<'_> {
         let n = self.anim.frames;
         let mut largest = 0f64;
         let mut sum = 0f64;
-        for ((g, f), out) in self.groups.iter().zip(factors).zip(out.iter_mut()) {
+        for (gi, ((g, f), out)) in self
+            .groups
+            .iter()
+            .zip(factors)
+            .zip(out.iter_mut())
+            .enumerate()
+        {
             let (l, s) = out
                 .par_chunks_mut(n.max(1))
                 .zip(g.vertices.par_iter())
@@ -264,7 +298,7 @@ impl Problem<'_> {
                 .map(|(k, (out, &v))| {
                     let (mut l, mut s) = (0f64, 0f64);
                     for (t, e) in out.iter_mut().enumerate() {
-                        let x = frames[t].apply(f.local(k, t));
+                        let x = self.frame(frames, gi, t).apply(f.local(k, t));
                         let p = self.anim.point(t, v as usize);
                         let d2: f64 = (0..3).map(|a| (x[a] - p[a]).powi(2)).sum();
                         *e = d2.sqrt();
@@ -273,7 +307,10 @@ impl Problem<'_> {
                     }
                     (l, s)
                 })
-                .reduce(|| (0.0, 0.0), |a, b| (a.0.max(b.0), a.1 + b.1));
+                .collect::<Vec<_>>()
+                .into_iter()
+                // Summed in order, so that every run compares the same sums.
+                .fold((0f64, 0f64), |a, b| (a.0.max(b.0), a.1 + b.1));
             largest = largest.max(l);
             sum += s;
         }
@@ -294,6 +331,9 @@ impl Problem<'_> {
                 let mut mm = [[0f64; 4]; 4];
                 let mut rr = [[0f64; 3]; 4];
                 for (gi, (g, f)) in self.groups.iter().zip(factors).enumerate() {
+                    if !self.framed[gi] {
+                        continue;
+                    }
                     for (k, &v) in g.vertices.iter().enumerate() {
                         let w = weights.map_or(1.0, |w| w[gi][k * n + t]);
                         let y = f.local(k, t);
@@ -365,6 +405,8 @@ impl Problem<'_> {
             .map(|(gi, (g, f))| {
                 let m = f.rank + 1;
                 let dim = 3 * m;
+                const UNIT: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+                let gram = |t: usize| if self.framed[gi] { &gram[t] } else { &UNIT };
                 // `z_t = [1; q_t]`, timestep after timestep.
                 let zs: Vec<f64> = (0..n)
                     .flat_map(|t| {
@@ -380,7 +422,7 @@ impl Problem<'_> {
                         let (w, z) = (w(t), &zs[t * m..(t + 1) * m]);
                         for a in 0..3 {
                             for b in a..3 {
-                                let gab = w * gram[t][a][b];
+                                let gab = w * gram(t)[a][b];
                                 for j in 0..m {
                                     let gz = gab * z[j];
                                     let lo = if a == b { j } else { 0 };
@@ -405,7 +447,7 @@ impl Problem<'_> {
                         for t in 0..n {
                             let w = weights.map_or(1.0, |w| w[gi][k * n + t]);
                             let x = self.anim.point(t, v as usize);
-                            let fr = &frames[t];
+                            let fr = self.frame(frames, gi, t);
                             let d: [f64; 3] = std::array::from_fn(|a| {
                                 (0..3).map(|i| fr.a[i][a] * (x[i] - fr.c[i])).sum()
                             });
@@ -475,7 +517,7 @@ impl Problem<'_> {
                 let coeffs: Vec<f64> = (0..n)
                     .into_par_iter()
                     .flat_map_iter(|t| {
-                        let fr = &frames[t];
+                        let fr = self.frame(frames, gi, t);
                         let gram: [[f64; 3]; 3] = std::array::from_fn(|a| {
                             std::array::from_fn(|b| (0..3).map(|i| fr.a[i][a] * fr.a[i][b]).sum())
                         });
