@@ -27,8 +27,8 @@ pub enum FrameMode {
     /// largest-error bound, the groups in frames in one affine frame they
     /// share (`fit/affine/`), where that makes the file smaller still: a
     /// mesh of up to 1 Mi coordinates × frames and 64 groups, a few fits
-    /// more at ranks lowered from the rigid fit's by halving, and, in the
-    /// fit written, each of up to 12 groups tried one rank lower.
+    /// more at ranks capped below the rigid fit's by halving, and, in the
+    /// fit written, each of up to 12 groups lowered while it holds.
     Auto,
 }
 

@@ -81,7 +81,7 @@ const SCREENED_AT: usize = 10;
 
 /// The most multiply-adds one refit round may take (`E·n·(3(r + 1))²` for
 /// `E` vertices of every group, `n` timesteps): a fraction of a second on
-/// two cores. A common rank past it is not tried.
+/// two cores. A cap on the ranks past it is not tried.
 const MAX_ROUND_WORK: u64 = 1 << 28;
 
 /// The most groups each lowered one rank at a time below the cap found
@@ -120,7 +120,7 @@ pub(crate) fn fits(entries: u64, frames: u64) -> bool {
     minimax::refits(entries, frames)
 }
 
-/// Whether a common rank `rank` is cheap enough to try.
+/// Whether ranks up to `rank` are cheap enough to try.
 pub(crate) fn tries_at(entries: u64, frames: u64, rank: u64) -> bool {
     let m = rank.saturating_add(1).saturating_mul(3);
     fits(entries, frames)
@@ -130,7 +130,7 @@ pub(crate) fn tries_at(entries: u64, frames: u64, rank: u64) -> bool {
             <= MAX_ROUND_WORK
 }
 
-/// Bytes this fit of `groups` groups holds at common rank `rank`: a weight
+/// Bytes this fit of `groups` groups holds at ranks up to `rank`: a weight
 /// and an error per vertex and timestep; the rows, coefficients and frames
 /// five times (the sweep's, the one before, the step taken further, the
 /// best, and as first made); and, while it starts, one group's residuals
