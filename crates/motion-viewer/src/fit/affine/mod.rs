@@ -14,13 +14,14 @@
 //! fit left in world space stay there.
 //!
 //! The fit alternates least squares over three blocks, each solved exactly
-//! with the others held, so the summed squared error never rises:
+//! with the others held, so the summed squared error does not rise (but
+//! for the pull below):
 //! - each timestep's frame, regressing every vertex's position on its
 //!   local one;
 //! - each vertex's `p` and `U` rows, given every frame and coefficient;
 //! - each group's coefficients at each timestep.
 //!
-//! It starts from the whole mesh's rigid frames made affine by sweeps at
+//! It starts from the framed groups' rigid frames made affine by sweeps at
 //! rank 0 (an affine Procrustes analysis: the frames that carry each
 //! group's mean shape best), and each group's PCA of what its mean shape
 //! leaves in them. It sweeps until one gains less than [`GAIN`], each

@@ -2,13 +2,13 @@
 //! frame at each timestep, each vertex's rows, each group's coefficients,
 //! and where they start.
 
-use super::super::basis::GroupBasis;
-use super::super::frames;
-use super::super::{Animation, FitGroup, Stop};
+use crate::fit::basis::GroupBasis;
+use crate::fit::frames;
+use crate::fit::{Animation, FitGroup, Stop};
 use nalgebra::{DMatrix, DVector, Matrix3, Matrix4, Matrix4x3, Vector3};
 use rayon::prelude::*;
 
-/// The rank-0 sweeps that make the whole mesh's rigid frames affine
+/// The rank-0 sweeps that make the framed groups' rigid frames affine
 /// before any basis is fitted ([`Problem::start`]).
 const SHAPE_SWEEPS: usize = 8;
 
@@ -152,8 +152,8 @@ impl Problem<'_> {
         }
     }
 
-    /// Where the sweeps start: the whole mesh's rigid frames, made affine
-    /// by [`SHAPE_SWEEPS`] rank-0 sweeps (the frames that carry one mean
+    /// Where the sweeps start: the rigid frames of the framed groups'
+    /// vertices together, made affine by [`SHAPE_SWEEPS`] rank-0 sweeps (the frames that carry one mean
     /// shape per group best: an affine Procrustes analysis), then each
     /// group's PCA, at its rank, of what its mean shape leaves in them.
     pub(super) fn start(
