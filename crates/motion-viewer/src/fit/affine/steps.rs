@@ -153,9 +153,11 @@ impl Problem<'_> {
     }
 
     /// Where the sweeps start: the rigid frames of the framed groups'
-    /// vertices together, made affine by [`SHAPE_SWEEPS`] rank-0 sweeps (the frames that carry one mean
-    /// shape per group best: an affine Procrustes analysis), then each
-    /// group's PCA, at its rank, of what its mean shape leaves in them.
+    /// vertices together, or those frames made affine by [`SHAPE_SWEEPS`]
+    /// rank-0 sweeps (the frames that carry one mean shape per group best:
+    /// an affine Procrustes analysis), each with every group's PCA, at its
+    /// rank, of what its mean shape leaves in them: whichever leaves the
+    /// smaller summed squared error.
     pub(super) fn start(
         &self,
         ranks: &[usize],
@@ -187,6 +189,24 @@ impl Problem<'_> {
             })
             .collect();
         shapes = self.row_step(&frames, &shapes, None);
+        let with_pca = |frames: Vec<Frame>, shapes: &[Factors]| {
+            let factors: Vec<Factors> = self
+                .groups
+                .iter()
+                .zip(shapes)
+                .zip(ranks)
+                .enumerate()
+                .map(|(gi, ((g, shape), &r))| self.pca(&frames, gi, g, shape, r))
+                .collect();
+            let mut errors: PerEntry = self
+                .groups
+                .iter()
+                .map(|g| vec![0.0; g.vertices.len() * self.anim.frames])
+                .collect();
+            let sum = self.errors(&frames, &factors, &mut errors).1;
+            (sum, frames, factors)
+        };
+        let rigid = with_pca(frames.clone(), &shapes);
         for _ in 0..SHAPE_SWEEPS {
             if stop.now() {
                 return None;
@@ -194,14 +214,12 @@ impl Problem<'_> {
             frames = self.frame_step(&frames, &shapes, None);
             shapes = self.row_step(&frames, &shapes, None);
         }
-        let factors = self
-            .groups
-            .iter()
-            .zip(&shapes)
-            .zip(ranks)
-            .enumerate()
-            .map(|(gi, ((g, shape), &r))| self.pca(&frames, gi, g, shape, r))
-            .collect();
+        let affine = with_pca(frames, &shapes);
+        // The start that leaves less: the affine one where the body
+        // stretches as a whole, the rigid one where its parts turn each
+        // their own way (and an affine frame fitted to them all bends the
+        // parts it fits worst).
+        let (_, frames, factors) = if affine.0 < rigid.0 { affine } else { rigid };
         Some((frames, factors))
     }
 
