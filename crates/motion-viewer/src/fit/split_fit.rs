@@ -243,12 +243,18 @@ pub(super) fn fit_parts(
     {
         // The split kept, fitted again in full: its frames' cheapest
         // candidates sized with the refit, its bases polished for a glTF.
+        // Kept where it is no larger than the search's fit, which stays
+        // otherwise: the full fit may choose other frames, and so not
+        // find again the shared affine frame the search found.
         let checked = fit_checked_as(anim, &b.groups, options, stop, Effort::Full)
             .map_err(|e| e.into_error(scene_path, out))?;
         let bytes = checked.bytes.len() as u64;
-        b.size = options.sized_for.file_bytes(&checked.motion, bytes);
-        b.fit = checked.report;
-        b.bytes = Kept::new(checked.bytes, place.spill, out)?;
+        let size = options.sized_for.file_bytes(&checked.motion, bytes);
+        if size <= b.size {
+            b.size = size;
+            b.fit = checked.report;
+            b.bytes = Kept::new(checked.bytes, place.spill, out)?;
+        }
     }
     match best {
         Some(mut b) => {
