@@ -305,11 +305,7 @@ fn fit_checked_rigid(
         let fitted = assemble(anim, groups, &frames, fits, options);
         let bytes = memg::encode(&fitted, ByteOrder::Little);
         fits = disassemble(fitted);
-        let motion = memg::decode(&bytes).map_err(FitError::Undecodable)?;
-        let measured = check::measure(anim, &motion, stop).map_err(FitError::Unbound)?;
-        if stop.now() {
-            return Err(FitError::Stopped);
-        }
+        let (motion, measured) = decoded_and_measured(anim, &bytes, stop)?;
         check_s += checking.elapsed().as_secs_f64();
         let over: Vec<usize> = match bound {
             Rank::Bound(limit, _) => (0..groups.len())
@@ -381,6 +377,21 @@ fn fit_checked_rigid(
         }
         fit_s += refitting.elapsed().as_secs_f64();
     }
+}
+
+/// A fitted motion's file decoded, and deformed by the library's deformer
+/// at every timestep against `anim`: what every fit's check measures.
+fn decoded_and_measured(
+    anim: &Animation<'_>,
+    bytes: &[u8],
+    stop: Stop<'_>,
+) -> Result<(MemgMotion, check::Measured), FitError> {
+    let motion = memg::decode(bytes).map_err(FitError::Undecodable)?;
+    let measured = check::measure(anim, &motion, stop).map_err(FitError::Unbound)?;
+    if stop.now() {
+        return Err(FitError::Stopped);
+    }
+    Ok((motion, measured))
 }
 
 /// The options and groups checked against `anim`; the bound as a rank rule.

@@ -43,7 +43,7 @@ use super::basis::{GroupBasis, Rank};
 use super::minimax::{self, Rounds};
 use super::{
     Animation, Checked, Effort, FitError, FitGroup, FitOptions, FitReport, FrameMode, Seconds,
-    SizedFor, Stop, check,
+    SizedFor, Stop, decoded_and_measured,
 };
 use crate::formats::bytes::ByteOrder;
 use crate::formats::memg::{self, MemgGroup, MemgMotion};
@@ -453,11 +453,7 @@ pub(super) fn checked(
     };
     let bytes = memg::encode(&motion, ByteOrder::Little);
     drop(motion);
-    let motion = memg::decode(&bytes).map_err(FitError::Undecodable)?;
-    let measured = check::measure(anim, &motion, stop).map_err(FitError::Unbound)?;
-    if stop.now() {
-        return Err(FitError::Stopped);
-    }
+    let (motion, measured) = decoded_and_measured(anim, &bytes, stop)?;
     let Some(limit) = bound.limit() else {
         return Ok(None);
     };

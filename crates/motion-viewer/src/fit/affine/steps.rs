@@ -34,6 +34,12 @@ impl Frame {
         }
     }
 
+    /// `AᵀA`.
+    fn gram(&self) -> [[f64; 3]; 3] {
+        let a = &self.a;
+        std::array::from_fn(|j| std::array::from_fn(|k| (0..3).map(|i| a[i][j] * a[i][k]).sum()))
+    }
+
     fn apply(&self, y: [f64; 3]) -> [f64; 3] {
         let (a, c) = (&self.a, &self.c);
         std::array::from_fn(|i| a[i][0] * y[0] + a[i][1] * y[1] + a[i][2] * y[2] + c[i])
@@ -407,15 +413,8 @@ impl Problem<'_> {
         weights: Option<&PerEntry>,
     ) -> Vec<Factors> {
         let n = self.anim.frames;
-        // `AᵀA` and `Aᵀ` per timestep.
-        let gram: Vec<[[f64; 3]; 3]> = frames
-            .iter()
-            .map(|f| {
-                std::array::from_fn(|a| {
-                    std::array::from_fn(|b| (0..3).map(|i| f.a[i][a] * f.a[i][b]).sum())
-                })
-            })
-            .collect();
+        // `AᵀA` per timestep.
+        let gram: Vec<[[f64; 3]; 3]> = frames.iter().map(Frame::gram).collect();
         self.groups
             .iter()
             .zip(factors)
@@ -536,9 +535,7 @@ impl Problem<'_> {
                     .into_par_iter()
                     .flat_map_iter(|t| {
                         let fr = self.frame(frames, gi, t);
-                        let gram: [[f64; 3]; 3] = std::array::from_fn(|a| {
-                            std::array::from_fn(|b| (0..3).map(|i| fr.a[i][a] * fr.a[i][b]).sum())
-                        });
+                        let gram = fr.gram();
                         let mut nm = vec![0.0; r * r];
                         let mut rhs = vec![0.0; r];
                         let mut h = vec![0.0; 3 * r];
