@@ -37,6 +37,7 @@
 //! so this way is taken only for the MEMG file; and only for meshes whose
 //! positions over time may be held whole ([`fits`]).
 
+mod factors;
 mod steps;
 
 use super::basis::{GroupBasis, Rank};
@@ -47,8 +48,9 @@ use super::{
 };
 use crate::formats::bytes::ByteOrder;
 use crate::formats::memg::{self, MemgGroup, MemgMotion};
+use factors::{Factors, Frame};
 use std::time::Instant;
-use steps::{Factors, Frame, PerEntry, Problem};
+use steps::{PerEntry, Problem};
 
 /// The least squares sweeps at most; they stop sooner where one gains
 /// less than [`GAIN`] of the summed squared error.
