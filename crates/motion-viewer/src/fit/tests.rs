@@ -156,7 +156,7 @@ fn a_fit_for_a_gltf_goes_on_below_the_bound() {
 
 /// `p` turned about the axis (1, 2, 3) by 0.1 rad a step for `t` steps
 /// (Rodrigues: p c + (k × p) s + k (k·p)(1 − c)) and carried along.
-fn tumbled(p: [f64; 3], t: usize) -> [f64; 3] {
+pub(in crate::fit) fn tumbled(p: [f64; 3], t: usize) -> [f64; 3] {
     let norm = 14f64.sqrt();
     let k = [1.0 / norm, 2.0 / norm, 3.0 / norm];
     let (s, c) = (0.1 * t as f64).sin_cos();
@@ -429,7 +429,7 @@ fn one_body_of_blocks(blocks: usize, frames: usize) -> Vec<f32> {
 }
 
 /// One group of each block of [`one_body_of_blocks`]: `block0`, `block1`…
-fn block_groups(blocks: usize) -> Vec<FitGroup> {
+pub(in crate::fit) fn block_groups(blocks: usize) -> Vec<FitGroup> {
     (0..blocks as u32)
         .map(|b| FitGroup {
             name: format!("block{b}"),
@@ -481,7 +481,10 @@ fn parts_of_one_body_share_its_frame_under_auto() {
 
 /// The largest distance between `anim` and `motion` deformed by the
 /// tests' own `f64` reference, at every vertex and timestep.
-fn worst_by_reference(anim: &Animation<'_>, motion: &formats::memg::MemgMotion) -> f64 {
+pub(in crate::fit) fn worst_by_reference(
+    anim: &Animation<'_>,
+    motion: &formats::memg::MemgMotion,
+) -> f64 {
     let scene = check::bare_scene(vec![[0.0; 3]; anim.vertices], motion);
     let binding = Binding::new(&scene, motion).unwrap();
     let mut worst = 0f64;
@@ -516,85 +519,4 @@ fn many_groups_share_the_whole_mesh_s_frame() {
     assert!(auto.motion.groups.iter().all(|g| g.parent == 0));
     assert!(auto.report.groups.iter().all(|g| g.rank == 1));
     assert!(auto.report.max_error <= 2e-3);
-}
-
-/// Two blocks of 64 points side by side, one body that turns
-/// ([`tumbled`]), stretches and shears as a whole (`S_t`, not a rotation),
-/// while each block waves along one fixed field of its own:
-/// `R_t·S_t·(p + u·q_b(t))`.
-fn stretched_body(frames: usize) -> Vec<f32> {
-    let mut out = Vec::new();
-    for t in 0..frames {
-        let tf = t as f64;
-        let (sx, sz, shear) = (
-            1.0 + 0.2 * (0.3 * tf).sin(),
-            1.0 - 0.1 * (0.2 * tf).sin(),
-            0.15 * (0.25 * tf).sin(),
-        );
-        for b in 0..2 {
-            let q = (0.5 * tf + b as f64).sin();
-            for i in 0..64 {
-                let p = [
-                    (i % 4) as f64 - 1.5 + 5.0 * b as f64,
-                    (i / 4 % 4) as f64 - 1.5,
-                    (i / 16) as f64 - 1.5,
-                ];
-                let u = [0.0, 0.02 * p[0].sin(), 0.04 * (p[1] + b as f64).cos()];
-                let y: [f64; 3] = std::array::from_fn(|a| p[a] + u[a] * q);
-                let s = [sx * y[0] + shear * y[1], y[1], sz * y[2]];
-                out.extend(tumbled(s, t).map(|x| x as f32));
-            }
-        }
-    }
-    out
-}
-
-#[test]
-fn a_body_that_stretches_takes_one_affine_frame_under_auto() {
-    // In rigid frames the stretch and the shear each cost every block
-    // columns of basis; in one affine frame, shared, each block is one
-    // column: the wave.
-    let frames = 60;
-    let positions = stretched_body(frames);
-    let anim = Animation::new(&positions, 128, frames).unwrap();
-    let groups = block_groups(2);
-    let fit = |frames| {
-        let options = FitOptions {
-            bound: Bound::MaxError(1e-3),
-            frames,
-            ..FitOptions::default()
-        };
-        fit_checked(&anim, &groups, &options).unwrap()
-    };
-    let (auto, local) = (fit(FrameMode::Auto), fit(FrameMode::Local));
-    let r = &auto.report;
-    assert!(r.affine_frame);
-    assert!(!local.report.affine_frame);
-    assert!(r.groups.iter().all(|g| g.rank == 1 && g.frame), "{r:?}");
-    assert!(local.report.groups.iter().all(|g| g.rank > 1));
-    assert!(auto.bytes.len() < local.bytes.len());
-    assert_eq!(
-        affine::file_bytes(&groups, &[true, true], &[1, 1], frames),
-        auto.bytes.len() as u64
-    );
-    assert!(r.text("x.bin", "x.pc2").contains("one affine frame"));
-    // The frames written are no rotations, nor rotations times a scale:
-    // `AᵀA` is far from a multiple of the identity at some timestep.
-    let decoded = formats::memg::decode(&auto.bytes).unwrap();
-    assert_eq!(decoded.local_frames, 1);
-    assert!(decoded.groups.iter().all(|g| g.parent == 0));
-    let stretched = decoded.frames.iter().any(|m| {
-        let gram = |a: usize, b: usize| (0..3).map(|i| m[4 * i + a] * m[4 * i + b]).sum::<f64>();
-        let mean = (gram(0, 0) + gram(1, 1) + gram(2, 2)) / 3.0;
-        (0..3).any(|a| {
-            (0..3).any(|b| {
-                let identity = if a == b { mean } else { 0.0 };
-                (gram(a, b) - identity).abs() > 0.05 * mean
-            })
-        })
-    });
-    assert!(stretched);
-    // Decoded and deformed by the f64 reference, against the input.
-    let worst = worst_by_reference(&anim, &decoded);
-    assert!(worst <= 1e-3 + 1e-6, "worst {worst:e}");
 }

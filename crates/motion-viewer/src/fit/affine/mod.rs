@@ -33,12 +33,17 @@
 //! is pulled a little towards the values it replaces, so a flat group
 //! (whose frame is free across its plane) stays where it was.
 //!
+//! A vertex on a seam between groups is fitted once, in one of them
+//! ([`fitted_once`]).
+//!
 //! The glTF export carries a frame as a node's rotation and translation,
 //! so this way is taken only for the MEMG file; and only for meshes whose
 //! positions over time may be held whole ([`fits`]).
 
 mod factors;
 mod steps;
+#[cfg(test)]
+mod tests;
 
 use super::basis::{GroupBasis, Rank};
 use super::minimax::{self, Rounds};
@@ -301,7 +306,8 @@ fn reweigh(weights: &mut PerEntry, errors: &PerEntry) {
 /// (the caps tried are those whose file would be smaller than `rigid`'s,
 /// searched by halving, taking the reach as growing with the cap); in the
 /// fit written, each of up to [`LOWERED_GROUPS`] groups is then lowered
-/// further while it holds. `None` where no cap holds, or the mesh is too
+/// further while it holds. A vertex on a seam between groups is fitted
+/// once ([`fitted_once`]). `None` where no cap holds, or the mesh is too
 /// large to try ([`fits`]).
 pub(super) fn instead(
     anim: &Animation<'_>,
@@ -331,6 +337,10 @@ pub(super) fn instead(
         return Ok(None);
     }
     let rigid_ranks: Vec<usize> = rigid.report.groups.iter().map(|g| g.rank).collect();
+    // A vertex on a seam fitted once: the file cannot be exported to a
+    // reduced glTF (its frame is no rotation), which alone needs the copies.
+    let once = fitted_once(anim.vertices, groups, &rigid_ranks);
+    let groups: &[FitGroup] = once.as_deref().unwrap_or(groups);
     // Every group's rank capped at `r`.
     let capped = |r: usize| -> Vec<usize> { rigid_ranks.iter().map(|&g| g.min(r)).collect() };
     // The highest cap whose file is smaller than the rigid fit's and whose
@@ -417,6 +427,50 @@ pub(super) fn instead(
     best.report.seconds.fit = fit_s + spent.0;
     best.report.seconds.check = check_s + spent.1;
     Ok(Some(best))
+}
+
+/// `groups` with each vertex on a seam in one of its groups only: the one
+/// of the lowest rank in `ranks` (the rigid fit's, where every copy held
+/// the bound), the later on a tie. A MEMG group maps any of the scene's
+/// vertices (docs/formats.md §3), and the viewer draws one copy of a
+/// vertex anyway, the later group's: so every other copy is bytes never
+/// drawn, and a bound on a group that need not follow its neighbour's
+/// motion there. `None` where no vertex is in two groups, or where a
+/// group would be left without vertices.
+fn fitted_once(vertices: usize, groups: &[FitGroup], ranks: &[usize]) -> Option<Vec<FitGroup>> {
+    // The group that keeps each vertex.
+    let mut owner = vec![u32::MAX; vertices];
+    let mut copies = 0usize;
+    for (g, group) in groups.iter().enumerate() {
+        for &v in &group.vertices {
+            let at = owner.get_mut(v as usize)?;
+            if *at == u32::MAX {
+                *at = g as u32;
+            } else {
+                copies += 1;
+                if ranks.get(g) <= ranks.get(*at as usize) {
+                    *at = g as u32;
+                }
+            }
+        }
+    }
+    if copies == 0 {
+        return None;
+    }
+    let once: Vec<FitGroup> = groups
+        .iter()
+        .enumerate()
+        .map(|(g, group)| FitGroup {
+            name: group.name.clone(),
+            vertices: group
+                .vertices
+                .iter()
+                .copied()
+                .filter(|&v| owner[v as usize] == g as u32)
+                .collect(),
+        })
+        .collect();
+    once.iter().all(|g| !g.vertices.is_empty()).then_some(once)
 }
 
 /// `shared` as a MEMG file, decoded and measured against `anim` at every
