@@ -15,9 +15,8 @@ mod fit;
 mod room;
 
 pub use fit::check_fit;
-pub(crate) use fit::fit_bytes;
 #[cfg(feature = "fit")]
-pub(crate) use fit::parts_bytes;
+pub(crate) use fit::{fit_bytes, parts_bytes};
 
 /// The most frames one `render` draws (a GIF, a video or a PNG sequence):
 /// about 28 minutes at 60 fps.
