@@ -101,8 +101,8 @@ pub(super) const LOWERED_GROUPS: usize = 12;
 pub(crate) const MAX_GROUPS: usize = 64;
 
 /// The bytes of the MEMG file of `groups` at `ranks`, those `framed` in
-/// one frame, over `frames` timesteps (docs/formats.md §3: every count an `i32`, every
-/// number an `f64`).
+/// one frame, over `frames` timesteps ([`memg::encoded_len`] from the
+/// shapes alone).
 pub(super) fn file_bytes(
     groups: &[FitGroup],
     framed: &[bool],
@@ -110,13 +110,10 @@ pub(super) fn file_bytes(
     frames: usize,
 ) -> u64 {
     let n = frames as u64;
-    // Endian mark, frame rate, frame and timestep counts, the frames.
-    let head = 16 + if framed.iter().any(|&f| f) { 96 * n } else { 0 };
+    let head = memg::header_len(if framed.iter().any(|&f| f) { n } else { 0 });
     groups.iter().zip(ranks).fold(head, |sum, (g, &r)| {
         let (v, r) = (g.vertices.len() as u64, r as u64);
-        // Name, vertex count, mapping, mean, parent, U's shape and values,
-        // Q's shape and values.
-        sum + 4 + g.name.len() as u64 + 4 + 28 * v + 4 + 8 + 24 * v * r + 8 + 8 * r * n
+        sum + memg::group_len(g.name.len() as u64, v, 3 * v, 3 * v * r, r * n)
     })
 }
 

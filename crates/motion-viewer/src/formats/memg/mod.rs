@@ -178,21 +178,31 @@ pub fn encode(motion: &MemgMotion, order: ByteOrder) -> Vec<u8> {
 
 /// The length of what [`encode`] returns, from the motion's counts.
 pub fn encoded_len(motion: &MemgMotion) -> u64 {
-    let header = 16 + 96 * motion.frames.len() as u64;
+    let header = header_len(motion.frames.len() as u64);
     motion.groups.iter().fold(header, |total, g| {
-        // Name, mapping, mean, parent, basis shape and basis, Q's shape and Q.
         total
-            + 4
-            + g.name.len() as u64
-            + 4
-            + 4 * g.mapping.len() as u64
-            + 8 * g.mean.len() as u64
-            + 4
-            + 8
-            + 8 * g.basis.len() as u64
-            + 8
-            + 8 * g.coeffs.len() as u64
+            + group_len(
+                g.name.len() as u64,
+                g.mapping.len() as u64,
+                g.mean.len() as u64,
+                g.basis.len() as u64,
+                g.coeffs.len() as u64,
+            )
     })
+}
+
+/// The bytes before the groups: the endian mark, the frame rate, the
+/// frame and timestep counts, and `transforms` 3×4 `f64` matrices.
+pub(crate) fn header_len(transforms: u64) -> u64 {
+    16 + 96 * transforms
+}
+
+/// The bytes of one group: its name of `name` bytes, `mapping` indices,
+/// `mean`, `basis` and `coeffs` `f64` numbers, with the counts, the parent
+/// and the two shapes between them.
+pub(crate) fn group_len(name: u64, mapping: u64, mean: u64, basis: u64, coeffs: u64) -> u64 {
+    // Name, mapping, mean, parent, basis shape and basis, Q's shape and Q.
+    4 + name + 4 + 4 * mapping + 8 * mean + 4 + 8 + 8 * basis + 8 + 8 * coeffs
 }
 
 /// Writes what [`encode`] returns to `out`, a block at a time, so a motion of
