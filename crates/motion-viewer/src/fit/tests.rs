@@ -438,6 +438,22 @@ pub(in crate::fit) fn block_groups(blocks: usize) -> Vec<FitGroup> {
         .collect()
 }
 
+/// `groups` of `anim` fitted within `max_error` at every vertex and
+/// timestep, in frames as `frames` says.
+pub(in crate::fit) fn fit_within(
+    anim: &Animation<'_>,
+    groups: &[FitGroup],
+    max_error: f64,
+    frames: FrameMode,
+) -> Checked {
+    let options = FitOptions {
+        bound: Bound::MaxError(max_error),
+        frames,
+        ..FitOptions::default()
+    };
+    fit_checked(anim, groups, &options).unwrap()
+}
+
 #[test]
 fn parts_of_one_body_share_its_frame_under_auto() {
     // Four blocks turning as one body, each swelling on its own: in the
@@ -447,14 +463,7 @@ fn parts_of_one_body_share_its_frame_under_auto() {
     let positions = one_body_of_blocks(blocks, frames);
     let anim = Animation::new(&positions, 64 * blocks, frames).unwrap();
     let groups = block_groups(blocks);
-    let fit = |frames| {
-        let options = FitOptions {
-            bound: Bound::MaxError(1e-4),
-            frames,
-            ..FitOptions::default()
-        };
-        fit_checked(&anim, &groups, &options).unwrap()
-    };
+    let fit = |frames| fit_within(&anim, &groups, 1e-4, frames);
     let (auto, local) = (fit(FrameMode::Auto), fit(FrameMode::Local));
     let m = &auto.motion;
     assert_eq!(m.local_frames, 1, "one frame, shared");

@@ -3,8 +3,8 @@
 //! a field of their own.
 
 use super::file_bytes;
-use crate::fit::tests::{block_groups, tumbled, worst_by_reference};
-use crate::fit::{Animation, Bound, FitOptions, FrameMode, fit_checked};
+use crate::fit::tests::{block_groups, fit_within, tumbled, worst_by_reference};
+use crate::fit::{Animation, FrameMode};
 use crate::formats;
 
 /// Two blocks of 64 points side by side, one body that turns
@@ -47,14 +47,7 @@ fn a_body_that_stretches_takes_one_affine_frame_under_auto() {
     let positions = stretched_body(frames);
     let anim = Animation::new(&positions, 128, frames).unwrap();
     let groups = block_groups(2);
-    let fit = |frames| {
-        let options = FitOptions {
-            bound: Bound::MaxError(1e-3),
-            frames,
-            ..FitOptions::default()
-        };
-        fit_checked(&anim, &groups, &options).unwrap()
-    };
+    let fit = |frames| fit_within(&anim, &groups, 1e-3, frames);
     let (auto, local) = (fit(FrameMode::Auto), fit(FrameMode::Local));
     let r = &auto.report;
     assert!(r.affine_frame);
@@ -100,14 +93,7 @@ fn a_vertex_on_a_seam_is_fitted_once_in_the_lower_rank_group() {
     let anim = Animation::new(&positions, 128, frames).unwrap();
     let mut groups = block_groups(2);
     groups[0].vertices.extend(64..80);
-    let fit = |frames| {
-        let options = FitOptions {
-            bound: Bound::MaxError(1e-3),
-            frames,
-            ..FitOptions::default()
-        };
-        fit_checked(&anim, &groups, &options).unwrap()
-    };
+    let fit = |frames| fit_within(&anim, &groups, 1e-3, frames);
     let (auto, local) = (fit(FrameMode::Auto), fit(FrameMode::Local));
     assert!(auto.report.affine_frame);
     // Rigid frames keep both copies, each within the bound.
