@@ -68,7 +68,8 @@ struct FitArgs {
     /// `auto`: 1, 2, 4… parts until one makes a file a quarter larger than the smallest, or
     /// two in a row no smaller one, then the counts halfway between the best and its
     /// neighbours tried, the smallest file within the bound kept (with --out x.glb, the
-    /// smallest glTF, estimated); a group is fitted per part instead of the .obj's own
+    /// smallest glTF, estimated; for a .bin under --frames auto, of the best and up to two
+    /// near it fitted again in full); a group is fitted per part instead of the .obj's own
     /// groups. Needs --out-scene.
     #[arg(long, value_name = "N|auto", value_parser = parts, requires = "out_scene")]
     parts: Option<Parts>,

@@ -137,8 +137,10 @@ pub(crate) fn fit_bytes(vertices: u64, frames: u64, groups: &[u64], rank: Option
 /// and 32 MiB per thread's heap of what the allocator keeps of the
 /// splitting's and the previous split's freed blocks (trimmed between them,
 /// but a fit of many seams still peaked a few MB above its own estimate on
-/// top of them: `tests/cli/fit_bounded.rs`). The smallest split's motion
-/// file waits on disk while the next is fitted.
+/// top of them: `tests/cli/fit_bounded.rs`), and each vertex's part in the
+/// splits with the smallest files (4 bytes a vertex each, the best and its
+/// runners-up: those near it are fitted again in full). The smallest split's motion file
+/// waits on disk while the next is fitted.
 #[cfg(feature = "fit")]
 pub(crate) fn parts_bytes(vertices: u64, frames: u64, scene_bytes: u64) -> u64 {
     let sampled = frames.min(crate::fit::SAMPLED_FRAMES as u64);
@@ -147,6 +149,7 @@ pub(crate) fn parts_bytes(vertices: u64, frames: u64, scene_bytes: u64) -> u64 {
         .saturating_mul(sampled)
         .saturating_mul(24)
         .saturating_add(scene_bytes.saturating_mul(4))
+        .saturating_add(vertices.saturating_mul(4 * (crate::fit::RUNNERS_UP as u64 + 1)))
         .saturating_add((32 << 20) * heaps)
 }
 

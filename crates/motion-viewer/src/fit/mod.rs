@@ -75,6 +75,7 @@ pub use parts::SAMPLED_FRAMES;
 pub use report::GroupReport;
 pub use report::{Bytes, FitReport, PartsReport, PartsTry, Seconds};
 pub use run::{FitRequest, fit_files, open_scene};
+pub(crate) use split_fit::RUNNERS_UP;
 pub use split_fit::fit_parts_in_memory;
 
 use crate::formats::bytes::ByteOrder;

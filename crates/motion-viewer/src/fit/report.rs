@@ -71,8 +71,16 @@ pub struct PartsReport {
     pub asked: Parts,
     /// The groups of the scene written: the parts that won a face.
     pub chosen: usize,
-    /// Every split fitted, in the order tried.
+    /// Every split fitted, in the order tried (under `auto`, with the
+    /// search's shorter fit).
     pub tried: Vec<PartsTry>,
+    /// Under `auto` with a fit in full that differs from the search's
+    /// (`--frames auto`, or a glTF's bases polished): the splits fitted
+    /// again in full, the search's smallest first; then, for a MEMG file
+    /// with `--frames auto`, up to two more whose search fit was within a
+    /// tenth of its size and of the smallest file so far. The file kept is
+    /// the smallest of `tried` and these.
+    pub full: Vec<PartsTry>,
     /// Why `auto` stopped before its rule said so: the next split, its
     /// seams counted, would hold more memory than allowed or left.
     pub stopped: Option<String>,
@@ -280,23 +288,28 @@ impl FitReport {
             self.vertices, self.frames, self.fps, self.diagonal
         );
         if let Some(p) = &self.parts {
-            let tried: Vec<String> = p
-                .tried
-                .iter()
-                .map(|t| match (t.memg, t.gltf_estimate) {
-                    (Some(bytes), None) => format!("{} → {bytes} bytes", t.groups),
-                    (Some(bytes), Some(gltf)) => {
-                        format!("{} → {bytes} bytes (glTF about {gltf})", t.groups)
-                    }
-                    (None, _) => format!("{} → over the bound", t.groups),
-                })
-                .collect();
+            let listed = |tries: &[PartsTry]| -> String {
+                let each: Vec<String> = tries
+                    .iter()
+                    .map(|t| match (t.memg, t.gltf_estimate) {
+                        (Some(bytes), None) => format!("{} → {bytes} bytes", t.groups),
+                        (Some(bytes), Some(gltf)) => {
+                            format!("{} → {bytes} bytes (glTF about {gltf})", t.groups)
+                        }
+                        (None, _) => format!("{} → over the bound", t.groups),
+                    })
+                    .collect();
+                each.join(", ")
+            };
             let _ = writeln!(
                 s,
                 "parts: {} near-rigid groups kept; groups tried: {}",
                 p.chosen,
-                tried.join(", ")
+                listed(&p.tried)
             );
+            if !p.full.is_empty() {
+                let _ = writeln!(s, "parts: fitted again in full: {}", listed(&p.full));
+            }
             if let Some(why) = &p.stopped {
                 let _ = writeln!(s, "parts: stopped at {why}");
             }
