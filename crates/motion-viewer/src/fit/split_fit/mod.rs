@@ -153,11 +153,7 @@ pub(super) fn fit_parts(
         };
         // The split's trajectories are freed: back to the system before the fit.
         release_freed_memory();
-        let scene_text =
-            split_scene::regroup(text, &labels, count).map_err(|e| Error::decode(scene_path, e))?;
-        let scene = crate::formats::obj::parse(&scene_text, &Default::default())
-            .map_err(|e| Error::decode(scene_path, e))?;
-        let (groups, _) = groups_of(&scene, scene_path)?;
+        let (scene_text, groups) = regrouped(text, &labels, count, scene_path)?;
         let sizes: Vec<u64> = groups.iter().map(|g| g.vertices.len() as u64).collect();
         let (v64, n64) = (v as u64, anim.frames as u64);
         let sized = budget::check_fit(
@@ -285,13 +281,8 @@ pub(super) fn fit_parts(
             if c.size > b.size + b.size / NEAR {
                 break;
             }
-            let text = split_scene::regroup(text, &c.labels, c.count)
-                .map_err(|e| Error::decode(scene_path, e))?;
+            let (text, groups) = regrouped(text, &c.labels, c.count, scene_path)?;
             drop(c.labels);
-            let scene = crate::formats::obj::parse(&text, &Default::default())
-                .map_err(|e| Error::decode(scene_path, e))?;
-            let (groups, _) = groups_of(&scene, scene_path)?;
-            drop(scene);
             if !full_differs(anim, &groups, options) {
                 continue;
             }
@@ -374,6 +365,22 @@ impl Near {
             .take(RUNNERS_UP)
             .collect()
     }
+}
+
+/// The scene (`text`) with its faces regrouped into the `count` parts of
+/// `labels` (each vertex's part), and the groups to fit that it has.
+fn regrouped(
+    text: &str,
+    labels: &[u32],
+    count: usize,
+    scene_path: &Path,
+) -> Result<(String, Vec<FitGroup>)> {
+    let regrouped =
+        split_scene::regroup(text, labels, count).map_err(|e| Error::decode(scene_path, e))?;
+    let scene = crate::formats::obj::parse(&regrouped, &Default::default())
+        .map_err(|e| Error::decode(scene_path, e))?;
+    let (groups, _) = groups_of(&scene, scene_path)?;
+    Ok((regrouped, groups))
 }
 
 /// The report's line for a split of `count` parts (`groups` with faces)

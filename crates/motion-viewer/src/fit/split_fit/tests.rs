@@ -20,17 +20,9 @@ fn auto_keeps_the_smallest_of_the_best_and_its_runners_up_fitted_in_full() {
     // Its first 100 of 300 frames: the first bend.
     let frames = 100;
     let anim = Animation::new(&cache.positions[..frames * 3 * 400], 400, frames).unwrap();
-    // The diagonal of the box of every position, as `--max-error 1.8%`.
-    let (mut lo, mut hi) = ([f64::MAX; 3], [f64::MIN; 3]);
-    for p in anim.positions.chunks(3) {
-        for a in 0..3 {
-            lo[a] = lo[a].min(p[a] as f64);
-            hi[a] = hi[a].max(p[a] as f64);
-        }
-    }
-    let diagonal = (0..3).map(|a| (hi[a] - lo[a]).powi(2)).sum::<f64>().sqrt();
+    // 1.8 % of the diagonal, as `--max-error 1.8%`.
     let options = FitOptions {
-        bound: Bound::MaxError(0.018 * diagonal),
+        bound: Bound::MaxError(0.018 * anim.diagonal()),
         frames: FrameMode::Auto,
         ..FitOptions::default()
     };
