@@ -139,8 +139,8 @@ pub(crate) fn fit_bytes(vertices: u64, frames: u64, groups: &[u64], rank: Option
 /// but a fit of many seams still peaked a few MB above its own estimate on
 /// top of them: `tests/cli/fit_bounded.rs`), and each vertex's part in the
 /// splits with the smallest files (4 bytes a vertex each, the best and its
-/// runners-up: those near it are fitted again in full). The smallest split's motion file
-/// waits on disk while the next is fitted.
+/// runners-up: those near it are fitted again in full). The smallest
+/// split's motion file waits on disk while the next is fitted.
 #[cfg(feature = "fit")]
 pub(crate) fn parts_bytes(vertices: u64, frames: u64, scene_bytes: u64) -> u64 {
     let sampled = frames.min(crate::fit::SAMPLED_FRAMES as u64);
